@@ -1,0 +1,204 @@
+import winkNLP from 'wink-nlp'
+import model from 'wink-eng-lite-web-model'
+import { stemmer } from 'stemmer'
+import type { AnnotatedDocument, PatternSpan, Sentence, Token } from './types.ts'
+
+/** The annotator one engine owns: wink-nlp instance plus its caches. Never shared between engines. */
+export interface Annotator {
+  /** Annotate `text`. When `html` is true, tags and entities are blanked first (offsets still refer to `text`). */
+  annotate(text: string, options?: AnnotateOptions): AnnotatedDocument
+  /** wink-nlp's raw `readDoc`, exposed for the benchmark's ceiling figure. */
+  readRaw(text: string): number
+}
+
+/** Per-call annotation switches. */
+export interface AnnotateOptions {
+  /** Blank HTML tags and decode entities before tokenising. @defaultValue false */
+  readonly html?: boolean
+  /** Treat the whole text as one sentence. @defaultValue false */
+  readonly oneSentence?: boolean
+}
+
+/**
+ * Create an annotator. Each call builds its own wink-nlp instance so that two engines never share
+ * mutable NLP state (custom entities, for instance, are per instance).
+ */
+export function createAnnotator(): Annotator {
+  const nlp = winkNLP(model, ['sbd', 'negation', 'pos', 'ner'])
+  const its = nlp.its
+  const stemCache = new Map<string, string>()
+  const stemOf = (word: string): string => {
+    let s = stemCache.get(word)
+    if (s === undefined) {
+      s = /^[a-z]+$/.test(word) ? stemmer(word) : word
+      if (stemCache.size > 200_000) stemCache.clear()
+      stemCache.set(word, s)
+    }
+    return s
+  }
+
+  return {
+    readRaw(text) {
+      return nlp.readDoc(text).tokens().length()
+    },
+    annotate(text, options = {}) {
+      const clean = options.html === true ? blankHtml(text) : text
+      const doc = nlp.readDoc(clean)
+      const values = doc.tokens().out(its.value) as string[]
+      const normals = doc.tokens().out(its.normal) as string[]
+      const lemmas = doc.tokens().out(its.lemma) as string[]
+      const poses = doc.tokens().out(its.pos) as string[]
+      const types = doc.tokens().out(its.type) as string[]
+      const shapes = doc.tokens().out(its.shape) as string[]
+      const negs = doc.tokens().out(its.negationFlag) as unknown as boolean[]
+      const stops = doc.tokens().out(its.stopWordFlag) as unknown as boolean[]
+      const spaces = doc.tokens().out(its.precedingSpaces) as string[]
+
+      // Sentence membership by token index: wink's sentences are contiguous token ranges.
+      const sentenceOfToken = new Int32Array(values.length)
+      const sentenceRanges: Array<[number, number]> = []
+      doc.sentences().each((s) => {
+        const toks = s.tokens()
+        const first = toks.itemAt(0)
+        if (first === undefined) return
+        const startIdx = first.index()
+        const endIdx = startIdx + toks.length()
+        sentenceRanges.push([startIdx, endIdx])
+      })
+
+      const tokens: Token[] = []
+      let pos = 0 // UTF-16 cursor into clean (same positions as `text`)
+      let bytePos = 0 // byte cursor into `text`
+      let byteAt = 0 // UTF-16 position bytePos corresponds to
+      const advanceBytes = (to: number): number => {
+        bytePos += utf8Length(text, byteAt, to)
+        byteAt = to
+        return bytePos
+      }
+      for (let i = 0; i < values.length; i++) {
+        const value = values[i] ?? ''
+        const pre = spaces[i] ?? ''
+        let start = pos + pre.length
+        if (clean.startsWith(value, start) === false) {
+          // wink occasionally normalises spacing; fall back to searching forward.
+          const found = clean.indexOf(value, pos)
+          start = found >= 0 ? found : start
+        }
+        const end = Math.min(start + value.length, clean.length)
+        pos = end
+        const byteOffset = advanceBytes(start)
+        const byteEnd = advanceBytes(end)
+        const normal = (normals[i] ?? value).toLowerCase()
+        tokens.push({
+          index: i,
+          text: text.slice(start, end),
+          normal,
+          lemma: (lemmas[i] ?? normal).toLowerCase(),
+          stem: stemOf(value.toLowerCase()),
+          pos: poses[i] ?? 'X',
+          kind: types[i] ?? 'word',
+          shape: shapes[i] ?? '',
+          start,
+          end,
+          byteOffset,
+          byteLength: byteEnd - byteOffset,
+          sentence: 0,
+          negated: negs[i] === true,
+          isStopWord: stops[i] === true,
+          spaceBefore: pre.length > 0,
+        })
+      }
+
+      let ranges = sentenceRanges
+      if (options.oneSentence === true || ranges.length === 0) ranges = [[0, tokens.length]]
+      const sentences: Sentence[] = []
+      for (const [ts, te] of ranges) {
+        // Skip leading/trailing whitespace tokens (tabCRLF) when computing the span.
+        let a = ts
+        let b = te
+        while (a < b && tokens[a]?.kind === 'tabCRLF') a++
+        while (b > a && tokens[b - 1]?.kind === 'tabCRLF') b--
+        const first = tokens[a]
+        const last = tokens[b - 1]
+        const index = sentences.length
+        for (let k = ts; k < te; k++) sentenceOfToken[k] = index
+        const start = first?.start ?? 0
+        const end = last?.end ?? start
+        const byteOffset = first?.byteOffset ?? 0
+        const byteEnd = last !== undefined ? last.byteOffset + last.byteLength : byteOffset
+        sentences.push({
+          index,
+          tokenStart: ts,
+          tokenEnd: te,
+          start,
+          end,
+          byteOffset,
+          byteLength: byteEnd - byteOffset,
+          text: text.slice(start, end),
+        })
+      }
+      for (const t of tokens) (t as { sentence: number }).sentence = sentenceOfToken[t.index] ?? 0
+
+      const patterns: PatternSpan[] = []
+      doc.entities().each((e) => {
+        const toks = e.tokens()
+        const first = toks.itemAt(0)
+        if (first === undefined) return
+        const tokenStart = first.index()
+        const tokenEnd = tokenStart + toks.length()
+        const a = tokens[tokenStart]
+        const b = tokens[tokenEnd - 1]
+        if (a === undefined || b === undefined) return
+        patterns.push({ type: String(e.out(its.type)), tokenStart, tokenEnd, text: text.slice(a.start, b.end) })
+      })
+      return { text, tokens, sentences, patterns }
+    },
+  }
+}
+
+/** Bytes of UTF-8 needed for text[from, to). Surrogate pairs count 4 bytes. */
+export function utf8Length(text: string, from = 0, to = text.length): number {
+  let n = 0
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 0x80) n += 1
+    else if (c < 0x800) n += 2
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
+      n += 4
+      i++
+    } else n += 3
+  }
+  return n
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }
+
+/**
+ * Replace every HTML tag, comment, script and style block by spaces of the same UTF-16 length, and
+ * decode character entities to one character padded with spaces, so that every offset in the cleaned
+ * text is the same offset in the original.
+ */
+export function blankHtml(text: string): string {
+  const pad = (m: string): string => (m.includes('\n') ? m.replace(/[^\n]/g, ' ') : ' '.repeat(m.length))
+  return text
+    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, pad)
+    .replace(/<!--[\s\S]*?-->/g, pad)
+    .replace(/<\/?[a-zA-Z][^<>]*>/g, (m) => {
+      // Block-level tags end a sentence: keep a newline in the padding so wink splits there.
+      const block = /^<\/?(p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|blockquote)\b/i.test(m)
+      return block ? '\n' + ' '.repeat(m.length - 1) : ' '.repeat(m.length)
+    })
+    .replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (m, body: string) => {
+      let ch: string | undefined
+      if (body.startsWith('#x') || body.startsWith('#X')) ch = safeFromCodePoint(parseInt(body.slice(2), 16))
+      else if (body.startsWith('#')) ch = safeFromCodePoint(parseInt(body.slice(1), 10))
+      else ch = ENTITIES[body.toLowerCase()]
+      if (ch === undefined || ch.length > m.length) return m
+      return ch + ' '.repeat(m.length - ch.length)
+    })
+}
+
+function safeFromCodePoint(cp: number): string | undefined {
+  if (!Number.isInteger(cp) || cp < 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return undefined
+  return String.fromCodePoint(cp)
+}

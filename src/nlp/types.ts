@@ -1,0 +1,79 @@
+/**
+ * The annotated document: the one shared structure every analyzer reads.
+ *
+ * Layout: `tokens` is a flat array in text order; sentences refer to token index ranges
+ * (`tokenStart` inclusive, `tokenEnd` exclusive). Character offsets (`start`/`end`) are UTF-16
+ * indices into `text` (the text as submitted, HTML tags included when `process_html` is on);
+ * `byteOffset`/`byteLength` are the same spans in bytes of the UTF-8 encoding of `text`, which is
+ * what the wire format reports.
+ */
+
+/** One token as wink-nlp produced it, plus our normalisations. */
+export interface Token {
+  /** Position in `AnnotatedDocument.tokens`. */
+  readonly index: number
+  /** Surface form, exactly as it stands in the text (for contractions, e.g. "n't", the value wink gives). */
+  readonly text: string
+  /** Lower-cased surface form (wink `normal`; contractions expanded, e.g. "n't" -> "not"). */
+  readonly normal: string
+  /** Lower-cased lemma (wink `lemma`). */
+  readonly lemma: string
+  /** Porter stem of the lower-cased surface form (`stemmer` package). */
+  readonly stem: string
+  /** Universal Dependencies POS tag from wink (NOUN, VERB, ADJ, PROPN, PUNCT, ...). */
+  readonly pos: string
+  /**
+   * wink token type: word, number, punctuation, emoji, emoticon, email, url, hashtag, mention,
+   * currency, ordinal, quoted_phrase, symbol, time, tabCRLF, ...
+   */
+  readonly kind: string
+  /** wink shape, e.g. "Xxxx", "dd", "xxx@xxxx.xxx". */
+  readonly shape: string
+  /** UTF-16 start offset into `text`. */
+  readonly start: number
+  /** UTF-16 end offset (exclusive). */
+  readonly end: number
+  /** Byte offset of the token in the UTF-8 encoding of `text`. */
+  readonly byteOffset: number
+  /** Length of the token in bytes of UTF-8. */
+  readonly byteLength: number
+  /** Index of the sentence holding this token. */
+  readonly sentence: number
+  /** wink's negation flag: the token lies in the scope of a negation. */
+  readonly negated: boolean
+  /** wink's stop-word flag. */
+  readonly isStopWord: boolean
+  /** True when whitespace precedes the token in the text. */
+  readonly spaceBefore: boolean
+}
+
+/** One sentence: a token range and its span in the text. */
+export interface Sentence {
+  readonly index: number
+  readonly tokenStart: number
+  readonly tokenEnd: number
+  readonly start: number
+  readonly end: number
+  readonly byteOffset: number
+  readonly byteLength: number
+  /** The sentence's text, trimmed. */
+  readonly text: string
+}
+
+/** A pattern entity recognised by wink (email, URL, date, money, ...), as a token range. */
+export interface PatternSpan {
+  /** wink's type name: EMAIL, URL, DATE, TIME, MONEY, PERCENT, HASHTAG, MENTION, EMOJI, EMOTICON, CARDINAL, ORDINAL, ... */
+  readonly type: string
+  readonly tokenStart: number
+  readonly tokenEnd: number
+  readonly text: string
+}
+
+/** The result of annotation. Immutable once built; analyzers write their own results elsewhere. */
+export interface AnnotatedDocument {
+  /** The text as submitted (offsets refer to it). */
+  readonly text: string
+  readonly tokens: readonly Token[]
+  readonly sentences: readonly Sentence[]
+  readonly patterns: readonly PatternSpan[]
+}
