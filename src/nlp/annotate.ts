@@ -1,4 +1,5 @@
 import winkNLP from 'wink-nlp'
+import type { ItemEntity, ItemSentence } from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
 import { stemmer } from 'stemmer'
 import type { AnnotatedDocument, PatternSpan, Sentence, Token } from './types.ts'
@@ -44,20 +45,23 @@ export function createAnnotator(): Annotator {
     annotate(text, options = {}) {
       const clean = options.html === true ? blankHtml(text) : text
       const doc = nlp.readDoc(clean)
-      const values = doc.tokens().out(its.value) as string[]
-      const normals = doc.tokens().out(its.normal) as string[]
-      const lemmas = doc.tokens().out(its.lemma) as string[]
-      const poses = doc.tokens().out(its.pos) as string[]
-      const types = doc.tokens().out(its.type) as string[]
-      const shapes = doc.tokens().out(its.shape) as string[]
-      const negs = doc.tokens().out(its.negationFlag) as unknown as boolean[]
-      const stops = doc.tokens().out(its.stopWordFlag) as unknown as boolean[]
-      const spaces = doc.tokens().out(its.precedingSpaces) as string[]
+      const tokenList = doc.tokens()
+      // wink's typings declare `out` per its-function; one loose accessor keeps the casts in one place.
+      const col = <T>(f: unknown): T[] => tokenList.out(f as never) as unknown as T[]
+      const values = col<string>(its.value)
+      const normals = col<string>(its.normal)
+      const lemmas = col<string>(its.lemma)
+      const poses = col<string>(its.pos)
+      const types = col<string>(its.type)
+      const shapes = col<string>(its.shape)
+      const negs = col<boolean>(its.negationFlag)
+      const stops = col<boolean>(its.stopWordFlag)
+      const spaces = col<string>(its.precedingSpaces)
 
       // Sentence membership by token index: wink's sentences are contiguous token ranges.
       const sentenceOfToken = new Int32Array(values.length)
       const sentenceRanges: Array<[number, number]> = []
-      doc.sentences().each((s) => {
+      doc.sentences().each((s: ItemSentence) => {
         const toks = s.tokens()
         const first = toks.itemAt(0)
         if (first === undefined) return
@@ -140,7 +144,7 @@ export function createAnnotator(): Annotator {
       for (const t of tokens) (t as { sentence: number }).sentence = sentenceOfToken[t.index] ?? 0
 
       const patterns: PatternSpan[] = []
-      doc.entities().each((e) => {
+      doc.entities().each((e: ItemEntity) => {
         const toks = e.tokens()
         const first = toks.itemAt(0)
         if (first === undefined) return
