@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { blankHtml, createAnnotator, utf8Length } from '../../src/nlp/annotate.ts'
+
+const annotator = createAnnotator()
+
+describe('annotate', () => {
+  it('should give UTF-8 byte offsets that point at each token in the encoded text', () => {
+    const text = 'Café 😀 naïve résumé!\nThe 東京 hotel was great.'
+    const doc = annotator.annotate(text)
+    const bytes = Buffer.from(text, 'utf8')
+    for (const t of doc.tokens) {
+      expect(bytes.subarray(t.byteOffset, t.byteOffset + t.byteLength).toString('utf8')).toBe(t.text)
+      expect(text.slice(t.start, t.end)).toBe(t.text)
+    }
+    expect(doc.sentences.length).toBe(2)
+  })
+
+  it('should mark tokens in a negation scope and lemmatise', () => {
+    const doc = annotator.annotate("I don't like rooms")
+    const like = doc.tokens.find((t) => t.text === 'like')
+    expect(like?.negated).toBe(true)
+    expect(doc.tokens.find((t) => t.text === 'rooms')?.lemma).toBe('room')
+    expect(doc.tokens.find((t) => t.text === 'rooms')?.stem).toBe('room')
+  })
+
+  it('should keep offsets into the original text when HTML is blanked', () => {
+    const text = '<p>Great <b>room</b> &amp; staff</p>'
+    const doc = annotator.annotate(text, { html: true })
+    const words = doc.tokens.filter((t) => t.kind === 'word').map((t) => t.text)
+    expect(words).toEqual(['Great', 'room', 'staff'])
+    const room = doc.tokens.find((t) => t.text === 'room')!
+    expect(text.slice(room.start, room.end)).toBe('room')
+    expect(blankHtml(text).length).toBe(text.length)
+  })
+
+  it('should treat the whole text as one sentence in one-sentence mode', () => {
+    const doc = annotator.annotate('One. Two. Three.', { oneSentence: true })
+    expect(doc.sentences.length).toBe(1)
+    expect(doc.tokens.every((t) => t.sentence === 0)).toBe(true)
+  })
+
+  it('should give byte offsets equal to the encoded length of the text before each token', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 60 }), (s) => {
+        const text = `hello ${s} world`
+        const doc = annotator.annotate(text)
+        for (const t of doc.tokens) {
+          expect(t.byteOffset).toBe(Buffer.byteLength(text.slice(0, t.start), 'utf8'))
+          expect(t.byteLength).toBe(Buffer.byteLength(text.slice(t.start, t.end), 'utf8'))
+        }
+      }),
+      { seed: 20261122, numRuns: 200 },
+    )
+  })
+
+  it('should count UTF-8 bytes like Buffer.byteLength', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme-composite', maxLength: 40 }), (s) => {
+        expect(utf8Length(s)).toBe(Buffer.byteLength(s, 'utf8'))
+      }),
+      { seed: 7, numRuns: 300 },
+    )
+  })
+
+  it('should annotate the same text identically twice', () => {
+    const text = 'Tim Cook visited Paris. He loved it!'
+    expect(JSON.stringify(annotator.annotate(text))).toBe(JSON.stringify(createAnnotator().annotate(text)))
+  })
+})

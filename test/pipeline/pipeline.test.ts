@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest'
+import { createPipeline } from '../../src/pipeline/pipeline.ts'
+import { isEngineError } from '../../src/errors.ts'
+import type { AnalyzeContext, Analyzer } from '../../src/pipeline/types.ts'
+import { createAnnotator } from '../../src/nlp/annotate.ts'
+import { alphanumericShare, contentProblem } from '../../src/pipeline/content.ts'
+import { summarize } from '../../src/pipeline/analyzers/summary.ts'
+import { isImperative } from '../../src/pipeline/analyzers/details.ts'
+import { posFilter, posType } from '../../src/pipeline/pos.ts'
+
+const stub = (name: string, needs: string[], log: string[], enabled = true): Analyzer =>
+  ({
+    name,
+    needs,
+    enabled: () => enabled,
+    run: () => {
+      log.push(name)
+      return name
+    },
+  }) as unknown as Analyzer
+
+const ctx = {} as AnalyzeContext
+const annotator = createAnnotator()
+
+describe('createPipeline', () => {
+  it('should order analyzers by their needs, keeping the given order among ready ones', () => {
+    const log: string[] = []
+    const p = createPipeline([stub('c', ['b'], log), stub('a', [], log), stub('b', ['a'], log), stub('d', [], log)])
+    expect(p.order).toEqual(['a', 'b', 'c', 'd'])
+    p.run(annotator.annotate('x'), ctx, { id: '1', config_id: 'c', status: 'PROCESSED' })
+    expect(log).toEqual(['a', 'b', 'c', 'd'])
+  })
+
+  it('should run a disabled analyzer only when an enabled one needs it', () => {
+    const log: string[] = []
+    const p = createPipeline([stub('a', [], log, false), stub('b', ['a'], log, true), stub('z', [], log, false)])
+    p.run(annotator.annotate('x'), ctx, { id: '1', config_id: 'c', status: 'PROCESSED' })
+    expect(log).toEqual(['a', 'b'])
+  })
+
+  it('should refuse a need nobody writes, a duplicate writer and a cycle', () => {
+    const codes = [
+      () => createPipeline([stub('a', ['missing'], [])]),
+      () => createPipeline([stub('a', [], []), stub('a', [], [])]),
+      () => createPipeline([stub('a', ['b'], []), stub('b', ['a'], [])]),
+    ].map((f) => {
+      try {
+        f()
+        return 'no error'
+      } catch (e) {
+        return isEngineError(e) ? e.code : 'other'
+      }
+    })
+    expect(codes).toEqual(['ERR_INVALID_OPTIONS', 'ERR_INVALID_OPTIONS', 'ERR_INVALID_OPTIONS'])
+  })
+})
+
+describe('content checks', () => {
+  it('should count letters and digits of any script and ignore whitespace and punctuation', () => {
+    expect(alphanumericShare('Hello, world!')).toBe(100)
+    expect(alphanumericShare('$$$ ### @@@')).toBe(0)
+    expect(alphanumericShare('東京 is nice 😀')).toBeCloseTo((8 / 9) * 100, 5)
+  })
+
+  it('should name the reason a text cannot be analysed', () => {
+    expect(contentProblem('   ', 80)).toMatch(/empty/)
+    expect(contentProblem('%%%% ab', 80)).toMatch(/alphanumeric_threshold of 80%/)
+    expect(contentProblem('A fine text.', 80)).toBeUndefined()
+  })
+})
+
+describe('summary', () => {
+  it('should pick the requested number of sentences in text order', () => {
+    const text =
+      'The hotel room was clean. Breakfast was cold. The hotel staff cleaned the room daily. Parking cost extra. The room had a hotel view.'
+    const s = summarize(annotator.annotate(text), 2)
+    const parts = s.split(/(?<=\.) /)
+    expect(parts.length).toBe(2)
+    expect(text.indexOf(parts[0]!)).toBeLessThan(text.indexOf(parts[1]!))
+    expect(s).toContain('hotel')
+  })
+
+  it('should return the whole text when it has no more sentences than asked', () => {
+    expect(summarize(annotator.annotate('Only one sentence here.'), 3)).toBe('Only one sentence here.')
+  })
+})
+
+describe('details helpers', () => {
+  const imperative = (text: string): boolean => {
+    const doc = annotator.annotate(text)
+    return isImperative(doc, 0, doc.tokens.length)
+  }
+  it('should recognise action items and not statements or questions', () => {
+    expect(imperative('Please send me the invoice.')).toBe(true)
+    expect(imperative("Don't forget the keys.")).toBe(true)
+    expect(imperative('I sent the invoice.')).toBe(false)
+    expect(imperative('Send it now?')).toBe(false)
+  })
+
+  it('should map UD tags to type names and parse pos_types', () => {
+    expect(posType('PROPN')).toBe('Noun')
+    expect(posType('ADJ')).toBe('Adjective')
+    expect(posFilter('All')).toBeUndefined()
+    expect([...(posFilter('Noun, Verb') ?? [])]).toEqual(['noun', 'verb'])
+  })
+})
