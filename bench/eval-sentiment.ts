@@ -1,0 +1,210 @@
+/**
+ * Sentiment evaluation: our document score, model_sentiment, VADER (vader-sentiment, compound) and the
+ * `sentiment` package (AFINN, comparative), all in this process and run.
+ *
+ *   npx tsx bench/eval-sentiment.ts [dataDir] [--folds k]    (default ../shared/data; npm run eval:sentiment)
+ *
+ * VADER ground truth (tweets, movie review snippets): Pearson r against the mean human rating and
+ * 3-class F1. Human classes: the mean rating (-4..+4) divided by 4 onto -1..+1, then the same rule as
+ * the systems: > +0.05 positive, < -0.05 negative, else neutral (i.e. mean > +0.2 / < -0.2). F1 is the
+ * support-weighted mean of the per-class F1 (the "avg / total" of scikit-learn's report); macro F1 is
+ * printed too. Our two trained systems are evaluated out-of-fold: k-fold cross-validation (fold =
+ * position % k) over the two corpora pooled, each fold's model trained on the other folds only.
+ *
+ * The `sentiment` package's Amazon/IMDB/Yelp fixtures (UCI Sentiment Labelled Sentences, CC BY 4.0):
+ * binary accuracy with that package's own rule (score >= 0 is positive) for every system; our systems
+ * use the model trained on all of the VADER data (these fixtures are never trained on).
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import { join, resolve } from 'node:path'
+import { createAnnotator } from '../src/nlp/annotate.ts'
+import { createSentimentScorer } from '../src/sentiment/scorer.ts'
+import { createSentimentModel, denseFeatures, loadSentimentModel, ngramsOf, type SentimentModel } from '../src/sentiment/model.ts'
+import { findSentimentDir, readVaderCorpora } from '../src/sentiment/corpus.ts'
+import { trainSentimentModel, type TrainingExample } from '../src/sentiment/train.ts'
+import type { AnnotatedDocument } from '../src/nlp/types.ts'
+import type { LexiconFeatures } from '../src/sentiment/scorer.ts'
+
+const require = createRequire(import.meta.url)
+const vader = require('vader-sentiment') as { SentimentIntensityAnalyzer: { polarity_scores(t: string): { compound: number } } }
+const SentimentPkg = require('sentiment') as new () => { analyze(t: string): { comparative: number } }
+
+const repo = fileURLToPath(new URL('..', import.meta.url))
+const args = process.argv.slice(2)
+const foldsAt = args.indexOf('--folds')
+const K = foldsAt >= 0 ? Number(args[foldsAt + 1]) : 5
+const positional = args.filter((a, i) => !a.startsWith('--') && (foldsAt < 0 || i !== foldsAt + 1))
+const dataArg = positional[0] ?? resolve(repo, '../shared/data')
+const dir = findSentimentDir(dataArg)
+if (dir === undefined) {
+  console.error(`no VADER ground-truth files in ${dataArg} or ${dataArg}/sentiment`)
+  process.exit(1)
+}
+
+const PUBLISHED: Record<string, { r: number; f1: number }> = {
+  tweets: { r: 0.881, f1: 0.96 },
+  'movie reviews': { r: 0.451, f1: 0.61 },
+}
+
+const cls = (s: number): number => (s > 0.05 ? 2 : s < -0.05 ? 0 : 1)
+
+function pearson(x: readonly number[], y: readonly number[]): number {
+  const n = x.length
+  let mx = 0
+  let my = 0
+  for (let i = 0; i < n; i++) {
+    mx += x[i] ?? 0
+    my += y[i] ?? 0
+  }
+  mx /= n
+  my /= n
+  let sxy = 0
+  let sxx = 0
+  let syy = 0
+  for (let i = 0; i < n; i++) {
+    const a = (x[i] ?? 0) - mx
+    const b = (y[i] ?? 0) - my
+    sxy += a * b
+    sxx += a * a
+    syy += b * b
+  }
+  return sxx === 0 || syy === 0 ? 0 : sxy / Math.sqrt(sxx * syy)
+}
+
+function f1Scores(pred: readonly number[], gold: readonly number[]): { weighted: number; macro: number } {
+  let weighted = 0
+  let macro = 0
+  for (let c = 0; c < 3; c++) {
+    let tp = 0
+    let fp = 0
+    let fn = 0
+    for (let i = 0; i < gold.length; i++) {
+      if (pred[i] === c && gold[i] === c) tp++
+      else if (pred[i] === c) fp++
+      else if (gold[i] === c) fn++
+    }
+    const f1 = tp === 0 ? 0 : (2 * tp) / (2 * tp + fp + fn)
+    weighted += (f1 * (tp + fn)) / gold.length
+    macro += f1 / 3
+  }
+  return { weighted, macro }
+}
+
+interface Doc {
+  readonly corpus: string
+  readonly text: string
+  readonly target: number
+  readonly ex: TrainingExample
+  readonly doc: AnnotatedDocument
+  readonly lexicon: number
+}
+
+const t0 = performance.now()
+const annotator = createAnnotator()
+const lexScorer = createSentimentScorer({ model: false })
+const vaderScore = (t: string): number => vader.SentimentIntensityAnalyzer.polarity_scores(t).compound
+const afinn = new SentimentPkg()
+const afinnScore = (t: string): number => afinn.analyze(t).comparative
+
+// The annotator throws on an empty text (wink has no sentence to index); an empty text is an empty document.
+const annotateSafe = (text: string): AnnotatedDocument =>
+  text.trim() === '' ? { text, tokens: [], sentences: [], patterns: [] } : annotator.annotate(text)
+
+function prepare(corpus: string, text: string, target: number): Doc {
+  const doc = annotateSafe(text)
+  const r = lexScorer.score(doc)
+  const ex: TrainingExample = { grams: ngramsOf(doc), dense: denseFeatures(r.features), lexicon: r.features, target }
+  return { corpus, text, target, ex, doc, lexicon: r.lexicon_score }
+}
+
+const corpora = readVaderCorpora(dir)
+const docs: Doc[] = []
+for (const c of corpora) for (const it of c.items) docs.push(prepare(c.name, it.text, it.mean / 4))
+
+// Out-of-fold predictions of our trained systems.
+const ours = new Float64Array(docs.length)
+const modelScore = new Float64Array(docs.length)
+const modelClass = new Int8Array(docs.length)
+const predictInto = (m: SentimentModel, i: number): void => {
+  const d = docs[i] as Doc
+  const out = m.predict(d.doc, d.ex.lexicon as LexiconFeatures)
+  ours[i] = Math.round(out.calibrated * 1e4) / 1e4
+  modelScore[i] = out.model_sentiment.positive_score - out.model_sentiment.negative_score
+  const p = out.model_sentiment.sentiment_polarity
+  modelClass[i] = p === 'positive' ? 2 : p === 'negative' ? 0 : 1
+}
+for (let f = 0; f < K; f++) {
+  const train = docs.filter((_, i) => i % K !== f).map((d) => d.ex)
+  const m = createSentimentModel(trainSentimentModel(train))
+  for (let i = f; i < docs.length; i += K) predictInto(m, i)
+  process.stderr.write(`fold ${f + 1}/${K} done\n`)
+}
+
+const systems = ['ours (document score)', 'ours lexicon only', 'model_sentiment', 'VADER (vader-sentiment)', 'sentiment (AFINN)'] as const
+const lines: string[] = []
+lines.push(`Sentiment evaluation, ${K}-fold cross-validation for the trained systems (out-of-fold predictions; folds = position % ${K} over both corpora pooled).`)
+lines.push('Human classes: mean rating / 4, then > +0.05 positive, < -0.05 negative, else neutral. F1w = support-weighted 3-class F1, F1m = macro.')
+lines.push('')
+lines.push(`${'corpus'.padEnd(15)} ${'system'.padEnd(26)} ${'r'.padStart(6)} ${'F1w'.padStart(6)} ${'F1m'.padStart(6)}   VADER paper r / F1`)
+for (const c of corpora) {
+  const idx = docs.flatMap((d, i) => (d.corpus === c.name ? [i] : []))
+  const gold = idx.map((i) => cls((docs[i] as Doc).target))
+  const human = idx.map((i) => (docs[i] as Doc).target)
+  const pub = PUBLISHED[c.name]
+  for (const s of systems) {
+    let scores: number[]
+    let pred: number[]
+    switch (s) {
+      case 'ours (document score)':
+        scores = idx.map((i) => ours[i] ?? 0)
+        pred = scores.map(cls)
+        break
+      case 'ours lexicon only':
+        scores = idx.map((i) => (docs[i] as Doc).lexicon)
+        pred = scores.map(cls)
+        break
+      case 'model_sentiment':
+        scores = idx.map((i) => modelScore[i] ?? 0)
+        pred = idx.map((i) => modelClass[i] ?? 1)
+        break
+      case 'VADER (vader-sentiment)':
+        scores = idx.map((i) => vaderScore((docs[i] as Doc).text))
+        pred = scores.map(cls)
+        break
+      case 'sentiment (AFINN)':
+        scores = idx.map((i) => afinnScore((docs[i] as Doc).text))
+        pred = scores.map(cls)
+        break
+    }
+    const f1 = f1Scores(pred, gold)
+    const paper = s.startsWith('VADER') && pub !== undefined ? `   ${pub.r.toFixed(3)} / ${pub.f1.toFixed(2)}` : ''
+    lines.push(`${`${c.name} (${idx.length})`.padEnd(15)} ${s.padEnd(26)} ${pearson(scores, human).toFixed(3).padStart(6)} ${f1.weighted.toFixed(3).padStart(6)} ${f1.macro.toFixed(3).padStart(6)}${paper}`)
+  }
+}
+
+// Binary accuracy on the sentiment package's own fixtures, with the full committed model.
+const fixtures = join(repo, 'node_modules/sentiment/test/fixtures')
+if (existsSync(fixtures)) {
+  const scorer = createSentimentScorer({ model: loadSentimentModel() })
+  lines.push('')
+  lines.push("Binary accuracy on the sentiment package's fixtures (UCI Sentiment Labelled Sentences), rule: score >= 0 is positive; ours use the committed model trained on all VADER data.")
+  lines.push(`${'set'.padEnd(12)} ${'ours doc'.padStart(9)} ${'lexicon'.padStart(9)} ${'model'.padStart(9)} ${'VADER'.padStart(9)} ${'AFINN'.padStart(9)}`)
+  for (const name of ['amazon', 'imdb', 'yelp']) {
+    const set = JSON.parse(readFileSync(join(fixtures, `${name}.json`), 'utf8')) as Array<{ text: string; class: number }>
+    const hits = [0, 0, 0, 0, 0]
+    for (const it of set) {
+      const r = scorer.score(annotateSafe(it.text))
+      const ms = r.model_sentiment
+      const s = [r.sentiment_score, r.lexicon_score, ms === undefined ? 0 : ms.positive_score - ms.negative_score, vaderScore(it.text), afinnScore(it.text)]
+      s.forEach((v, k) => {
+        if ((v >= 0 ? 1 : 0) === it.class) hits[k] = (hits[k] ?? 0) + 1
+      })
+    }
+    lines.push(`${`${name} (${set.length})`.padEnd(12)} ${hits.map((h) => (h / set.length).toFixed(3).padStart(9)).join(' ')}`)
+  }
+}
+lines.push('')
+lines.push(`total ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+console.log(lines.join('\n'))

@@ -1,0 +1,206 @@
+/**
+ * Sentiment lexicons: parsing of the human-edited files in `lexicons/<lang>/` (formats in
+ * `lexicons/README.md`) into lookup tables keyed by normalised token sequences.
+ *
+ * Keys are lower-cased tokens joined by one space, with contractions split the way the tokenizer
+ * normalises them ("can't" -> "can not", "don't" -> "do not"), so a lexicon phrase and the normal
+ * forms of the tokens it should match produce the same key.
+ */
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+
+/** Weighted entry of a sentiment table (words, phrases, idioms, emoji). */
+export interface WeightedEntry {
+  /** The entry as written in the file (or by the user). */
+  readonly title: string
+  /** Valence on the lexicon scale -4..+4. */
+  readonly weight: number
+  /** Number of tokens the key spans. */
+  readonly length: number
+}
+
+/** A contrastive conjunction's weights for the clauses before and after it. */
+export interface ContrastEntry {
+  readonly title: string
+  readonly before: number
+  readonly after: number
+  readonly length: number
+}
+
+/** A modifier (intensifier/diminisher) with its multiplicative factor. */
+export interface ModifierEntry {
+  readonly title: string
+  readonly factor: number
+  readonly length: number
+}
+
+/** All tables a scorer needs, loaded once per scorer and never mutated. */
+export interface SentimentLexicon {
+  /** Single words, emoticons and multi-word phrases (sentiment.tsv). */
+  readonly words: ReadonlyMap<string, WeightedEntry>
+  /** Idioms and set phrases (idioms.tsv); they win over the words they contain. */
+  readonly idioms: ReadonlyMap<string, WeightedEntry>
+  /** Emoji (emoji.tsv), keyed by the emoji itself. */
+  readonly emoji: ReadonlyMap<string, WeightedEntry>
+  /** Negators (negators.txt). */
+  readonly negators: ReadonlyMap<string, { readonly title: string; readonly length: number }>
+  /** Intensifiers and diminishers (intensifiers.tsv). */
+  readonly modifiers: ReadonlyMap<string, ModifierEntry>
+  /** Contrastive conjunctions (contrast.tsv). */
+  readonly contrasts: ReadonlyMap<string, ContrastEntry>
+  /** Longest key length over all tables, in tokens. */
+  readonly maxLength: number
+}
+
+/** Error thrown for a malformed lexicon line; the message names the file and line. */
+export class LexiconError extends Error {
+  override readonly name = 'LexiconError'
+  /** Stable code for callers that test `e.code`. */
+  readonly code = 'ERR_LEXICON_FORMAT'
+}
+
+// Stems the tokenizer produces for "<x>n't" contractions ("ca" + "n't" -> normal "can" + "not").
+const CONTRACTION_BASE: Readonly<Record<string, string>> = {
+  ca: 'can',
+  wo: 'will',
+  sha: 'shall',
+  ai: 'am',
+}
+
+/**
+ * Turn a phrase as a human writes it into the token key the scorer matches: lower-case, split on
+ * whitespace, "n't" contractions expanded ("couldn't" -> "could not"), other apostrophe forms kept.
+ */
+export function phraseKey(phrase: string): string {
+  const out: string[] = []
+  for (const raw of phrase.toLowerCase().replace(/\u2019/g, "'").trim().split(/\s+/)) {
+    if (raw === '') continue
+    const m = /^([a-z]+)n't$/.exec(raw)
+    if (m !== null && m[1] !== undefined) {
+      out.push(CONTRACTION_BASE[m[1]] ?? m[1], 'not')
+    } else {
+      out.push(raw)
+    }
+  }
+  return out.join(' ')
+}
+
+/** Number of tokens in a key. */
+function keyLength(key: string): number {
+  return key === '' ? 0 : key.split(' ').length
+}
+
+/** Data lines of a file: `[lineNumber, columns]`, skipping blank lines and `#` comments. */
+function dataLines(text: string, file: string, columns: number): Array<[number, string[]]> {
+  const out: Array<[number, string[]]> = []
+  const lines = text.split(/\r?\n/)
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? ''
+    if (line.trim() === '' || (line.startsWith('#') && !line.startsWith('#\t'))) continue
+    const cols = line.split('\t')
+    if (cols.length < columns) {
+      throw new LexiconError(
+        `${file}:${i + 1}: expected ${columns} tab-separated columns, instead found ${cols.length}: "${line}"`,
+      )
+    }
+    out.push([i + 1, cols])
+  }
+  return out
+}
+
+function numberAt(value: string | undefined, file: string, line: number, what: string): number {
+  const n = Number(value)
+  if (value === undefined || value.trim() === '' || !Number.isFinite(n)) {
+    throw new LexiconError(`${file}:${line}: ${what} should be a number, instead found "${value ?? ''}"`)
+  }
+  return n
+}
+
+/** Parse a `term<TAB>weight` table (sentiment.tsv, idioms.tsv, emoji.tsv). Later lines override earlier ones. */
+export function parseWeightTable(text: string, file: string, keyOf: (t: string) => string = phraseKey): Map<string, WeightedEntry> {
+  const map = new Map<string, WeightedEntry>()
+  for (const [line, cols] of dataLines(text, file, 2)) {
+    const title = (cols[0] ?? '').trim()
+    const weight = numberAt(cols[1], file, line, 'weight')
+    if (weight < -4 || weight > 4) {
+      throw new LexiconError(`${file}:${line}: weight should be within -4..4, instead found ${weight}`)
+    }
+    const key = keyOf(title)
+    if (key === '') throw new LexiconError(`${file}:${line}: empty term`)
+    map.set(key, { title, weight, length: keyLength(key) })
+  }
+  return map
+}
+
+/** Parse negators.txt: one negator (word or phrase) a line. */
+export function parseNegators(text: string, file: string): Map<string, { title: string; length: number }> {
+  const map = new Map<string, { title: string; length: number }>()
+  for (const [, cols] of dataLines(text, file, 1)) {
+    const title = (cols[0] ?? '').trim()
+    const key = phraseKey(title)
+    if (key !== '') map.set(key, { title, length: keyLength(key) })
+  }
+  return map
+}
+
+/** Parse intensifiers.tsv: `modifier<TAB>factor`, factor in (0, 3]. */
+export function parseModifiers(text: string, file: string): Map<string, ModifierEntry> {
+  const map = new Map<string, ModifierEntry>()
+  for (const [line, cols] of dataLines(text, file, 2)) {
+    const title = (cols[0] ?? '').trim()
+    const factor = numberAt(cols[1], file, line, 'factor')
+    if (factor <= 0 || factor > 3) {
+      throw new LexiconError(`${file}:${line}: factor should be within (0, 3], instead found ${factor}`)
+    }
+    const key = phraseKey(title)
+    map.set(key, { title, factor, length: keyLength(key) })
+  }
+  return map
+}
+
+/** Parse contrast.tsv: `conjunction<TAB>before<TAB>after`. */
+export function parseContrasts(text: string, file: string): Map<string, ContrastEntry> {
+  const map = new Map<string, ContrastEntry>()
+  for (const [line, cols] of dataLines(text, file, 3)) {
+    const title = (cols[0] ?? '').trim()
+    const before = numberAt(cols[1], file, line, 'before')
+    const after = numberAt(cols[2], file, line, 'after')
+    for (const [what, v] of [['before', before], ['after', after]] as const) {
+      if (v < 0 || v > 3) throw new LexiconError(`${file}:${line}: ${what} should be within 0..3, instead found ${v}`)
+    }
+    const key = phraseKey(title)
+    map.set(key, { title, before, after, length: keyLength(key) })
+  }
+  return map
+}
+
+/** The folder holding the English lexicons shipped with the package. */
+export function defaultLexiconDir(): string {
+  return fileURLToPath(new URL('../../lexicons/en/', import.meta.url))
+}
+
+/**
+ * Load every sentiment table from `dir` (default: the package's `lexicons/en`). Throws
+ * {@link LexiconError} naming file and line for malformed content.
+ */
+export function loadSentimentLexicon(dir: string = defaultLexiconDir()): SentimentLexicon {
+  const read = (name: string): string => {
+    try {
+      return readFileSync(join(dir, name), 'utf8')
+    } catch (e) {
+      throw new LexiconError(`cannot read lexicon file ${join(dir, name)}: ${(e as Error).message}`)
+    }
+  }
+  const words = parseWeightTable(read('sentiment.tsv'), 'sentiment.tsv')
+  const idioms = parseWeightTable(read('idioms.tsv'), 'idioms.tsv')
+  const emoji = parseWeightTable(read('emoji.tsv'), 'emoji.tsv', (t) => t.replace(/\ufe0f/g, ''))
+  const negators = parseNegators(read('negators.txt'), 'negators.txt')
+  const modifiers = parseModifiers(read('intensifiers.tsv'), 'intensifiers.tsv')
+  const contrasts = parseContrasts(read('contrast.tsv'), 'contrast.tsv')
+  let maxLength = 1
+  for (const m of [words, idioms, negators, modifiers, contrasts] as ReadonlyArray<ReadonlyMap<string, { length: number }>>) {
+    for (const e of m.values()) maxLength = Math.max(maxLength, e.length)
+  }
+  return { words, idioms, emoji, negators, modifiers, contrasts, maxLength }
+}

@@ -1,0 +1,275 @@
+/**
+ * model_sentiment: a multinomial logistic regression over unigrams and bigrams (negation-marked)
+ * plus the lexicon engine's dense evidence, and a linear calibrator that turns the lexicon score and
+ * the model's likelihoods into the document `sentiment_score`.
+ *
+ * Weights are trained by `bench/train-sentiment.ts` and committed as `lexicons/en/sentiment-model.json`
+ * (format in `lexicons/README.md`). Prediction is pure arithmetic over those weights: deterministic.
+ */
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import type { AnnotatedDocument, Token } from '../nlp/types.ts'
+import type { LexiconFeatures } from './scorer.ts'
+
+/** Contract output of the statistical model. */
+export interface ModelSentiment {
+  readonly model_name: string
+  readonly positive_score: number
+  readonly negative_score: number
+  readonly neutral_score: number
+  readonly mixed_score: number
+  readonly sentiment_polarity: 'positive' | 'negative' | 'neutral'
+}
+
+/** Class order of the logistic regression. */
+export const MODEL_CLASSES = ['negative', 'neutral', 'positive'] as const
+
+/** The committed weight file's shape. */
+export interface SentimentModelData {
+  readonly format: 'textengine-sentiment-model/1'
+  readonly model_name: string
+  /** Free-form provenance: data, folds, hyper-parameters. */
+  readonly trained: Readonly<Record<string, string | number>>
+  /** Names of the dense features, in order (see {@link denseFeatures}). */
+  readonly dense: readonly string[]
+  /** Per class (MODEL_CLASSES order): bias then dense weights. */
+  readonly denseWeights: readonly (readonly number[])[]
+  /** n-gram -> per-class weights. */
+  readonly ngrams: Readonly<Record<string, readonly number[]>>
+  /** Calibrator: `score = bias + sum(weights[i] * calibrationInputs[i])`, clamped to -1..1. */
+  readonly calibrator: { readonly inputs: readonly string[]; readonly bias: number; readonly weights: readonly number[] }
+}
+
+/** A loaded model. */
+export interface SentimentModel {
+  readonly name: string
+  /** Likelihoods and calibrated document score for a document and its lexicon features. */
+  predict(doc: AnnotatedDocument, features: LexiconFeatures): { model_sentiment: ModelSentiment; calibrated: number; probabilities: readonly number[] }
+}
+
+/** Names of the dense features, in the order {@link denseFeatures} returns them. */
+export const DENSE_FEATURES = [
+  'compound',
+  'positive',
+  'negative',
+  'log_positive_count',
+  'log_negative_count',
+  'last_sentence',
+  'min_sentence',
+  'max_sentence',
+  'exclamations',
+  'has_negation',
+] as const
+
+/** Dense feature vector of a document's lexicon evidence. */
+export function denseFeatures(f: LexiconFeatures): number[] {
+  return [
+    f.compound,
+    Math.tanh(f.positive),
+    Math.tanh(f.negative),
+    Math.log1p(f.positiveCount),
+    Math.log1p(f.negativeCount),
+    f.lastSentence,
+    f.minSentence,
+    f.maxSentence,
+    f.exclamations / 4,
+    f.negatedCount > 0 ? 1 : 0,
+  ]
+}
+
+/** Inputs of the calibrator, in order. */
+export const CALIBRATION_INPUTS = ['compound', 'model_margin', 'model_neutral', 'positive', 'negative', 'last_sentence'] as const
+
+/** Calibrator input vector from lexicon features and the model's class probabilities. */
+export function calibrationInputs(f: LexiconFeatures, p: readonly number[]): number[] {
+  const neg = p[0] ?? 0
+  const neu = p[1] ?? 0
+  const pos = p[2] ?? 0
+  return [f.compound, pos - neg, neu, Math.tanh(f.positive), Math.tanh(f.negative), f.lastSentence]
+}
+
+const NEGATORS = new Set(['not', 'no', 'never', 'nothing', 'nobody', 'none', 'nor', 'neither', 'without', 'cannot'])
+
+/**
+ * The n-grams of a document: lower-cased word forms (numbers, URLs, mentions folded to placeholders),
+ * "not_"-prefixed within three words after a negator in the same clause; unigrams and bigrams, sorted
+ * and de-duplicated (presence features).
+ */
+export function ngramsOf(doc: AnnotatedDocument): string[] {
+  const grams = new Set<string>()
+  let prev = '<s>'
+  let negLeft = 0
+  let sentence = -1
+  for (const t of doc.tokens as readonly Token[]) {
+    if (t.sentence !== sentence) {
+      if (sentence >= 0) grams.add(`${prev} </s>`)
+      sentence = t.sentence
+      prev = '<s>'
+      negLeft = 0
+    }
+    let w: string
+    switch (t.kind) {
+      case 'punctuation':
+        if (/^[.,;:?!]+$/.test(t.text)) {
+          negLeft = 0
+          // Keep '!' and '?' as evidence; other punctuation only ends scopes.
+          if (!/[!?]/.test(t.text)) continue
+          w = t.text.includes('!') ? '!' : '?'
+          break
+        }
+        continue
+      case 'tabCRLF':
+      case 'space':
+        continue
+      case 'number':
+      case 'ordinal':
+        w = '<num>'
+        break
+      case 'url':
+      case 'email':
+        w = '<url>'
+        break
+      case 'mention':
+        w = '<user>'
+        break
+      case 'hashtag':
+        w = t.normal.replace(/^#/, '')
+        break
+      default:
+        w = t.normal
+    }
+    if (w === '') continue
+    if (NEGATORS.has(w)) {
+      negLeft = 3
+    } else if (negLeft > 0) {
+      w = `not_${w}`
+      negLeft--
+    }
+    grams.add(w)
+    grams.add(`${prev} ${w}`)
+    prev = w
+  }
+  if (sentence >= 0) grams.add(`${prev} </s>`)
+  return [...grams].sort()
+}
+
+/** Softmax of a score vector (numerically stable). */
+export function softmax(z: readonly number[]): number[] {
+  const m = Math.max(...z)
+  const e = z.map((v) => Math.exp(v - m))
+  const s = e.reduce((a, b) => a + b, 0)
+  return e.map((v) => v / s)
+}
+
+/**
+ * Round likelihoods to `decimals` so that they still sum to exactly 1 (largest remainder on integers).
+ */
+export function roundToUnitSum(p: readonly number[], decimals: number): number[] {
+  const scale = 10 ** decimals
+  const raw = p.map((v) => Math.max(0, v) * scale)
+  const total = raw.reduce((a, b) => a + b, 0)
+  const scaled = total > 0 ? raw.map((v) => (v / total) * scale) : raw.map(() => scale / raw.length)
+  const floors = scaled.map(Math.floor)
+  let missing = scale - floors.reduce((a, b) => a + b, 0)
+  // Ties go to the lower index, so the result is deterministic.
+  const order = scaled.map((v, i) => [v - Math.floor(v), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1])
+  for (const [, i] of order) {
+    if (missing <= 0) break
+    floors[i] = (floors[i] ?? 0) + 1
+    missing--
+  }
+  return floors.map((v) => v / scale)
+}
+
+/** Class probabilities of the regression for a document. */
+export function classProbabilities(data: SentimentModelData, grams: readonly string[], dense: readonly number[]): number[] {
+  const z = data.denseWeights.map((w) => {
+    let s = w[0] ?? 0
+    for (let i = 0; i < dense.length; i++) s += (w[i + 1] ?? 0) * (dense[i] ?? 0)
+    return s
+  })
+  for (const g of grams) {
+    const w = data.ngrams[g]
+    if (w === undefined) continue
+    for (let c = 0; c < z.length; c++) z[c] = (z[c] ?? 0) + (w[c] ?? 0)
+  }
+  return softmax(z)
+}
+
+/** Path of the committed English model. */
+export function defaultModelPath(): string {
+  return fileURLToPath(new URL('../../lexicons/en/sentiment-model.json', import.meta.url))
+}
+
+/** Validate parsed JSON as model data; the error names the file and the field. */
+export function checkModelData(json: unknown, where: string): SentimentModelData {
+  const bad = (what: string): never => {
+    throw new Error(`${where}: ${what}`)
+  }
+  if (typeof json !== 'object' || json === null) return bad('should be a JSON object')
+  const d = json as Partial<SentimentModelData>
+  if (d.format !== 'textengine-sentiment-model/1') bad(`format should be "textengine-sentiment-model/1", instead found ${JSON.stringify(d.format)}`)
+  if (typeof d.model_name !== 'string') bad('model_name should be a string')
+  if (!Array.isArray(d.denseWeights) || d.denseWeights.length !== MODEL_CLASSES.length) bad('denseWeights should hold one row per class')
+  if (typeof d.ngrams !== 'object' || d.ngrams === null) bad('ngrams should be an object')
+  if (!Array.isArray(d.dense) || d.dense.join() !== DENSE_FEATURES.join()) bad(`dense should be ${DENSE_FEATURES.join(',')}`)
+  const cal = d.calibrator
+  if (cal === undefined || cal.inputs.join() !== CALIBRATION_INPUTS.join() || cal.weights.length !== CALIBRATION_INPUTS.length) {
+    bad(`calibrator should have inputs ${CALIBRATION_INPUTS.join(',')}`)
+  }
+  return d as SentimentModelData
+}
+
+/** Options of {@link createSentimentModel}. */
+export interface SentimentModelOptions {
+  /** Decimals of the likelihoods. @defaultValue 4 */
+  readonly decimals?: number
+}
+
+/** Build a model from weight data (already parsed and checked). */
+export function createSentimentModel(data: SentimentModelData, options: SentimentModelOptions = {}): SentimentModel {
+  const decimals = options.decimals ?? 4
+  return {
+    name: data.model_name,
+    predict(doc, features) {
+      const p = classProbabilities(data, ngramsOf(doc), denseFeatures(features))
+      const [neg = 0, neu = 0, pos = 0] = p
+      // Mixed: the share of the polar mass explained by a balance of positive and negative lexicon
+      // evidence (2*min/(P+N)); it is taken from the positive and negative likelihoods in proportion.
+      const P = features.positive
+      const N = -features.negative
+      const balance = P > 0 && N > 0 ? (2 * Math.min(P, N)) / (P + N) : 0
+      const mixedShare = 0.5 * balance
+      const mixed = mixedShare * (pos + neg)
+      const rounded = roundToUnitSum([pos * (1 - mixedShare), neg * (1 - mixedShare), neu, mixed], decimals)
+      const [positive_score = 0, negative_score = 0, neutral_score = 0, mixed_score = 0] = rounded
+      const polarity = neu >= pos && neu >= neg ? 'neutral' : pos >= neg ? 'positive' : 'negative'
+      const x = calibrationInputs(features, p)
+      let calibrated = data.calibrator.bias
+      for (let i = 0; i < x.length; i++) calibrated += (data.calibrator.weights[i] ?? 0) * (x[i] ?? 0)
+      return {
+        model_sentiment: {
+          model_name: data.model_name,
+          positive_score,
+          negative_score,
+          neutral_score,
+          mixed_score,
+          sentiment_polarity: polarity,
+        },
+        calibrated: Math.max(-1, Math.min(1, calibrated)),
+        probabilities: p,
+      }
+    },
+  }
+}
+
+/** Load the committed model (or the file at `path`). Throws naming the file when it is missing or malformed. */
+export function loadSentimentModel(path: string = defaultModelPath(), options: SentimentModelOptions = {}): SentimentModel {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (e) {
+    throw new Error(`cannot read sentiment model ${path}: ${(e as Error).message} (train it with bench/train-sentiment.ts)`)
+  }
+  return createSentimentModel(checkModelData(JSON.parse(text), path), options)
+}

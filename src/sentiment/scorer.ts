@@ -1,0 +1,637 @@
+/**
+ * The lexicon sentiment engine: phrase matching, negation, intensification, contrast and emphasis
+ * over an {@link AnnotatedDocument}, aggregated to token, phrase, sentence, span and document scores.
+ *
+ * Valences are kept on the lexicon scale (-4..+4, VADER's) while scoring; every score handed out is
+ * bounded to -1..+1 and rounded to {@link SentimentScorerOptions.decimals} decimals:
+ * - phrase and token scores: `clamp(valence / 4)`;
+ * - sentence, span and lexicon document scores: `x / sqrt(x^2 + alpha)` of the summed valences plus
+ *   punctuation emphasis (VADER's normalisation, alpha 15);
+ * - the document `sentiment_score`: the lexicon document score fed with the statistical model's
+ *   likelihoods into a trained linear calibrator (see `model.ts`), or the lexicon score alone when the
+ *   scorer has no model.
+ */
+import type { AnnotatedDocument, Token } from '../nlp/types.ts'
+import {
+  loadSentimentLexicon,
+  phraseKey,
+  type ContrastEntry,
+  type ModifierEntry,
+  type SentimentLexicon,
+  type WeightedEntry,
+} from './lexicon.ts'
+import { loadSentimentModel, type ModelSentiment, type SentimentModel } from './model.ts'
+
+/** Contract polarity strings. */
+export type SentimentPolarity = 'positive' | 'negative' | 'neutral'
+
+/** A user-defined sentiment phrase (tuning resource): up to three words, weight -2..2. */
+export interface UserSentimentPhrase {
+  readonly name: string
+  readonly weight: number
+}
+
+/** Options of {@link createSentimentScorer}; every field has a default. */
+export interface SentimentScorerOptions {
+  /** Folder of lexicon files. @defaultValue the package's `lexicons/en` */
+  readonly lexiconDir?: string
+  /** Pre-loaded lexicon (wins over `lexiconDir`). */
+  readonly lexicon?: SentimentLexicon
+  /**
+   * Statistical model for `model_sentiment` and the calibrated document score; `false` turns both off
+   * (document score = lexicon score). @defaultValue the committed model `lexicons/en/sentiment-model.json`
+   */
+  readonly model?: SentimentModel | false
+  /** Document/sentence/span score above which polarity is positive. @defaultValue 0.05 */
+  readonly positiveThreshold?: number
+  /** Score below which polarity is negative. @defaultValue -0.05 */
+  readonly negativeThreshold?: number
+  /** A sentence is polar when |score| reaches this and it holds a sentiment phrase. @defaultValue 0.05 */
+  readonly polarThreshold?: number
+  /** Factor applied to a negated phrase's valence. @defaultValue -0.74 (VADER) */
+  readonly negationFactor?: number
+  /** Valence added (in the phrase's direction) for an ALL-CAPS word among mixed-case text. @defaultValue 0.733 */
+  readonly capsBoost?: number
+  /** Valence added per '!' (at most 4) in the direction of the sum. @defaultValue 0.292 */
+  readonly exclamationBoost?: number
+  /** Normalisation constant alpha of `x / sqrt(x^2 + alpha)`. @defaultValue 15 */
+  readonly alpha?: number
+  /** Decimals of every score. @defaultValue 4 */
+  readonly decimals?: number
+  /** Words before a phrase searched for negators and intensifiers. @defaultValue 3 */
+  readonly window?: number
+}
+
+/** A sentiment phrase found in the text (lexicon word, phrase, idiom, emoji or user phrase). */
+export interface DetectedPhrase {
+  /** First token index (inclusive). */
+  readonly tokenStart: number
+  /** Last token index (exclusive). */
+  readonly tokenEnd: number
+  /** The phrase as it stands in the text. */
+  readonly title: string
+  /** Where the weight came from. */
+  readonly source: 'lexicon' | 'idiom' | 'emoji' | 'user'
+  /** Final score, -1..1, after negation, intensification, emphasis and contrast. */
+  readonly sentiment_score: number
+  readonly sentiment_polarity: SentimentPolarity
+  readonly is_negated: boolean
+  /** The negator's text when negated. */
+  readonly negating_phrase?: string
+  readonly is_intensified: boolean
+  /** The intensifier's text when intensified. */
+  readonly intensifying_phrase?: string
+}
+
+/** An evaluative word missing from the lexicon, suggested for tuning. */
+export interface PossiblePhrase {
+  readonly tokenStart: number
+  readonly tokenEnd: number
+  readonly title: string
+  /** Polarity of its sentence (the context it was seen in). */
+  readonly sentiment_polarity: SentimentPolarity
+}
+
+/** Per-sentence result. */
+export interface SentenceSentimentResult {
+  readonly index: number
+  readonly sentiment_score: number
+  readonly sentiment_polarity: SentimentPolarity
+  /** Whether the sentence conveys sentiment (holds a phrase and |score| >= polarThreshold). */
+  readonly is_polar: boolean
+}
+
+/** Dense lexicon evidence of a document, the input of the statistical model and calibrator. */
+export interface LexiconFeatures {
+  /** Lexicon document score (-1..1). */
+  readonly compound: number
+  /** Sum of positive phrase valences / 4. */
+  readonly positive: number
+  /** Sum of negative phrase valences / 4 (a negative number or 0). */
+  readonly negative: number
+  readonly positiveCount: number
+  readonly negativeCount: number
+  readonly negatedCount: number
+  /** Score of the last sentence with sentiment, else 0. */
+  readonly lastSentence: number
+  readonly minSentence: number
+  readonly maxSentence: number
+  /** Count of '!' (capped 4). */
+  readonly exclamations: number
+  /** Number of word tokens. */
+  readonly words: number
+}
+
+/** Everything the scorer computes for one document. */
+export interface SentimentResult {
+  /** Per-token score by token index (-1..1; 0 for tokens outside any sentiment phrase). */
+  readonly tokenScores: readonly number[]
+  readonly phrases: readonly DetectedPhrase[]
+  readonly possiblePhrases: readonly PossiblePhrase[]
+  readonly sentences: readonly SentenceSentimentResult[]
+  /** Document score, -1..1 (calibrated when the scorer has a model). */
+  readonly sentiment_score: number
+  readonly sentiment_polarity: SentimentPolarity
+  /** Lexicon-only document score, -1..1. */
+  readonly lexicon_score: number
+  readonly features: LexiconFeatures
+  /** The statistical model's output, when the scorer has a model. */
+  readonly model_sentiment?: ModelSentiment
+  /** Score of the tokens `[tokenStart, tokenEnd)`, -1..1 (phrases starting inside count). */
+  spanSentiment(tokenStart: number, tokenEnd: number): number
+  /** Score of sentence `i`, -1..1; throws RangeError for an index out of range. */
+  sentenceSentiment(i: number): number
+  /** Polarity of a score under this scorer's thresholds. */
+  polarityOf(score: number): SentimentPolarity
+}
+
+/** A scorer: lexicons and model loaded once, options frozen. */
+export interface SentimentScorer {
+  readonly options: Readonly<Required<Omit<SentimentScorerOptions, 'lexiconDir' | 'lexicon' | 'model'>>>
+  readonly lexicon: SentimentLexicon
+  readonly model: SentimentModel | undefined
+  /** Score a document; `userPhrases` (weight -2..2, up to three words) override or extend the lexicon. */
+  score(doc: AnnotatedDocument, userPhrases?: readonly UserSentimentPhrase[]): SentimentResult
+}
+
+/** Error for bad options or user phrases; the message names the field. */
+export class SentimentInputError extends Error {
+  override readonly name = 'SentimentInputError'
+  readonly code = 'ERR_SENTIMENT_INPUT'
+}
+
+type UnitKind = 'sentiment' | 'negator' | 'modifier' | 'contrast'
+
+interface Unit {
+  readonly kind: UnitKind
+  readonly start: number
+  readonly end: number
+  readonly source?: DetectedPhrase['source']
+  readonly weight?: number
+  readonly modifier?: ModifierEntry
+  readonly contrast?: ContrastEntry
+}
+
+const NON_WORD_KINDS = new Set(['punctuation', 'tabCRLF', 'space', 'symbol'])
+// Tokens that end a negation or intensifier scope.
+const CLAUSE_BREAK = /^[.,;:!?()[\]{}"\u201c\u201d|\u2026-]+$/
+// POS tags under which a lexicon word is not read as evaluative ("like" as a preposition).
+const SKIP_POS = new Set(['ADP', 'SCONJ', 'AUX', 'PART', 'CCONJ'])
+const EVALUATIVE_VERBS = new Set(['be', 'seem', 'look', 'feel', 'sound', 'become', 'get', 'remain', 'appear', 'find'])
+
+function checkNumber(name: string, v: number | undefined, lo: number, hi: number, dflt: number): number {
+  if (v === undefined) return dflt
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < lo || v > hi) {
+    throw new SentimentInputError(`option ${name} should be a number within ${lo}..${hi}, instead found ${String(v)}`)
+  }
+  return v
+}
+
+/**
+ * Create a sentiment scorer. Lexicons (and the model, unless `model: false`) are loaded here, once;
+ * bad options or malformed lexicon files throw here, never in `score`.
+ */
+export function createSentimentScorer(options: SentimentScorerOptions = {}): SentimentScorer {
+  const opts = Object.freeze({
+    positiveThreshold: checkNumber('positiveThreshold', options.positiveThreshold, -1, 1, 0.05),
+    negativeThreshold: checkNumber('negativeThreshold', options.negativeThreshold, -1, 1, -0.05),
+    polarThreshold: checkNumber('polarThreshold', options.polarThreshold, 0, 1, 0.05),
+    negationFactor: checkNumber('negationFactor', options.negationFactor, -2, 0, -0.74),
+    capsBoost: checkNumber('capsBoost', options.capsBoost, 0, 4, 0.733),
+    exclamationBoost: checkNumber('exclamationBoost', options.exclamationBoost, 0, 2, 0.292),
+    alpha: checkNumber('alpha', options.alpha, 0.01, 1000, 15),
+    decimals: checkNumber('decimals', options.decimals, 0, 10, 4),
+    window: checkNumber('window', options.window, 1, 10, 3),
+  })
+  if (opts.negativeThreshold > opts.positiveThreshold) {
+    throw new SentimentInputError(
+      `option negativeThreshold (${opts.negativeThreshold}) should not exceed positiveThreshold (${opts.positiveThreshold})`,
+    )
+  }
+  const lexicon = options.lexicon ?? loadSentimentLexicon(options.lexiconDir)
+  const model = options.model === false ? undefined : (options.model ?? loadSentimentModel())
+  const scale = 10 ** opts.decimals
+  const round = (x: number): number => {
+    const r = Math.round(x * scale) / scale
+    return r === 0 ? 0 : r // no -0
+  }
+  const normalize = (x: number): number => (x === 0 ? 0 : x / Math.sqrt(x * x + opts.alpha))
+  const clamp1 = (x: number): number => Math.max(-1, Math.min(1, x))
+  const polarityOf = (s: number): SentimentPolarity =>
+    s > opts.positiveThreshold ? 'positive' : s < opts.negativeThreshold ? 'negative' : 'neutral'
+
+  return {
+    options: opts,
+    lexicon,
+    model,
+    score(doc, userPhrases = []) {
+      const user = userTable(userPhrases)
+      const tokens = doc.tokens
+      const n = tokens.length
+      const keysNormal: string[] = new Array<string>(n)
+      const keysLemma: string[] = new Array<string>(n)
+      let wordCount = 0
+      let capsCount = 0
+      for (let i = 0; i < n; i++) {
+        const t = tokens[i] as Token
+        const normal = t.kind === 'hashtag' ? t.normal.replace(/^#/, '') : t.normal
+        keysNormal[i] = normal
+        keysLemma[i] = t.kind === 'hashtag' ? normal : t.lemma
+        if (isWord(t)) {
+          wordCount++
+          if (isAllCaps(t.text)) capsCount++
+        }
+      }
+      // VADER's cap differential: ALL CAPS emphasises only when some, not all, words are capitals.
+      const capsDifferential = capsCount > 0 && capsCount < wordCount
+
+      // 1. Longest match, sentence by sentence.
+      const units: Unit[] = []
+      const unitAt = new Int32Array(n).fill(-1)
+      for (const s of doc.sentences) {
+        let i = s.tokenStart
+        while (i < s.tokenEnd) {
+          const u = matchAt(i, s.tokenEnd)
+          if (u === undefined) {
+            i++
+            continue
+          }
+          for (let k = u.start; k < u.end; k++) unitAt[k] = units.length
+          units.push(u)
+          i = u.end
+        }
+      }
+
+      // 2. Valence of each sentiment unit with negation, intensification and caps emphasis.
+      const valence = new Float64Array(units.length)
+      const negatedBy: Array<string | undefined> = new Array<string | undefined>(units.length)
+      const intensifiedBy: Array<string | undefined> = new Array<string | undefined>(units.length)
+      for (let u = 0; u < units.length; u++) {
+        const unit = units[u] as Unit
+        if (unit.kind !== 'sentiment') continue
+        let v = unit.weight ?? 0
+        if (capsDifferential && tokensAllCaps(unit.start, unit.end)) v += Math.sign(v) * opts.capsBoost
+        // Walk back over at most `window` words of the same clause.
+        let words = 0
+        let j = unit.start - 1
+        const sentenceStart = doc.sentences[(tokens[unit.start] as Token).sentence]?.tokenStart ?? 0
+        while (j >= sentenceStart && words < opts.window) {
+          const t = tokens[j] as Token
+          if (CLAUSE_BREAK.test(t.text)) break
+          const ui = unitAt[j] ?? -1
+          const prev = ui >= 0 ? units[ui] : undefined
+          if (prev !== undefined && prev.kind === 'contrast') break
+          words++
+          const damp = words === 1 ? 1 : words === 2 ? 0.95 : 0.9
+          if (prev !== undefined && prev.kind === 'modifier' && prev.modifier !== undefined) {
+            const f = prev.modifier.factor
+            let factor = 1 + (f - 1) * damp
+            if (f > 1 && capsDifferential && tokensAllCaps(prev.start, prev.end)) factor += 0.2
+            v *= factor
+            if (f > 1 && intensifiedBy[u] === undefined) intensifiedBy[u] = textOf(prev.start, prev.end)
+          } else if (prev !== undefined && prev.kind === 'negator') {
+            v *= opts.negationFactor
+            if (negatedBy[u] === undefined) negatedBy[u] = textOf(prev.start, prev.end)
+          }
+          if (prev !== undefined) {
+            // Count a multi-token unit as one word and continue before it.
+            j = prev.start - 1
+          } else {
+            j--
+          }
+        }
+        valence[u] = v
+      }
+
+      // 3. Contrast: the first contrastive conjunction of a sentence reweights its clauses.
+      const weightOfToken = new Float64Array(n).fill(1)
+      for (const s of doc.sentences) {
+        let c: Unit | undefined
+        for (let i = s.tokenStart; i < s.tokenEnd; i++) {
+          const ui = unitAt[i] ?? -1
+          const u = ui >= 0 ? units[ui] : undefined
+          if (u !== undefined && u.kind === 'contrast') {
+            c = u
+            break
+          }
+        }
+        if (c === undefined || c.contrast === undefined) continue
+        const { before, after } = c.contrast
+        const first = firstWord(s.tokenStart, s.tokenEnd)
+        if (c.start === first) {
+          if (after < 1) {
+            // "Although X, Y": the subordinate clause X is weakened, Y strengthened.
+            const comma = findComma(c.end, s.tokenEnd)
+            for (let i = c.end; i < s.tokenEnd; i++) weightOfToken[i] = i < comma ? after : before
+          } else {
+            // "But Y." after a sentence: that sentence is weakened, this one strengthened.
+            const prevS = doc.sentences[s.index - 1]
+            if (prevS !== undefined) for (let i = prevS.tokenStart; i < prevS.tokenEnd; i++) weightOfToken[i] *= before
+            for (let i = c.end; i < s.tokenEnd; i++) weightOfToken[i] *= after
+          }
+        } else {
+          for (let i = s.tokenStart; i < c.start; i++) weightOfToken[i] *= before
+          for (let i = c.end; i < s.tokenEnd; i++) weightOfToken[i] *= after
+        }
+      }
+      for (let u = 0; u < units.length; u++) {
+        const unit = units[u] as Unit
+        if (unit.kind === 'sentiment') valence[u] = (valence[u] ?? 0) * (weightOfToken[unit.start] ?? 1)
+      }
+
+      // 4. Token valences (a phrase's valence shared among its tokens) and phrases.
+      const tokenValence = new Float64Array(n)
+      const tokenScores: number[] = new Array<number>(n).fill(0)
+      const phrases: DetectedPhrase[] = []
+      let posSum = 0
+      let negSum = 0
+      let posCount = 0
+      let negCount = 0
+      let negatedCount = 0
+      for (let u = 0; u < units.length; u++) {
+        const unit = units[u] as Unit
+        if (unit.kind !== 'sentiment') continue
+        const v = valence[u] ?? 0
+        const sc = round(clamp1(v / 4))
+        for (let k = unit.start; k < unit.end; k++) {
+          tokenValence[k] = v / (unit.end - unit.start)
+          tokenScores[k] = sc
+        }
+        if (v > 0) {
+          posSum += v
+          posCount++
+        } else if (v < 0) {
+          negSum += v
+          negCount++
+        }
+        const neg = negatedBy[u]
+        const int = intensifiedBy[u]
+        if (neg !== undefined) negatedCount++
+        phrases.push({
+          tokenStart: unit.start,
+          tokenEnd: unit.end,
+          title: textOf(unit.start, unit.end),
+          source: unit.source ?? 'lexicon',
+          sentiment_score: sc,
+          sentiment_polarity: polarityOf(sc),
+          is_negated: neg !== undefined,
+          ...(neg !== undefined ? { negating_phrase: neg } : {}),
+          is_intensified: int !== undefined,
+          ...(int !== undefined ? { intensifying_phrase: int } : {}),
+        })
+      }
+
+      // 5. Sentences and document.
+      const exclamationsIn = (a: number, b: number): number => {
+        let e = 0
+        for (let i = a; i < b; i++) {
+          const t = tokens[i] as Token
+          if (t.kind === 'punctuation' || t.kind === 'symbol') for (const ch of t.text) if (ch === '!') e++
+        }
+        return Math.min(e, 4)
+      }
+      const questionsIn = (a: number, b: number): number => {
+        let q = 0
+        for (let i = a; i < b; i++) for (const ch of (tokens[i] as Token).text) if (ch === '?') q++
+        return q
+      }
+      // VADER's punctuation emphasis: '!' (up to 4) and '??'+ push the sum away from zero.
+      const emphasised = (sum: number, a: number, b: number): number => {
+        if (sum === 0) return 0
+        const q = questionsIn(a, b)
+        const amp = exclamationsIn(a, b) * opts.exclamationBoost + (q > 1 ? (q <= 3 ? q * 0.18 : 0.96) : 0)
+        return sum + Math.sign(sum) * amp
+      }
+      const rawSpan = (a: number, b: number): number => {
+        let sum = 0
+        for (let i = Math.max(0, a); i < Math.min(n, b); i++) sum += tokenValence[i] ?? 0
+        return normalize(emphasised(sum, a, b))
+      }
+      const sentences: SentenceSentimentResult[] = []
+      const sentenceRaw: number[] = []
+      let lastSentence = 0
+      let minSentence = 0
+      let maxSentence = 0
+      for (const s of doc.sentences) {
+        const raw = rawSpan(s.tokenStart, s.tokenEnd)
+        const sc = round(raw)
+        let hasPhrase = false
+        for (let i = s.tokenStart; i < s.tokenEnd && !hasPhrase; i++) if ((tokenValence[i] ?? 0) !== 0) hasPhrase = true
+        sentenceRaw.push(sc)
+        if (hasPhrase) lastSentence = raw
+        minSentence = Math.min(minSentence, raw)
+        maxSentence = Math.max(maxSentence, raw)
+        sentences.push({
+          index: s.index,
+          sentiment_score: sc,
+          sentiment_polarity: polarityOf(sc),
+          is_polar: hasPhrase && Math.abs(sc) >= opts.polarThreshold,
+        })
+      }
+      const lexiconRaw = rawSpan(0, n)
+      const lexicon_score = round(lexiconRaw)
+      const features: LexiconFeatures = {
+        compound: lexiconRaw,
+        positive: posSum / 4,
+        negative: negSum / 4,
+        positiveCount: posCount,
+        negativeCount: negCount,
+        negatedCount,
+        lastSentence,
+        minSentence,
+        maxSentence,
+        exclamations: exclamationsIn(0, n),
+        words: wordCount,
+      }
+      let sentiment_score = lexicon_score
+      let model_sentiment: ModelSentiment | undefined
+      if (model !== undefined) {
+        const out = model.predict(doc, features)
+        model_sentiment = out.model_sentiment
+        sentiment_score = round(clamp1(out.calibrated))
+      }
+
+      const possiblePhrases = findPossible()
+
+      return {
+        tokenScores,
+        phrases,
+        possiblePhrases,
+        sentences,
+        sentiment_score,
+        sentiment_polarity: polarityOf(sentiment_score),
+        lexicon_score,
+        features,
+        ...(model_sentiment !== undefined ? { model_sentiment } : {}),
+        spanSentiment(a, b) {
+          if (!Number.isInteger(a) || !Number.isInteger(b) || a < 0 || b > n || a > b) {
+            throw new RangeError(`span [${a}, ${b}) should lie within the document's ${n} tokens`)
+          }
+          return round(rawSpan(a, b))
+        },
+        sentenceSentiment(i) {
+          const v = sentenceRaw[i]
+          if (!Number.isInteger(i) || v === undefined) {
+            throw new RangeError(`sentence index ${i} should be an integer within 0..${sentenceRaw.length - 1}`)
+          }
+          return v
+        },
+        polarityOf,
+      }
+
+      // --- helpers closing over this document ---
+
+      function textOf(a: number, b: number): string {
+        const first = tokens[a]
+        const last = tokens[b - 1]
+        return first === undefined || last === undefined ? '' : doc.text.slice(first.start, last.end)
+      }
+
+      function tokensAllCaps(a: number, b: number): boolean {
+        for (let i = a; i < b; i++) {
+          const t = tokens[i] as Token
+          if (isWord(t) && !isAllCaps(t.text)) return false
+        }
+        return true
+      }
+
+      function firstWord(a: number, b: number): number {
+        for (let i = a; i < b; i++) if (!CLAUSE_BREAK.test((tokens[i] as Token).text)) return i
+        return b
+      }
+
+      function findComma(a: number, b: number): number {
+        for (let i = a; i < b; i++) if (/^[,;:]$/.test((tokens[i] as Token).text)) return i
+        return b
+      }
+
+      function matchAt(i: number, end: number): Unit | undefined {
+        const t = tokens[i] as Token
+        if (t.kind === 'emoji') {
+          const e = lexicon.emoji.get(t.text.replace(/\ufe0f/g, ''))
+          return e === undefined ? undefined : { kind: 'sentiment', start: i, end: i + 1, source: 'emoji', weight: e.weight }
+        }
+        if (t.kind === 'tabCRLF' || t.kind === 'space') return undefined
+        const maxLen = Math.min(Math.max(lexicon.maxLength, user.maxLength), end - i)
+        for (let len = maxLen; len >= 1; len--) {
+          // Phrases do not run across clause punctuation (a single punctuation token may be an emoticon).
+          if (len > 1 && spansBreak(i, i + len)) continue
+          const kn = keysNormal.slice(i, i + len).join(' ')
+          const kl = keysLemma.slice(i, i + len).join(' ')
+          const keys = kn === kl ? [kn] : [kn, kl]
+          for (const key of keys) {
+            const up = user.map.get(key)
+            if (up !== undefined) return { kind: 'sentiment', start: i, end: i + len, source: 'user', weight: up.weight }
+          }
+          for (const key of keys) {
+            const id = lexicon.idioms.get(key)
+            if (id !== undefined) return { kind: 'sentiment', start: i, end: i + len, source: 'idiom', weight: id.weight }
+            if (lexicon.negators.has(key)) return { kind: 'negator', start: i, end: i + len }
+            const m = lexicon.modifiers.get(key)
+            // A lone modifier word that is the phrase's head ("it is so", "more") is not modifying anything.
+            if (m !== undefined) return { kind: 'modifier', start: i, end: i + len, modifier: m }
+            const c = lexicon.contrasts.get(key)
+            if (c !== undefined) return { kind: 'contrast', start: i, end: i + len, contrast: c }
+          }
+          for (const key of keys) {
+            const w = lexicon.words.get(key)
+            if (w === undefined) continue
+            if (len === 1 && SKIP_POS.has(t.pos) && t.kind === 'word') continue
+            return { kind: 'sentiment', start: i, end: i + len, source: 'lexicon', weight: w.weight }
+          }
+          // Emoticons keep their case-sensitive text (":D"); the table is lower-cased.
+          if (len === 1 && t.kind === 'emoticon') {
+            const w = lexicon.words.get(t.text.toLowerCase())
+            if (w !== undefined) return { kind: 'sentiment', start: i, end: i + 1, source: 'lexicon', weight: w.weight }
+          }
+        }
+        return undefined
+      }
+
+      function spansBreak(a: number, b: number): boolean {
+        for (let k = a; k < b; k++) {
+          const t = tokens[k] as Token
+          if (t.kind === 'punctuation' && t.text !== '-' && t.text !== "'") return true
+        }
+        return false
+      }
+
+      function findPossible(): PossiblePhrase[] {
+        const out: PossiblePhrase[] = []
+        const seen = new Set<string>()
+        for (let i = 0; i < n; i++) {
+          const t = tokens[i] as Token
+          if (unitAt[i] !== -1 || t.kind !== 'word' || t.isStopWord || !/^[a-z][a-z-]{2,}$/.test(t.normal)) continue
+          const isAdj = t.pos === 'ADJ'
+          const isLyAdv = t.pos === 'ADV' && t.normal.endsWith('ly')
+          if (!isAdj && !isLyAdv) continue
+          if (lexicon.words.has(t.normal) || lexicon.words.has(t.lemma)) continue
+          // Evaluative context: after a modifier/negator or a copular verb, or near a sentiment phrase.
+          let evaluative = false
+          const prev = tokens[i - 1]
+          if (prev !== undefined && prev.sentence === t.sentence) {
+            const pu = unitAt[i - 1] ?? -1
+            const pk = pu >= 0 ? units[pu]?.kind : undefined
+            if (pk === 'modifier' || pk === 'negator') evaluative = true
+            if (isAdj && EVALUATIVE_VERBS.has(prev.lemma)) evaluative = true
+          }
+          for (let k = Math.max(0, i - 3); k <= Math.min(n - 1, i + 3) && !evaluative; k++) {
+            if ((tokenValence[k] ?? 0) !== 0 && (tokens[k] as Token).sentence === t.sentence) evaluative = true
+          }
+          if (!evaluative) continue
+          const key = t.lemma
+          if (seen.has(key)) continue
+          seen.add(key)
+          out.push({
+            tokenStart: i,
+            tokenEnd: i + 1,
+            title: t.text,
+            sentiment_polarity: polarityOf(sentenceRaw[t.sentence] ?? 0),
+          })
+        }
+        return out
+      }
+    },
+  }
+}
+
+function isWord(t: Token): boolean {
+  return !NON_WORD_KINDS.has(t.kind) && /\p{L}/u.test(t.text)
+}
+
+function isAllCaps(s: string): boolean {
+  // Python's isupper on a word of at least two letters: capitals and no lower-case letter.
+  return /\p{Lu}.*\p{Lu}/u.test(s) && !/\p{Ll}/u.test(s)
+}
+
+interface UserTable {
+  readonly map: ReadonlyMap<string, WeightedEntry>
+  readonly maxLength: number
+}
+
+/** Validate user phrases (name of up to three words, weight -2..2) into a lookup on the lexicon scale. */
+function userTable(phrases: readonly UserSentimentPhrase[]): UserTable {
+  const map = new Map<string, WeightedEntry>()
+  let maxLength = 0
+  if (!Array.isArray(phrases)) throw new SentimentInputError('userPhrases should be an array of {name, weight}')
+  phrases.forEach((p, i) => {
+    const name: unknown = p?.name
+    const weight: unknown = p?.weight
+    if (typeof name !== 'string' || name.trim() === '') {
+      throw new SentimentInputError(`userPhrases[${i}].name should be a non-empty string, instead found ${JSON.stringify(name)}`)
+    }
+    if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < -2 || weight > 2) {
+      throw new SentimentInputError(`userPhrases[${i}].weight should be a number within -2..2, instead found ${JSON.stringify(weight)}`)
+    }
+    const words = name.trim().split(/\s+/)
+    if (words.length > 3) {
+      throw new SentimentInputError(`userPhrases[${i}].name should have at most three words, instead found ${words.length}: "${name}"`)
+    }
+    const key = phraseKey(name)
+    const length = key.split(' ').length
+    maxLength = Math.max(maxLength, length)
+    // User weights -2..2 map onto the lexicon scale -4..4, so weight 2 scores as strongly as the strongest word.
+    map.set(key, { title: name, weight: weight * 2, length })
+  })
+  return { map, maxLength }
+}

@@ -1,0 +1,253 @@
+/**
+ * Deterministic training of {@link SentimentModelData}: multinomial logistic regression by full-batch
+ * Adam with L2, and a ridge-regression calibrator fitted on out-of-fold likelihoods (so the calibrator
+ * never sees likelihoods of documents the regression was trained on). Used by
+ * `bench/train-sentiment.ts` (to write the committed weights) and `bench/eval-sentiment.ts`
+ * (k-fold cross-validation). No randomness: folds are `index % k`, iteration counts fixed.
+ */
+import {
+  CALIBRATION_INPUTS,
+  DENSE_FEATURES,
+  MODEL_CLASSES,
+  calibrationInputs,
+  classProbabilities,
+  type SentimentModelData,
+} from './model.ts'
+import type { LexiconFeatures } from './scorer.ts'
+
+/** One training document, already featurised. */
+export interface TrainingExample {
+  /** Sorted distinct n-grams (see `ngramsOf`). */
+  readonly grams: readonly string[]
+  /** Dense features (see `denseFeatures`). */
+  readonly dense: readonly number[]
+  readonly lexicon: LexiconFeatures
+  /** Human score normalised to -1..1. */
+  readonly target: number
+}
+
+/** Hyper-parameters; defaults are what the committed model used. */
+export interface TrainOptions {
+  /** Minimum number of training documents an n-gram must occur in. @defaultValue 3 */
+  readonly minDf?: number
+  /** Keep at most this many n-grams (highest document frequency first, ties by string). @defaultValue 12000 */
+  readonly maxFeatures?: number
+  /** L2 penalty on the mean loss. @defaultValue 1e-4 */
+  readonly l2?: number
+  /** Adam iterations. @defaultValue 250 */
+  readonly iterations?: number
+  /** Adam step. @defaultValue 0.05 */
+  readonly learningRate?: number
+  /** Folds for the calibrator's out-of-fold likelihoods. @defaultValue 3 */
+  readonly calibrationFolds?: number
+  /** Ridge penalty of the calibrator. @defaultValue 1 */
+  readonly ridge?: number
+  /** Decimals kept in the weight file. @defaultValue 4 */
+  readonly decimals?: number
+  /** Neutral band on the normalised human score. @defaultValue 0.05 */
+  readonly neutralBand?: number
+  /** Provenance written into the model. */
+  readonly trained?: Readonly<Record<string, string | number>>
+  readonly modelName?: string
+}
+
+/** Class index (MODEL_CLASSES order) of a normalised human score. */
+export function classOfTarget(target: number, band = 0.05): number {
+  return target > band ? 2 : target < -band ? 0 : 1
+}
+
+interface Regression {
+  readonly dense: number[][]
+  readonly ngrams: Map<string, number[]>
+}
+
+/** Train the logistic regression alone (deterministic). */
+function trainRegression(examples: readonly TrainingExample[], o: Required<Omit<TrainOptions, 'trained' | 'modelName'>>): Regression {
+  // Vocabulary by document frequency.
+  const df = new Map<string, number>()
+  for (const ex of examples) for (const g of ex.grams) df.set(g, (df.get(g) ?? 0) + 1)
+  const vocab = [...df.entries()]
+    .filter(([, c]) => c >= o.minDf)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .slice(0, o.maxFeatures)
+    .map(([g]) => g)
+  vocab.sort()
+  const index = new Map(vocab.map((g, i) => [g, i] as const))
+  const C = MODEL_CLASSES.length
+  const D = DENSE_FEATURES.length + 1 // bias first
+  const V = vocab.length
+  const P = D + V
+  const rows = examples.map((ex) => {
+    const idx: number[] = []
+    for (const g of ex.grams) {
+      const i = index.get(g)
+      if (i !== undefined) idx.push(D + i)
+    }
+    return { idx: Int32Array.from(idx), dense: Float64Array.from([1, ...ex.dense]), y: classOfTarget(ex.target, o.neutralBand) }
+  })
+  const W = new Float64Array(P * C)
+  const G = new Float64Array(P * C)
+  const M = new Float64Array(P * C)
+  const S = new Float64Array(P * C)
+  const b1 = 0.9
+  const b2 = 0.999
+  const nEx = rows.length
+  const z = new Float64Array(C)
+  for (let it = 1; it <= o.iterations; it++) {
+    G.fill(0)
+    for (const r of rows) {
+      for (let c = 0; c < C; c++) {
+        let s = 0
+        for (let d = 0; d < D; d++) s += (W[d * C + c] ?? 0) * (r.dense[d] ?? 0)
+        for (const i of r.idx) s += W[i * C + c] ?? 0
+        z[c] = s
+      }
+      let m = -Infinity
+      for (let c = 0; c < C; c++) m = Math.max(m, z[c] ?? 0)
+      let sum = 0
+      for (let c = 0; c < C; c++) {
+        const e = Math.exp((z[c] ?? 0) - m)
+        z[c] = e
+        sum += e
+      }
+      for (let c = 0; c < C; c++) {
+        const g = (z[c] ?? 0) / sum - (c === r.y ? 1 : 0)
+        for (let d = 0; d < D; d++) G[d * C + c] = (G[d * C + c] ?? 0) + g * (r.dense[d] ?? 0)
+        for (const i of r.idx) G[i * C + c] = (G[i * C + c] ?? 0) + g
+      }
+    }
+    const bc1 = 1 - b1 ** it
+    const bc2 = 1 - b2 ** it
+    for (let k = 0; k < P * C; k++) {
+      const isBias = k < C
+      const g = (G[k] ?? 0) / nEx + (isBias ? 0 : o.l2 * (W[k] ?? 0))
+      M[k] = b1 * (M[k] ?? 0) + (1 - b1) * g
+      S[k] = b2 * (S[k] ?? 0) + (1 - b2) * g * g
+      W[k] = (W[k] ?? 0) - (o.learningRate * ((M[k] ?? 0) / bc1)) / (Math.sqrt((S[k] ?? 0) / bc2) + 1e-8)
+    }
+  }
+  const dense: number[][] = []
+  for (let c = 0; c < C; c++) {
+    const row: number[] = []
+    for (let d = 0; d < D; d++) row.push(W[d * C + c] ?? 0)
+    dense.push(row)
+  }
+  const ngrams = new Map<string, number[]>()
+  for (let v = 0; v < V; v++) {
+    const w: number[] = []
+    for (let c = 0; c < C; c++) w.push(W[(D + v) * C + c] ?? 0)
+    ngrams.set(vocab[v] as string, w)
+  }
+  return { dense, ngrams }
+}
+
+function roundTo(x: number, decimals: number): number {
+  const s = 10 ** decimals
+  const r = Math.round(x * s) / s
+  return r === 0 ? 0 : r
+}
+
+function regressionData(r: Regression, decimals: number): Pick<SentimentModelData, 'denseWeights' | 'ngrams'> {
+  const ngrams: Record<string, number[]> = {}
+  for (const [g, w] of r.ngrams) {
+    const rw = w.map((v) => roundTo(v, decimals))
+    // Drop n-grams whose weights all round to 0: they cannot change a prediction.
+    if (rw.some((v) => v !== 0)) ngrams[g] = rw
+  }
+  return { denseWeights: r.dense.map((row) => row.map((v) => roundTo(v, decimals))), ngrams }
+}
+
+/** Solve the ridge normal equations (X'X + lambda I) w = X'y with an unpenalised intercept. */
+function ridge(xs: readonly (readonly number[])[], ys: readonly number[], lambda: number): { bias: number; weights: number[] } {
+  const k = (xs[0]?.length ?? 0) + 1
+  const A = Array.from({ length: k }, () => new Array<number>(k).fill(0))
+  const b = new Array<number>(k).fill(0)
+  xs.forEach((x, n) => {
+    const row = [1, ...x]
+    for (let i = 0; i < k; i++) {
+      b[i] = (b[i] ?? 0) + (row[i] ?? 0) * (ys[n] ?? 0)
+      for (let j = 0; j < k; j++) (A[i] as number[])[j] = ((A[i] as number[])[j] ?? 0) + (row[i] ?? 0) * (row[j] ?? 0)
+    }
+  })
+  for (let i = 1; i < k; i++) (A[i] as number[])[i] = ((A[i] as number[])[i] ?? 0) + lambda
+  // Gaussian elimination with partial pivoting.
+  for (let c = 0; c < k; c++) {
+    let p = c
+    for (let r = c + 1; r < k; r++) if (Math.abs((A[r] as number[])[c] ?? 0) > Math.abs((A[p] as number[])[c] ?? 0)) p = r
+    ;[A[c], A[p]] = [A[p] as number[], A[c] as number[]]
+    ;[b[c], b[p]] = [b[p] ?? 0, b[c] ?? 0]
+    const piv = (A[c] as number[])[c] ?? 1
+    for (let r = c + 1; r < k; r++) {
+      const f = ((A[r] as number[])[c] ?? 0) / piv
+      for (let j = c; j < k; j++) (A[r] as number[])[j] = ((A[r] as number[])[j] ?? 0) - f * ((A[c] as number[])[j] ?? 0)
+      b[r] = (b[r] ?? 0) - f * (b[c] ?? 0)
+    }
+  }
+  const w = new Array<number>(k).fill(0)
+  for (let r = k - 1; r >= 0; r--) {
+    let s = b[r] ?? 0
+    for (let j = r + 1; j < k; j++) s -= ((A[r] as number[])[j] ?? 0) * (w[j] ?? 0)
+    w[r] = s / ((A[r] as number[])[r] ?? 1)
+  }
+  return { bias: w[0] ?? 0, weights: w.slice(1) }
+}
+
+/**
+ * Train a complete model (regression + calibrator) on `examples`. Deterministic: the same examples in
+ * the same order give byte-identical weights.
+ */
+export function trainSentimentModel(examples: readonly TrainingExample[], options: TrainOptions = {}): SentimentModelData {
+  const o = {
+    minDf: options.minDf ?? 3,
+    maxFeatures: options.maxFeatures ?? 12000,
+    l2: options.l2 ?? 1e-4,
+    iterations: options.iterations ?? 250,
+    learningRate: options.learningRate ?? 0.05,
+    calibrationFolds: options.calibrationFolds ?? 3,
+    ridge: options.ridge ?? 1,
+    decimals: options.decimals ?? 4,
+    neutralBand: options.neutralBand ?? 0.05,
+  }
+  if (examples.length < o.calibrationFolds * 2) throw new Error(`training needs at least ${o.calibrationFolds * 2} examples, found ${examples.length}`)
+  // Out-of-fold likelihoods for the calibrator.
+  const oof: number[][] = new Array<number[]>(examples.length)
+  for (let f = 0; f < o.calibrationFolds; f++) {
+    const train = examples.filter((_, i) => i % o.calibrationFolds !== f)
+    const part = regressionData(trainRegression(train, o), o.decimals)
+    const data = { ...part, dense: DENSE_FEATURES, format: 'textengine-sentiment-model/1' } as unknown as SentimentModelData
+    examples.forEach((ex, i) => {
+      if (i % o.calibrationFolds === f) oof[i] = classProbabilities(data, ex.grams, ex.dense)
+    })
+  }
+  const xs = examples.map((ex, i) => calibrationInputs(ex.lexicon, oof[i] ?? [0, 1, 0]))
+  const cal = ridge(xs, examples.map((ex) => ex.target), o.ridge)
+  const full = regressionData(trainRegression(examples, o), o.decimals)
+  return {
+    format: 'textengine-sentiment-model/1',
+    model_name: options.modelName ?? 'textengine-lr-ngram-lexicon-en',
+    trained: {
+      examples: examples.length,
+      ...options.trained,
+      minDf: o.minDf,
+      maxFeatures: o.maxFeatures,
+      l2: o.l2,
+      iterations: o.iterations,
+      learningRate: o.learningRate,
+      calibrationFolds: o.calibrationFolds,
+      ridge: o.ridge,
+    },
+    dense: DENSE_FEATURES,
+    denseWeights: full.denseWeights,
+    ngrams: full.ngrams,
+    calibrator: {
+      inputs: CALIBRATION_INPUTS,
+      bias: roundTo(cal.bias, 6),
+      weights: cal.weights.map((w) => roundTo(w, 6)),
+    },
+  }
+}
+
+/** A training example from an annotated document, its lexicon features and its normalised human score. */
+export function exampleOf(grams: readonly string[], dense: readonly number[], lexicon: LexiconFeatures, target: number): TrainingExample {
+  return { grams, dense, lexicon, target }
+}
