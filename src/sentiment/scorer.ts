@@ -168,6 +168,8 @@ interface Unit {
   readonly end: number
   readonly source?: DetectedPhrase['source']
   readonly weight?: number
+  /** A sentiment word that is also a negator (VADER rates "no" -1.2): it scores and negates. */
+  readonly negates?: boolean
   readonly modifier?: ModifierEntry
   readonly contrast?: ContrastEntry
 }
@@ -177,6 +179,7 @@ const NON_WORD_KINDS = new Set(['punctuation', 'tabCRLF', 'space', 'symbol'])
 const CLAUSE_BREAK = /^[.,;:!?()[\]{}"\u201c\u201d|\u2026-]+$/
 // POS tags under which a lexicon word is not read as evaluative ("like" as a preposition).
 const SKIP_POS = new Set(['ADP', 'SCONJ', 'AUX', 'PART', 'CCONJ'])
+const ARTICLES = new Set(['a', 'an', 'the'])
 const EVALUATIVE_VERBS = new Set(['be', 'seem', 'look', 'feel', 'sound', 'become', 'get', 'remain', 'appear', 'find'])
 
 function checkNumber(name: string, v: number | undefined, lo: number, hi: number, dflt: number): number {
@@ -262,6 +265,27 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         }
       }
 
+      // A modifier that is also a lexicon word and modifies nothing ("Damn!", "Pretty horses") is a
+      // sentiment word: it modifies only when a sentiment phrase follows within two words of its clause.
+      for (let u = 0; u < units.length; u++) {
+        const unit = units[u] as Unit
+        if (unit.kind !== 'modifier') continue
+        const w = lexicon.words.get(keysNormal.slice(unit.start, unit.end).join(' '))
+        if (w === undefined) continue
+        let modifies = false
+        for (let k = unit.end, seen = 0; k < n && seen < 2; k++) {
+          const t = tokens[k] as Token
+          if (t.sentence !== (tokens[unit.start] as Token).sentence || CLAUSE_BREAK.test(t.text)) break
+          const nu = units[unitAt[k] ?? -1]
+          if (nu !== undefined && (nu.kind === 'sentiment' || nu.kind === 'modifier')) {
+            modifies = true
+            break
+          }
+          seen++
+        }
+        if (!modifies) units[u] = { kind: 'sentiment', start: unit.start, end: unit.end, source: 'lexicon', weight: w.weight }
+      }
+
       // 2. Valence of each sentiment unit with negation, intensification and caps emphasis.
       const valence = new Float64Array(units.length)
       const negatedBy: Array<string | undefined> = new Array<string | undefined>(units.length)
@@ -272,7 +296,10 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         let v = unit.weight ?? 0
         if (capsDifferential && tokensAllCaps(unit.start, unit.end)) v += Math.sign(v) * opts.capsBoost
         // Walk back over at most `window` words of the same clause.
-        let words = 0
+        // Emoji and emoticons carry the writer's own tone: negators and intensifiers do not reach them.
+        const head = tokens[unit.start] as Token
+        const isIcon = unit.source === 'emoji' || head.kind === 'emoticon' || (unit.end - unit.start === 1 && head.pos === 'INTJ')
+        let words = isIcon ? opts.window : 0
         let j = unit.start - 1
         const sentenceStart = doc.sentences[(tokens[unit.start] as Token).sentence]?.tokenStart ?? 0
         while (j >= sentenceStart && words < opts.window) {
@@ -281,6 +308,11 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           const ui = unitAt[j] ?? -1
           const prev = ui >= 0 ? units[ui] : undefined
           if (prev !== undefined && prev.kind === 'contrast') break
+          // Articles do not count towards the window ("wouldn't be such a bad idea").
+          if (prev === undefined && t.pos === 'DET' && ARTICLES.has(t.normal)) {
+            j--
+            continue
+          }
           words++
           const damp = words === 1 ? 1 : words === 2 ? 0.95 : 0.9
           if (prev !== undefined && prev.kind === 'modifier' && prev.modifier !== undefined) {
@@ -289,7 +321,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
             if (f > 1 && capsDifferential && tokensAllCaps(prev.start, prev.end)) factor += 0.2
             v *= factor
             if (f > 1 && intensifiedBy[u] === undefined) intensifiedBy[u] = textOf(prev.start, prev.end)
-          } else if (prev !== undefined && prev.kind === 'negator') {
+          } else if (prev !== undefined && (prev.kind === 'negator' || prev.negates === true) && !soThisBefore(unit.start, prev.end)) {
             v *= opts.negationFactor
             if (negatedBy[u] === undefined) negatedBy[u] = textOf(prev.start, prev.end)
           }
@@ -305,6 +337,9 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
 
       // 3. Contrast: the first contrastive conjunction of a sentence reweights its clauses.
       const weightOfToken = new Float64Array(n).fill(1)
+      const scaleRange = (a: number, b: number, f: number): void => {
+        for (let i = a; i < b; i++) weightOfToken[i] = (weightOfToken[i] ?? 1) * f
+      }
       for (const s of doc.sentences) {
         let c: Unit | undefined
         for (let i = s.tokenStart; i < s.tokenEnd; i++) {
@@ -326,12 +361,12 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           } else {
             // "But Y." after a sentence: that sentence is weakened, this one strengthened.
             const prevS = doc.sentences[s.index - 1]
-            if (prevS !== undefined) for (let i = prevS.tokenStart; i < prevS.tokenEnd; i++) weightOfToken[i] *= before
-            for (let i = c.end; i < s.tokenEnd; i++) weightOfToken[i] *= after
+            if (prevS !== undefined) scaleRange(prevS.tokenStart, prevS.tokenEnd, before)
+            scaleRange(c.end, s.tokenEnd, after)
           }
         } else {
-          for (let i = s.tokenStart; i < c.start; i++) weightOfToken[i] *= before
-          for (let i = c.end; i < s.tokenEnd; i++) weightOfToken[i] *= after
+          scaleRange(s.tokenStart, c.start, before)
+          scaleRange(c.end, s.tokenEnd, after)
         }
       }
       for (let u = 0; u < units.length; u++) {
@@ -512,12 +547,30 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           return e === undefined ? undefined : { kind: 'sentiment', start: i, end: i + 1, source: 'emoji', weight: e.weight }
         }
         if (t.kind === 'tabCRLF' || t.kind === 'space') return undefined
+        // Emoticons the tokenizer split ("=)", "-_-", "o_O"): glue tokens written without spaces.
+        if (!/^\p{L}+$/u.test(t.text) && isStandalone(i)) {
+          let glued = t.text
+          let best: Unit | undefined
+          for (let k = i + 1; k < Math.min(end, i + 4); k++) {
+            const nt = tokens[k] as Token
+            if (nt.spaceBefore || nt.kind === 'tabCRLF') break
+            glued += nt.text
+            const after = tokens[k + 1]
+            if (after !== undefined && !after.spaceBefore && /[\p{L}\p{N}]/u.test(after.text)) continue
+            const w = lexicon.words.get(glued.toLowerCase())
+            if (w !== undefined && glued.length >= 2) best = { kind: 'sentiment', start: i, end: k + 1, source: 'lexicon', weight: w.weight }
+          }
+          if (best !== undefined) return best
+        }
         const maxLen = Math.min(Math.max(lexicon.maxLength, user.maxLength), end - i)
         for (let len = maxLen; len >= 1; len--) {
           // Phrases do not run across clause punctuation (a single punctuation token may be an emoticon).
           if (len > 1 && spansBreak(i, i + len)) continue
           const kn = keysNormal.slice(i, i + len).join(' ')
-          const kl = keysLemma.slice(i, i + len).join(' ')
+          // Lemma-aware, except for proper nouns ("Braves" is not "brave").
+          let hasPropn = false
+          for (let k = i; k < i + len; k++) if ((tokens[k] as Token).pos === 'PROPN') hasPropn = true
+          const kl = hasPropn ? kn : keysLemma.slice(i, i + len).join(' ')
           const keys = kn === kl ? [kn] : [kn, kl]
           for (const key of keys) {
             const up = user.map.get(key)
@@ -526,7 +579,12 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           for (const key of keys) {
             const id = lexicon.idioms.get(key)
             if (id !== undefined) return { kind: 'sentiment', start: i, end: i + len, source: 'idiom', weight: id.weight }
-            if (lexicon.negators.has(key)) return { kind: 'negator', start: i, end: i + len }
+            if (lexicon.negators.has(key)) {
+              const w = lexicon.words.get(key)
+              return w === undefined
+                ? { kind: 'negator', start: i, end: i + len }
+                : { kind: 'sentiment', start: i, end: i + len, source: 'lexicon', weight: w.weight, negates: true }
+            }
             const m = lexicon.modifiers.get(key)
             // A lone modifier word that is the phrase's head ("it is so", "more") is not modifying anything.
             if (m !== undefined) return { kind: 'modifier', start: i, end: i + len, modifier: m }
@@ -536,16 +594,36 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           for (const key of keys) {
             const w = lexicon.words.get(key)
             if (w === undefined) continue
-            if (len === 1 && SKIP_POS.has(t.pos) && t.kind === 'word') continue
+            if (len === 1 && t.kind === 'word' && (SKIP_POS.has(t.pos) || /^\p{L}$/u.test(t.text))) continue
+            if (len === 1 && !isStandalone(i)) continue
             return { kind: 'sentiment', start: i, end: i + len, source: 'lexicon', weight: w.weight }
           }
           // Emoticons keep their case-sensitive text (":D"); the table is lower-cased.
-          if (len === 1 && t.kind === 'emoticon') {
+          if (len === 1 && t.kind === 'emoticon' && isStandalone(i)) {
             const w = lexicon.words.get(t.text.toLowerCase())
             if (w !== undefined) return { kind: 'sentiment', start: i, end: i + 1, source: 'lexicon', weight: w.weight }
           }
         }
         return undefined
+      }
+
+      // A symbol-only token (emoticon) glued to a preceding word is part of something else ("http://");
+      // a word glued to "&" is an HTML entity.
+      function isStandalone(i: number): boolean {
+        const t = tokens[i] as Token
+        const prev = tokens[i - 1]
+        // "&gt;" and "&amp;" are markup, not words.
+        if (prev !== undefined && prev.text.endsWith('&') && !t.spaceBefore) return false
+        if (/\p{L}/u.test(t.text) && t.kind === 'word') return true
+        if (prev === undefined || t.spaceBefore || prev.sentence !== t.sentence) return true
+        return !/[\p{L}\p{N}]$/u.test(prev.text)
+      }
+
+      // VADER's "never so good" rule: "so"/"this" right before the phrase, with the negator further back,
+      // emphasises rather than negates ("haven't been this sore").
+      function soThisBefore(start: number, negatorEnd: number): boolean {
+        const before = tokens[start - 1]
+        return before !== undefined && start - 1 >= negatorEnd && (before.normal === 'so' || before.normal === 'this')
       }
 
       function spansBreak(a: number, b: number): boolean {
