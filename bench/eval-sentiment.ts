@@ -112,16 +112,20 @@ const afinnScore = (t: string): number => afinn.analyze(t).comparative
 const annotateSafe = (text: string): AnnotatedDocument =>
   text.trim() === '' ? { text, tokens: [], sentences: [], patterns: [] } : annotator.annotate(text)
 
-function prepare(corpus: string, text: string, target: number): Doc {
+function prepare(corpus: string, text: string, target: number, weight: number): Doc {
   const doc = annotateSafe(text)
   const r = lexScorer.score(doc)
-  const ex: TrainingExample = { grams: ngramsOf(doc), dense: denseFeatures(r.features), lexicon: r.features, target }
+  const ex: TrainingExample = { grams: ngramsOf(doc), dense: denseFeatures(r.features), lexicon: r.features, target, weight }
   return { corpus, text, target, ex, doc, lexicon: r.lexicon_score }
 }
 
 const corpora = readVaderCorpora(dir)
 const docs: Doc[] = []
-for (const c of corpora) for (const it of c.items) docs.push(prepare(c.name, it.text, it.mean / 4))
+// Training weights: each source weighs the same in the loss (as in bench/train-sentiment.ts).
+const total = corpora.reduce((a, c) => a + c.items.length, 0)
+for (const c of corpora) {
+  for (const it of c.items) docs.push(prepare(c.name, it.text, it.mean / 4, total / (corpora.length * c.items.length)))
+}
 
 // Out-of-fold predictions of our trained systems.
 const ours = new Float64Array(docs.length)

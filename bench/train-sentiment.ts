@@ -27,15 +27,21 @@ const out = process.argv[3] ?? resolve(repo, 'lexicons/en/sentiment-model.json')
 const annotator = createAnnotator()
 const scorer = createSentimentScorer({ model: false })
 const examples: TrainingExample[] = []
-for (const corpus of readVaderCorpora(dir)) {
+const corpora = readVaderCorpora(dir)
+const total = corpora.reduce((a, c) => a + c.items.length, 0)
+for (const corpus of corpora) {
+  // Each source weighs the same in the loss, whatever its size (the model never sees which source a text is from).
+  const weight = total / (corpora.length * corpus.items.length)
   for (const item of corpus.items) {
     const doc = annotator.annotate(item.text)
     const r = scorer.score(doc)
-    examples.push({ grams: ngramsOf(doc), dense: denseFeatures(r.features), lexicon: r.features, target: item.mean / 4 })
+    examples.push({ grams: ngramsOf(doc), dense: denseFeatures(r.features), lexicon: r.features, target: item.mean / 4, weight })
   }
 }
 const t0 = performance.now()
-const model = trainSentimentModel(examples, { trained: { data: 'VADER ground truth (tweets + movie review snippets), MIT' } })
+const model = trainSentimentModel(examples, {
+  trained: { data: 'VADER ground truth (tweets + movie review snippets), MIT; each source weighted equally' },
+})
 const json = JSON.stringify(model)
 writeFileSync(out, json + '\n')
 console.log(`trained on ${examples.length} texts in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${Object.keys(model.ngrams).length} n-grams; ${(json.length / 1024).toFixed(0)} KiB -> ${out}`)

@@ -59,6 +59,11 @@ export const DENSE_FEATURES = [
   'max_sentence',
   'exclamations',
   'has_negation',
+  'compound_x_exclamations',
+  'compound_x_icons',
+  'compound_x_caps',
+  'compound_x_density',
+  'compound_x_shortness',
 ] as const
 
 /** Dense feature vector of a document's lexicon evidence. */
@@ -74,18 +79,72 @@ export function denseFeatures(f: LexiconFeatures): number[] {
     f.maxSentence,
     f.exclamations / 4,
     f.negatedCount > 0 ? 1 : 0,
+    // Interactions: how far to trust the lexicon score depends on how the text expresses sentiment.
+    f.compound * (f.exclamations / 4),
+    f.compound * (Math.min(f.icons, 2) / 2),
+    f.compound * (Math.min(f.capsWords, 3) / 3),
+    f.compound * Math.min(1, (f.positiveCount + f.negativeCount) / Math.max(1, f.words)),
+    f.compound / (1 + Math.log1p(f.words)),
   ]
 }
 
 /** Inputs of the calibrator, in order. */
-export const CALIBRATION_INPUTS = ['compound', 'model_margin', 'model_neutral', 'positive', 'negative', 'last_sentence'] as const
+export const CALIBRATION_INPUTS = [
+  'compound',
+  'model_margin',
+  'model_neutral',
+  'positive',
+  'negative',
+  'last_sentence',
+  'compound_x_exclamations',
+  'compound_x_icons',
+  'compound_x_caps',
+  'compound_x_density',
+  'compound_x_length',
+  'margin_x_exclamations',
+  'margin_x_icons',
+  'margin_x_caps',
+  'margin_x_density',
+  'margin_x_length',
+  'abs_compound_x_margin',
+  'compound_x_abs_margin',
+  'compound_x_neutral',
+  'margin_x_neutral',
+] as const
 
-/** Calibrator input vector from lexicon features and the model's class probabilities. */
+/**
+ * Calibrator input vector from lexicon features and the model's class probabilities: the lexicon
+ * score, the model's margin (positive - negative) and neutral likelihood, and their interactions with
+ * how the text expresses sentiment (exclamations, emoji/emoticons, capitals, density of sentiment
+ * words, length), so that the calibrator learns when to trust which. No input names a source or genre.
+ */
 export function calibrationInputs(f: LexiconFeatures, p: readonly number[]): number[] {
   const neg = p[0] ?? 0
   const neu = p[1] ?? 0
   const pos = p[2] ?? 0
-  return [f.compound, pos - neg, neu, Math.tanh(f.positive), Math.tanh(f.negative), f.lastSentence]
+  const m = pos - neg
+  const c = f.compound
+  const gates = [
+    f.exclamations / 4,
+    Math.min(f.icons, 2) / 2,
+    Math.min(f.capsWords, 3) / 3,
+    Math.min(1, (f.positiveCount + f.negativeCount) / Math.max(1, f.words)),
+    Math.log1p(f.words) / 4,
+  ]
+  return [
+    c,
+    m,
+    neu,
+    Math.tanh(f.positive),
+    Math.tanh(f.negative),
+    f.lastSentence,
+    ...gates.map((g) => c * g),
+    ...gates.map((g) => m * g),
+    Math.abs(c) * m,
+    c * Math.abs(m),
+    c * neu,
+    m * neu,
+  ]
 }
 
 const NEGATORS = new Set(['not', 'no', 'never', 'nothing', 'nobody', 'none', 'nor', 'neither', 'without', 'cannot'])

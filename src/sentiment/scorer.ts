@@ -120,6 +120,10 @@ export interface LexiconFeatures {
   readonly exclamations: number
   /** Number of word tokens. */
   readonly words: number
+  /** Number of emoji and emoticons with a lexicon weight. */
+  readonly icons: number
+  /** Number of ALL-CAPS words (two letters or more). */
+  readonly capsWords: number
 }
 
 /** Everything the scorer computes for one document. */
@@ -321,7 +325,11 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
             if (f > 1 && capsDifferential && tokensAllCaps(prev.start, prev.end)) factor += 0.2
             v *= factor
             if (f > 1 && intensifiedBy[u] === undefined) intensifiedBy[u] = textOf(prev.start, prev.end)
-          } else if (prev !== undefined && (prev.kind === 'negator' || prev.negates === true) && !soThisBefore(unit.start, prev.end)) {
+          } else if (
+            prev !== undefined &&
+            (prev.kind === 'negator' || prev.negates === true) &&
+            !neverSoBefore(unit.start, prev)
+          ) {
             v *= opts.negationFactor
             if (negatedBy[u] === undefined) negatedBy[u] = textOf(prev.start, prev.end)
           }
@@ -383,6 +391,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       let posCount = 0
       let negCount = 0
       let negatedCount = 0
+      let iconCount = 0
       for (let u = 0; u < units.length; u++) {
         const unit = units[u] as Unit
         if (unit.kind !== 'sentiment') continue
@@ -402,6 +411,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         const neg = negatedBy[u]
         const int = intensifiedBy[u]
         if (neg !== undefined) negatedCount++
+        if (unit.source === 'emoji' || (tokens[unit.start] as Token).kind !== 'word') iconCount++
         phrases.push({
           tokenStart: unit.start,
           tokenEnd: unit.end,
@@ -477,6 +487,8 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         maxSentence,
         exclamations: exclamationsIn(0, n),
         words: wordCount,
+        icons: iconCount,
+        capsWords: capsCount,
       }
       let sentiment_score = lexicon_score
       let model_sentiment: ModelSentiment | undefined
@@ -619,11 +631,16 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         return !/[\p{L}\p{N}]$/u.test(prev.text)
       }
 
-      // VADER's "never so good" rule: "so"/"this" right before the phrase, with the negator further back,
-      // emphasises rather than negates ("haven't been this sore").
-      function soThisBefore(start: number, negatorEnd: number): boolean {
+      // VADER's "never so good" rule: "never" followed by "so"/"this" right before the phrase emphasises
+      // rather than negates ("never so happy"); "not so bad" stays negated.
+      function neverSoBefore(start: number, negator: Unit): boolean {
         const before = tokens[start - 1]
-        return before !== undefined && start - 1 >= negatorEnd && (before.normal === 'so' || before.normal === 'this')
+        return (
+          before !== undefined &&
+          start - 1 >= negator.end &&
+          (before.normal === 'so' || before.normal === 'this') &&
+          keysNormal.slice(negator.start, negator.end).join(' ') === 'never'
+        )
       }
 
       function spansBreak(a: number, b: number): boolean {

@@ -24,6 +24,8 @@ export interface TrainingExample {
   readonly lexicon: LexiconFeatures
   /** Human score normalised to -1..1. */
   readonly target: number
+  /** Sample weight in the loss. @defaultValue 1 */
+  readonly weight?: number
 }
 
 /** Hyper-parameters; defaults are what the committed model used. */
@@ -32,7 +34,7 @@ export interface TrainOptions {
   readonly minDf?: number
   /** Keep at most this many n-grams (highest document frequency first, ties by string). @defaultValue 12000 */
   readonly maxFeatures?: number
-  /** L2 penalty on the mean loss. @defaultValue 1e-4 */
+  /** L2 penalty on the mean loss. @defaultValue 1e-3 */
   readonly l2?: number
   /** Adam iterations. @defaultValue 250 */
   readonly iterations?: number
@@ -83,7 +85,7 @@ function trainRegression(examples: readonly TrainingExample[], o: Required<Omit<
       const i = index.get(g)
       if (i !== undefined) idx.push(D + i)
     }
-    return { idx: Int32Array.from(idx), dense: Float64Array.from([1, ...ex.dense]), y: classOfTarget(ex.target, o.neutralBand) }
+    return { idx: Int32Array.from(idx), dense: Float64Array.from([1, ...ex.dense]), y: classOfTarget(ex.target, o.neutralBand), w: ex.weight ?? 1 }
   })
   const W = new Float64Array(P * C)
   const G = new Float64Array(P * C)
@@ -91,7 +93,8 @@ function trainRegression(examples: readonly TrainingExample[], o: Required<Omit<
   const S = new Float64Array(P * C)
   const b1 = 0.9
   const b2 = 0.999
-  const nEx = rows.length
+  let nEx = 0
+  for (const r of rows) nEx += r.w
   const z = new Float64Array(C)
   for (let it = 1; it <= o.iterations; it++) {
     G.fill(0)
@@ -111,7 +114,7 @@ function trainRegression(examples: readonly TrainingExample[], o: Required<Omit<
         sum += e
       }
       for (let c = 0; c < C; c++) {
-        const g = (z[c] ?? 0) / sum - (c === r.y ? 1 : 0)
+        const g = r.w * ((z[c] ?? 0) / sum - (c === r.y ? 1 : 0))
         for (let d = 0; d < D; d++) G[d * C + c] = (G[d * C + c] ?? 0) + g * (r.dense[d] ?? 0)
         for (const i of r.idx) G[i * C + c] = (G[i * C + c] ?? 0) + g
       }
@@ -158,15 +161,16 @@ function regressionData(r: Regression, decimals: number): Pick<SentimentModelDat
 }
 
 /** Solve the ridge normal equations (X'X + lambda I) w = X'y with an unpenalised intercept. */
-function ridge(xs: readonly (readonly number[])[], ys: readonly number[], lambda: number): { bias: number; weights: number[] } {
+function ridge(xs: readonly (readonly number[])[], ys: readonly number[], lambda: number, ws?: readonly number[]): { bias: number; weights: number[] } {
   const k = (xs[0]?.length ?? 0) + 1
   const A = Array.from({ length: k }, () => new Array<number>(k).fill(0))
   const b = new Array<number>(k).fill(0)
   xs.forEach((x, n) => {
     const row = [1, ...x]
+    const sw = ws?.[n] ?? 1
     for (let i = 0; i < k; i++) {
-      b[i] = (b[i] ?? 0) + (row[i] ?? 0) * (ys[n] ?? 0)
-      for (let j = 0; j < k; j++) (A[i] as number[])[j] = ((A[i] as number[])[j] ?? 0) + (row[i] ?? 0) * (row[j] ?? 0)
+      b[i] = (b[i] ?? 0) + sw * (row[i] ?? 0) * (ys[n] ?? 0)
+      for (let j = 0; j < k; j++) (A[i] as number[])[j] = ((A[i] as number[])[j] ?? 0) + sw * (row[i] ?? 0) * (row[j] ?? 0)
     }
   })
   for (let i = 1; i < k; i++) (A[i] as number[])[i] = ((A[i] as number[])[i] ?? 0) + lambda
@@ -200,7 +204,7 @@ export function trainSentimentModel(examples: readonly TrainingExample[], option
   const o = {
     minDf: options.minDf ?? 3,
     maxFeatures: options.maxFeatures ?? 12000,
-    l2: options.l2 ?? 1e-4,
+    l2: options.l2 ?? 1e-3,
     iterations: options.iterations ?? 250,
     learningRate: options.learningRate ?? 0.05,
     calibrationFolds: options.calibrationFolds ?? 3,
@@ -208,7 +212,7 @@ export function trainSentimentModel(examples: readonly TrainingExample[], option
     decimals: options.decimals ?? 4,
     neutralBand: options.neutralBand ?? 0.05,
   }
-  if (examples.length < o.calibrationFolds * 2) throw new Error(`training needs at least ${o.calibrationFolds * 2} examples, found ${examples.length}`)
+  if (examples.length < Math.max(2, o.calibrationFolds * 2)) throw new Error(`training needs at least ${o.calibrationFolds * 2} examples, found ${examples.length}`)
   // Out-of-fold likelihoods for the calibrator.
   const oof: number[][] = new Array<number[]>(examples.length)
   for (let f = 0; f < o.calibrationFolds; f++) {
@@ -220,7 +224,7 @@ export function trainSentimentModel(examples: readonly TrainingExample[], option
     })
   }
   const xs = examples.map((ex, i) => calibrationInputs(ex.lexicon, oof[i] ?? [0, 1, 0]))
-  const cal = ridge(xs, examples.map((ex) => ex.target), o.ridge)
+  const cal = ridge(xs, examples.map((ex) => ex.target), o.ridge, examples.map((ex) => ex.weight ?? 1))
   const full = regressionData(trainRegression(examples, o), o.decimals)
   return {
     format: 'textengine-sentiment-model/1',
