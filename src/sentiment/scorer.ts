@@ -182,7 +182,11 @@ const NON_WORD_KINDS = new Set(['punctuation', 'tabCRLF', 'space', 'symbol'])
 // Tokens that end a negation or intensifier scope.
 const CLAUSE_BREAK = /^[.,;:!?()[\]{}"\u201c\u201d|\u2026-]+$/
 // POS tags under which a lexicon word is not read as evaluative ("like" as a preposition).
-const SKIP_POS = new Set(['ADP', 'SCONJ', 'AUX', 'PART', 'CCONJ'])
+const SKIP_POS = new Set(['AUX', 'PART', 'CCONJ'])
+// POS tags under which a lexicon word reads as a function word ("like" as a preposition): its weight is
+// multiplied by FUNCTION_WORD_FACTOR.
+const FUNCTION_POS = new Set(['ADP', 'SCONJ'])
+const FUNCTION_WORD_FACTOR = 0.5
 const ARTICLES = new Set(['a', 'an', 'the'])
 const EVALUATIVE_VERBS = new Set(['be', 'seem', 'look', 'feel', 'sound', 'become', 'get', 'remain', 'appear', 'find'])
 
@@ -241,7 +245,9 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       let capsCount = 0
       for (let i = 0; i < n; i++) {
         const t = tokens[i] as Token
-        const normal = t.kind === 'hashtag' ? t.normal.replace(/^#/, '') : t.normal
+        // Hashtags read as their word; a word the tokenizer kept with its full stop ("NO.") as the word.
+        const normal =
+          t.kind === 'hashtag' ? t.normal.replace(/^#/, '') : /^\p{L}{2,}\.$/u.test(t.normal) ? t.normal.slice(0, -1) : t.normal
         keysNormal[i] = normal
         keysLemma[i] = t.kind === 'hashtag' ? normal : t.lemma
         if (isWord(t)) {
@@ -560,7 +566,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         }
         if (t.kind === 'tabCRLF' || t.kind === 'space') return undefined
         // Emoticons the tokenizer split ("=)", "-_-", "o_O"): glue tokens written without spaces.
-        if (!/^\p{L}+$/u.test(t.text) && isStandalone(i)) {
+        if (tokens[i + 1] !== undefined && !(tokens[i + 1] as Token).spaceBefore && (t.spaceBefore || i === 0 || !/[\p{L}\p{N}]$/u.test((tokens[i - 1] as Token).text))) {
           let glued = t.text
           let best: Unit | undefined
           for (let k = i + 1; k < Math.min(end, i + 4); k++) {
@@ -569,7 +575,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
             glued += nt.text
             const after = tokens[k + 1]
             if (after !== undefined && !after.spaceBefore && /[\p{L}\p{N}]/u.test(after.text)) continue
-            const w = lexicon.words.get(glued.toLowerCase())
+            const w = /^[\p{L}\p{N}]+$/u.test(glued) ? undefined : lexicon.words.get(glued.toLowerCase())
             if (w !== undefined && glued.length >= 2) best = { kind: 'sentiment', start: i, end: k + 1, source: 'lexicon', weight: w.weight }
           }
           if (best !== undefined) return best
@@ -608,7 +614,10 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
             if (w === undefined) continue
             if (len === 1 && t.kind === 'word' && (SKIP_POS.has(t.pos) || /^\p{L}$/u.test(t.text))) continue
             if (len === 1 && !isStandalone(i)) continue
-            return { kind: 'sentiment', start: i, end: i + len, source: 'lexicon', weight: w.weight }
+            if (len === 1 && inCompound(i)) continue
+            // A function-word reading ("seems like it", "like a movie") keeps a weakened weight.
+            const fw = len === 1 && t.kind === 'word' && FUNCTION_POS.has(t.pos) ? FUNCTION_WORD_FACTOR : 1
+            return { kind: 'sentiment', start: i, end: i + len, source: 'lexicon', weight: w.weight * fw }
           }
           // Emoticons keep their case-sensitive text (":D"); the table is lower-cased.
           if (len === 1 && t.kind === 'emoticon' && isStandalone(i)) {
@@ -640,6 +649,17 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           start - 1 >= negator.end &&
           (before.normal === 'so' || before.normal === 'this') &&
           keysNormal.slice(negator.start, negator.end).join(' ') === 'never'
+        )
+      }
+
+      // Part of a hyphenated compound ("tax-the-rich", "mock-ups"): the word is not used on its own.
+      function inCompound(i: number): boolean {
+        const prev = tokens[i - 1]
+        const next = tokens[i + 1]
+        const t = tokens[i] as Token
+        return (
+          (prev !== undefined && prev.text === '-' && !t.spaceBefore && !prev.spaceBefore) ||
+          (next !== undefined && next.text === '-' && !next.spaceBefore && !(tokens[i + 2]?.spaceBefore ?? true))
         )
       }
 
