@@ -1,0 +1,176 @@
+/**
+ * Feature extraction for the named-entity tagger, shared by training (`src/entities/train.ts`) and
+ * tagging (`src/entities/tagger.ts`) so that both see exactly the same strings.
+ *
+ * Features come in two kinds:
+ * - static features of a token: computed once per sentence from the token strings alone (word, lower
+ *   case, shape, affixes, context words within +-2, capitalisation of the sentence, sentence-initial,
+ *   gazetteer membership);
+ * - dynamic features: depend on labels already decided (the two previous labels in the sentence, and
+ *   the entity type the same word received earlier in the same document).
+ */
+
+/** Labels of the tagger, BIO over the four CoNLL types. Index 0 is `O`. */
+export const LABELS = ['O', 'B-PER', 'I-PER', 'B-ORG', 'I-ORG', 'B-LOC', 'I-LOC', 'B-MISC', 'I-MISC'] as const
+
+/** One of the tagger's labels. */
+export type Label = (typeof LABELS)[number]
+
+/** The four CoNLL entity types. */
+export type EntityType = 'PER' | 'ORG' | 'LOC' | 'MISC'
+
+/** Entity type of a label index, or `undefined` for `O`. */
+export function typeOfLabel(label: number): EntityType | undefined {
+  const name = LABELS[label]
+  if (name === undefined || name === 'O') return undefined
+  return name.slice(2) as EntityType
+}
+
+/** True when label index `next` may follow label index `prev` in BIO (`I-X` only after `B-X` or `I-X`). */
+export function isAllowedTransition(prev: number, next: number): boolean {
+  const n = LABELS[next]
+  if (n === undefined || !n.startsWith('I-')) return true
+  const p = LABELS[prev]
+  return p !== undefined && p !== 'O' && p.slice(2) === n.slice(2)
+}
+
+/**
+ * A gazetteer: lower-cased phrases (tokens joined by one space) mapped to a class name such as
+ * `country` or `city`. Phrases longer than `maxTokens` tokens are ignored.
+ */
+export interface Gazetteer {
+  readonly phrases: ReadonlyMap<string, string>
+  readonly maxTokens: number
+}
+
+/** Word shape: A-Z -> X, a-z -> x, 0-9 -> d, other characters kept; runs longer than 3 cut to 3. */
+export function wordShape(word: string): string {
+  let out = ''
+  let last = ''
+  let run = 0
+  for (let i = 0; i < word.length && i < 40; i++) {
+    const c = word.charCodeAt(i)
+    let s: string
+    if (c >= 65 && c <= 90) s = 'X'
+    else if (c >= 97 && c <= 122) s = 'x'
+    else if (c >= 48 && c <= 57) s = 'd'
+    else if (c > 127) s = word[i] === word[i]?.toLowerCase() ? (word[i] === word[i]?.toUpperCase() ? 'o' : 'x') : 'X'
+    else s = word[i] ?? ''
+    if (s === last) {
+      run++
+      if (run > 3) continue
+    } else {
+      run = 1
+      last = s
+    }
+    out += s
+  }
+  return out
+}
+
+/** Short shape: like {@link wordShape} with every run collapsed to one character ("Xxxx-Xx" -> "Xx-Xx"). */
+export function shortShape(word: string): string {
+  const shape = wordShape(word)
+  let out = ''
+  for (const ch of shape) if (out[out.length - 1] !== ch) out += ch
+  return out
+}
+
+/** True when the sentence looks like a headline in capitals (most of its alphabetic words are all upper case). */
+export function isCapsSentence(tokens: readonly string[]): boolean {
+  let alpha = 0
+  let upper = 0
+  for (const t of tokens) {
+    if (!/[A-Za-z]/.test(t)) continue
+    alpha++
+    if (t === t.toUpperCase()) upper++
+  }
+  return alpha >= 2 && upper / alpha > 0.8
+}
+
+/**
+ * Gazetteer matches of a sentence: for each token, the list of `B-class`/`I-class` marks of every
+ * gazetteer phrase that covers it (longest match first, all overlapping matches kept).
+ */
+export function gazetteerMarks(lowers: readonly string[], gazetteer: Gazetteer | undefined): string[][] {
+  const marks: string[][] = lowers.map(() => [])
+  if (gazetteer === undefined || gazetteer.phrases.size === 0) return marks
+  for (let i = 0; i < lowers.length; i++) {
+    let phrase = ''
+    for (let n = 1; n <= gazetteer.maxTokens && i + n <= lowers.length; n++) {
+      phrase = n === 1 ? (lowers[i] ?? '') : phrase + ' ' + (lowers[i + n - 1] ?? '')
+      const cls = gazetteer.phrases.get(phrase)
+      if (cls === undefined) continue
+      for (let k = i; k < i + n; k++) {
+        const m = (k === i ? 'B-' : 'I-') + cls + (n === 1 ? '1' : '')
+        const list = marks[k]
+        if (list !== undefined && !list.includes(m)) list.push(m)
+      }
+    }
+  }
+  return marks
+}
+
+/** Static features of every token of one sentence (one string array per token). */
+export function staticFeatures(tokens: readonly string[], gazetteer?: Gazetteer): string[][] {
+  const n = tokens.length
+  const lowers = tokens.map((t) => t.toLowerCase())
+  const shapes = tokens.map(shortShape)
+  const caps = isCapsSentence(tokens)
+  const marks = gazetteerMarks(lowers, gazetteer)
+  const low = (i: number): string => (i < 0 ? '<s>' : i >= n ? '</s>' : (lowers[i] ?? ''))
+  const shp = (i: number): string => (i < 0 ? '<s>' : i >= n ? '</s>' : (shapes[i] ?? ''))
+  const out: string[][] = []
+  for (let i = 0; i < n; i++) {
+    const w = tokens[i] ?? ''
+    const l = lowers[i] ?? ''
+    const s = shapes[i] ?? ''
+    const f: string[] = ['b', 'w=' + w, 'l=' + l, 'sh=' + wordShape(w), 'ss=' + s]
+    const len = l.length
+    for (let k = 1; k <= 4 && k < len; k++) f.push(`p${k}=` + l.slice(0, k), `s${k}=` + l.slice(len - k))
+    f.push(
+      'l-1=' + low(i - 1),
+      'l+1=' + low(i + 1),
+      'l-2=' + low(i - 2),
+      'l+2=' + low(i + 2),
+      'l-1l=' + low(i - 1) + '|' + l,
+      'll+1=' + l + '|' + low(i + 1),
+      'ss-1=' + shp(i - 1) + '|' + s,
+      'ss+1=' + s + '|' + shp(i + 1),
+      'ss3=' + shp(i - 1) + '|' + s + '|' + shp(i + 1),
+      'l-1ss+1=' + low(i - 1) + '|' + s + '|' + shp(i + 1),
+    )
+    if (i === 0) f.push('first|' + s, 'first|' + l)
+    if (caps) f.push('caps|' + s, 'caps|' + l)
+    if (n === 1) f.push('alone|' + s)
+    for (const m of marks[i] ?? []) f.push('gz=' + m, 'gz=' + m + '|' + s)
+    const prevMarks = marks[i - 1]
+    if (prevMarks !== undefined) for (const m of prevMarks) f.push('gz-1=' + m)
+    const nextMarks = marks[i + 1]
+    if (nextMarks !== undefined) for (const m of nextMarks) f.push('gz+1=' + m)
+    out.push(f)
+  }
+  return out
+}
+
+/**
+ * Dynamic features of token `i`: the previous two labels (as label names) and the type the same word
+ * (case-sensitive) received last earlier in the document (`docType`, `'-'` when unseen).
+ */
+export function dynamicFeatures(
+  prev1: string,
+  prev2: string,
+  lower: string,
+  shape: string,
+  docType: string,
+  out: string[],
+): void {
+  out.length = 0
+  out.push('y-1=' + prev1, 'y-2y-1=' + prev2 + '|' + prev1, 'y-1l=' + prev1 + '|' + lower, 'y-1ss=' + prev1 + '|' + shape)
+  out.push('dt=' + docType, 'dt|ss=' + docType + '|' + shape, 'dt|y-1=' + docType + '|' + prev1)
+}
+
+/** True when a token is a candidate for document memory: it has a letter and starts with a capital. */
+export function isMemorable(token: string): boolean {
+  return /^[A-Z]/.test(token) && token.length > 1
+}

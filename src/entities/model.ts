@@ -1,0 +1,109 @@
+/**
+ * The tagger's weight table: in memory (`PerceptronWeights`) and on disk (`lexicons/en/ner/tagger.bin.gz`).
+ *
+ * On-disk layout (the whole file is gzip-compressed):
+ *
+ * ```
+ * bytes 0..7    magic "TENER001"
+ * uint32 LE     length J of the JSON header in bytes
+ * J bytes       UTF-8 JSON header: { labels, featureCount, scale, trained }
+ * uint32 LE     length K of the feature-name block in bytes
+ * K bytes       UTF-8 feature names, one per line, in row order
+ * rest          int16 LE weights, featureCount x labels.length, row-major (feature rows);
+ *               real weight = stored value x scale
+ * ```
+ */
+import { gunzipSync, gzipSync } from 'node:zlib'
+import { LABELS } from './features.ts'
+
+/** Weights of an averaged perceptron: one row of `labels.length` weights per feature. */
+export interface PerceptronWeights {
+  /** Label names, in column order; must equal {@link LABELS}. */
+  readonly labels: readonly string[]
+  /** Feature name -> row index. */
+  readonly index: ReadonlyMap<string, number>
+  /** Row-major weights (`index.size` x `labels.length`). */
+  readonly weights: Float32Array
+  /** Free-form provenance (data, epochs, date-free so the file is reproducible). */
+  readonly trained: Readonly<Record<string, string | number>>
+}
+
+const MAGIC = 'TENER001'
+
+/** Serialise weights, quantised to int16, gzip-compressed. Rows whose weights all quantise to 0 are dropped. */
+export function encodeModel(model: PerceptronWeights): Buffer {
+  const L = model.labels.length
+  let maxAbs = 0
+  for (const v of model.weights) if (Math.abs(v) > maxAbs) maxAbs = Math.abs(v)
+  const scale = maxAbs > 0 ? maxAbs / 32767 : 1
+  const names: string[] = []
+  const rows: Int16Array[] = []
+  // Iterate in row order so that the output only depends on the weights.
+  const byRow = [...model.index.entries()].sort((a, b) => a[1] - b[1])
+  for (const [name, row] of byRow) {
+    const q = new Int16Array(L)
+    let any = false
+    for (let k = 0; k < L; k++) {
+      const v = Math.round((model.weights[row * L + k] ?? 0) / scale)
+      q[k] = v
+      if (v !== 0) any = true
+    }
+    if (!any) continue
+    if (name.includes('\n')) continue
+    names.push(name)
+    rows.push(q)
+  }
+  const header = Buffer.from(JSON.stringify({ labels: model.labels, featureCount: names.length, scale, trained: model.trained }), 'utf8')
+  const nameBlock = Buffer.from(names.join('\n'), 'utf8')
+  const weights = Buffer.alloc(names.length * L * 2)
+  let o = 0
+  for (const q of rows) for (const v of q) o = weights.writeInt16LE(v, o)
+  const len = (n: number): Buffer => {
+    const b = Buffer.alloc(4)
+    b.writeUInt32LE(n, 0)
+    return b
+  }
+  const raw = Buffer.concat([Buffer.from(MAGIC, 'latin1'), len(header.length), header, len(nameBlock.length), nameBlock, weights])
+  return gzipSync(raw, { level: 9 })
+}
+
+/** Parse a file written by {@link encodeModel}. Throws an Error naming what is wrong when the bytes are not such a file. */
+export function decodeModel(bytes: Uint8Array, source = 'NER model'): PerceptronWeights {
+  let raw: Buffer
+  try {
+    raw = gunzipSync(bytes)
+  } catch (e) {
+    throw new Error(`${source}: expected a gzip-compressed tagger model, instead found bytes that do not gunzip (${(e as Error).message})`)
+  }
+  if (raw.length < 16 || raw.toString('latin1', 0, 8) !== MAGIC) {
+    throw new Error(`${source}: expected the magic "${MAGIC}" at byte 0, instead found "${raw.toString('latin1', 0, 8)}"`)
+  }
+  let o = 8
+  const hl = raw.readUInt32LE(o)
+  o += 4
+  const header = JSON.parse(raw.toString('utf8', o, o + hl)) as {
+    labels: string[]
+    featureCount: number
+    scale: number
+    trained: Record<string, string | number>
+  }
+  o += hl
+  if (JSON.stringify(header.labels) !== JSON.stringify(LABELS)) {
+    throw new Error(`${source}: labels should be ${JSON.stringify(LABELS)}, instead found ${JSON.stringify(header.labels)}`)
+  }
+  const nl = raw.readUInt32LE(o)
+  o += 4
+  const names = nl === 0 ? [] : raw.toString('utf8', o, o + nl).split('\n')
+  o += nl
+  const L = header.labels.length
+  if (names.length !== header.featureCount || raw.length - o !== header.featureCount * L * 2) {
+    throw new Error(
+      `${source}: header says ${header.featureCount} features, instead found ${names.length} names and ${(raw.length - o) / (2 * L)} weight rows`,
+    )
+  }
+  const index = new Map<string, number>()
+  for (let i = 0; i < names.length; i++) index.set(names[i] ?? '', i)
+  const weights = new Float32Array(names.length * L)
+  for (let i = 0; i < weights.length; i++, o += 2) weights[i] = raw.readInt16LE(o) * header.scale
+  return { labels: header.labels, index, weights, trained: header.trained }
+}
