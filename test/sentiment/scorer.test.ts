@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest'
+import { createAnnotator } from '../../src/nlp/annotate.ts'
+import { createSentimentScorer, SentimentInputError } from '../../src/sentiment/scorer.ts'
+
+const annotator = createAnnotator()
+const lexical = createSentimentScorer({ model: false })
+const full = createSentimentScorer()
+const score = (text: string, scorer = lexical) => scorer.score(annotator.annotate(text))
+
+describe('lexicon scorer', () => {
+  it('scores a positive and a negative word with their polarity', () => {
+    const pos = score('The food was good.')
+    const neg = score('The food was awful.')
+    expect(pos.lexicon_score).toBeGreaterThan(0.05)
+    expect(pos.sentiment_polarity).toBe('positive')
+    expect(neg.lexicon_score).toBeLessThan(-0.05)
+    expect(neg.sentiment_polarity).toBe('negative')
+    expect(score('The table is in the kitchen.').sentiment_polarity).toBe('neutral')
+  })
+
+  it('reports the negator of a negated phrase', () => {
+    const r = score('The food was not good.')
+    const good = r.phrases.find((p) => p.title === 'good')
+    expect(good?.is_negated).toBe(true)
+    expect(good?.negating_phrase).toBe('not')
+    expect(good?.sentiment_score).toBeLessThan(0)
+    expect(r.lexicon_score).toBeLessThan(0)
+  })
+
+  it("reads contractions as negators (don't, isn't)", () => {
+    expect(score("I don't like it.").lexicon_score).toBeLessThan(0)
+    expect(score("It isn't bad.").lexicon_score).toBeGreaterThan(0)
+  })
+
+  it('does not let negation cross a clause boundary', () => {
+    const r = score('Not here, the staff were great.')
+    expect(r.phrases.find((p) => p.title === 'great')?.is_negated).toBe(false)
+  })
+
+  it('reports the intensifier and scales the phrase', () => {
+    const plain = score('The room was nice.')
+    const very = score('The room was very nice.')
+    const bit = score('The room was slightly nice.')
+    const p = very.phrases.find((x) => x.title === 'nice')
+    expect(p?.is_intensified).toBe(true)
+    expect(p?.intensifying_phrase).toBe('very')
+    expect(very.lexicon_score).toBeGreaterThan(plain.lexicon_score)
+    expect(bit.lexicon_score).toBeLessThan(plain.lexicon_score)
+    expect(bit.phrases.find((x) => x.title === 'nice')?.is_intensified).toBe(false)
+  })
+
+  it('weights the clause after "but" over the clause before it', () => {
+    const r = score('The food was great, but the service was terrible.')
+    expect(r.lexicon_score).toBeLessThan(0)
+    const r2 = score('The service was terrible, but the food was great.')
+    expect(r2.lexicon_score).toBeGreaterThan(0)
+  })
+
+  it('weakens a subordinate "although" clause', () => {
+    expect(score('Although the food was great, the service was terrible.').lexicon_score).toBeLessThan(0)
+  })
+
+  it('adds emphasis for exclamation marks and capitals', () => {
+    const base = score('The view was good.').lexicon_score
+    expect(score('The view was good!!!').lexicon_score).toBeGreaterThan(base)
+    expect(score('The view was GOOD.').lexicon_score).toBeGreaterThan(base)
+  })
+
+  it('matches idioms and multi-word phrases longest first, lemma-aware', () => {
+    const r = score('The film was a waste of time.')
+    expect(r.phrases.map((p) => p.title)).toContain('waste of time')
+    expect(r.phrases.find((p) => p.title === 'waste of time')?.source).toBe('idiom')
+    expect(r.lexicon_score).toBeLessThan(0)
+    // "kind of" is a diminisher, not the positive word "kind".
+    expect(score('It was kind of boring.').phrases.map((p) => p.title)).not.toContain('kind')
+  })
+
+  it('scores emoji and emoticons', () => {
+    expect(score('Dinner tonight 😀').lexicon_score).toBeGreaterThan(0)
+    expect(score('Dinner tonight :(').lexicon_score).toBeLessThan(0)
+    // ":/" inside a URL is not an emoticon.
+    expect(score('See http://example.com/page').phrases).toHaveLength(0)
+  })
+
+  it('gives per-token scores by token index, zero outside phrases', () => {
+    const doc = annotator.annotate('The food was good.')
+    const r = lexical.score(doc)
+    expect(r.tokenScores).toHaveLength(doc.tokens.length)
+    const goodIndex = doc.tokens.findIndex((t) => t.text === 'good')
+    expect(r.tokenScores[goodIndex]).toBeGreaterThan(0)
+    expect(r.tokenScores[0]).toBe(0)
+  })
+
+  it('scores sentences, marks polar ones, and answers span and sentence queries', () => {
+    const doc = annotator.annotate('The hotel was wonderful. We arrived on Monday.')
+    const r = lexical.score(doc)
+    expect(r.sentences).toHaveLength(2)
+    expect(r.sentences[0]?.is_polar).toBe(true)
+    expect(r.sentences[1]?.is_polar).toBe(false)
+    expect(r.sentenceSentiment(0)).toBeGreaterThan(0)
+    expect(r.sentenceSentiment(1)).toBe(0)
+    const s0 = doc.sentences[0]
+    expect(s0).toBeDefined()
+    if (s0 !== undefined) expect(r.spanSentiment(s0.tokenStart, s0.tokenEnd)).toBe(r.sentenceSentiment(0))
+    expect(() => r.sentenceSentiment(5)).toThrow(RangeError)
+    expect(() => r.spanSentiment(3, 1)).toThrow(RangeError)
+  })
+
+  it('suggests evaluative words missing from the lexicon as possible phrases', () => {
+    const r = score('The rooms were very spacious and the staff were great.')
+    const titles = r.possiblePhrases.map((p) => p.title)
+    expect(titles).toContain('spacious')
+    expect(r.phrases.map((p) => p.title)).not.toContain('spacious')
+  })
+
+  it('lets user phrases override and extend the lexicon', () => {
+    const doc = annotator.annotate('The blorfy dessert was good.')
+    const base = lexical.score(doc)
+    expect(base.lexicon_score).toBeGreaterThan(0)
+    const overridden = lexical.score(doc, [{ name: 'good', weight: -2 }])
+    expect(overridden.lexicon_score).toBeLessThan(0)
+    expect(overridden.phrases.find((p) => p.title === 'good')?.source).toBe('user')
+    const extended = lexical.score(annotator.annotate('The dessert was blorfy.'), [{ name: 'blorfy', weight: 1.5 }])
+    expect(extended.phrases.find((p) => p.title === 'blorfy')?.sentiment_score).toBe(0.75)
+    // Multi-word user phrases win over the words they contain.
+    const multi = lexical.score(annotator.annotate('It was good enough.'), [{ name: 'good enough', weight: -1 }])
+    expect(multi.phrases.map((p) => p.title)).toEqual(['good enough'])
+    // The next call without the phrases is unaffected (no state kept between calls).
+    expect(lexical.score(doc).lexicon_score).toBe(base.lexicon_score)
+  })
+
+  it('rejects malformed user phrases with a message naming the field', () => {
+    const doc = annotator.annotate('ok')
+    expect(() => lexical.score(doc, [{ name: 'good', weight: 3 }])).toThrow(/userPhrases\[0\]\.weight/)
+    expect(() => lexical.score(doc, [{ name: 'one two three four', weight: 1 }])).toThrow(/at most three words/)
+    expect(() => lexical.score(doc, [{ name: ' ', weight: 1 }])).toThrow(SentimentInputError)
+  })
+
+  it('rejects bad options when the scorer is created', () => {
+    expect(() => createSentimentScorer({ model: false, positiveThreshold: 2 })).toThrow(/positiveThreshold/)
+    expect(() => createSentimentScorer({ model: false, positiveThreshold: -0.5, negativeThreshold: 0.5 })).toThrow(/negativeThreshold/)
+  })
+
+  it('uses configurable thresholds for polarity', () => {
+    const strict = createSentimentScorer({ model: false, positiveThreshold: 0.9, negativeThreshold: -0.9 })
+    const r = strict.score(annotator.annotate('The food was good.'))
+    expect(r.sentiment_polarity).toBe('neutral')
+    expect(r.polarityOf(0.95)).toBe('positive')
+  })
+
+  it('handles an empty document', () => {
+    const r = full.score({ text: '', tokens: [], sentences: [], patterns: [] })
+    expect(r.sentiment_polarity).toBeDefined()
+    expect(r.phrases).toHaveLength(0)
+    expect(r.lexicon_score).toBe(0)
+  })
+})
+
+describe('document score and model_sentiment', () => {
+  it('returns likelihoods that sum to 1 after rounding, and a polarity', () => {
+    for (const t of ['I loved every minute of it!', 'Worst purchase ever. It broke in a day.', 'The meeting is at 10.', 'Great food but awful service.']) {
+      const m = score(t, full).model_sentiment
+      expect(m).toBeDefined()
+      if (m === undefined) continue
+      const sum = m.positive_score + m.negative_score + m.neutral_score + m.mixed_score
+      expect(Math.round(sum * 1e6) / 1e6).toBe(1)
+      expect(['positive', 'negative', 'neutral']).toContain(m.sentiment_polarity)
+      expect(m.model_name).toMatch(/\S/)
+    }
+    expect(score('I loved every minute of it!', full).model_sentiment?.sentiment_polarity).toBe('positive')
+    expect(score('Worst purchase ever. It broke in a day.', full).model_sentiment?.sentiment_polarity).toBe('negative')
+  })
+
+  it('gives mixed text a mixed likelihood', () => {
+    const mixed = score('The food was great but the service was awful.', full).model_sentiment
+    const plain = score('The food was great.', full).model_sentiment
+    expect(mixed?.mixed_score ?? 0).toBeGreaterThan(plain?.mixed_score ?? 0)
+  })
+
+  it('calibrates the document score from lexicon and model', () => {
+    expect(score('An utterly tedious, lifeless film.', full).sentiment_score).toBeLessThan(-0.05)
+    expect(score('A warm, funny and moving film.', full).sentiment_score).toBeGreaterThan(0.05)
+  })
+})
