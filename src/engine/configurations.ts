@@ -10,7 +10,7 @@ import type { Configuration, ConfigurationSettings } from '../model/configuratio
 import type { Tuning } from '../model/tuning.ts'
 import type { SettingsRecord, StoredConfiguration } from '../storage/types.ts'
 import {
-  applySettingsPatch, defaultConfigurationSettings, isPlainObject, parseSettingsPatch, resolveLanguage, toBoolean,
+  applySettingsPatch, defaultConfigurationSettings, findLanguage, isPlainObject, parseSettingsPatch, resolveLanguage, toBoolean,
 } from './settings.ts'
 import { emptyTuning, type TemplateSource } from './templates.ts'
 
@@ -158,8 +158,8 @@ function planClone(record: SettingsRecord, item: Record<string, unknown>, path: 
   resolveLanguage(source.language, `${path}.template`, ctx.supportedLanguages)
   const name = checkName(item['name'], `${path}.name`)
   if (given(item, 'language')) {
-    const lang = resolveLanguage(item['language'], `${path}.language`, ctx.supportedLanguages)
-    if (lang !== source.language) {
+    const v = item['language']
+    if (typeof v !== 'string' || findLanguage(v)?.name !== source.language) {
       fail('ERR_INVALID_FIELD', `${path}.language: a clone keeps the language of its source (${source.language}), found ${show(item['language'])}`, `${path}.language`)
     }
   }
@@ -276,8 +276,9 @@ export function updateConfigurations(record: SettingsRecord, input: unknown, ctx
     let next: Configuration = applySettingsPatch(current, parseSettingsPatch(item, path, ctx.limits))
     if (given(item, 'name')) next = { ...next, name: checkName(item['name'], `${path}.name`) }
     if (given(item, 'language')) {
-      const lang = resolveLanguage(item['language'], `${path}.language`, ctx.supportedLanguages)
-      if (lang !== current.language) {
+      // Sending the current language (by name or code) is allowed; any other value is a change.
+      const v = item['language']
+      if (typeof v !== 'string' || findLanguage(v)?.name !== current.language) {
         fail('ERR_INVALID_FIELD', `${path}.language: the language of a configuration cannot change (it is ${current.language}), found ${show(item['language'])}`, `${path}.language`)
       }
     }
