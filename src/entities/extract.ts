@@ -1,0 +1,468 @@
+/**
+ * Entity extraction over an annotated document: tagger spans, lexicon entities (Job Title, Product)
+ * and pattern entities (Email, URL, Phone, Date, Money, Percentage, Hashtag, Mention), merged into one
+ * entity per real-world thing with all its mentions.
+ *
+ * Type mapping from the tagger: PER -> Person, ORG -> Company, LOC -> Place. MISC (nationalities and
+ * other adjectives such as "German", events such as "World Cup", languages, works, ideologies) has no
+ * contract type and is dropped, except where a MISC span matches the product lexicon, which makes it a
+ * Product (as does any product-lexicon match outside a tagger span).
+ *
+ * Overlaps are resolved by priority, a higher one taking the tokens first:
+ * Email, URL, Phone, Mention, Hashtag > Product, lexicon or suffix-pattern Company > tagger's Person, Company,
+ * Place > Job Title > Date, Money, Percentage; within a level the earlier, then the longer, match wins.
+ * Companies also come from `companies.tsv` (well-known names the 1996 training news lacks) and from a
+ * corporate-suffix pattern (capitalised words before Inc., Corp., Ltd, plc, LLC, GmbH, AG).
+ *
+ * Merging (one entity per thing):
+ * - Person: a mention whose tokens appear as a contiguous run inside a longer Person mention of the same
+ *   document ("Cook" in "Tim Cook") belongs to that person (the nearest preceding one, else the first).
+ * - Company: mentions with the same key merge, the key being the lower-cased name without a leading
+ *   "the" and without corporate suffixes (Inc., Corp., Ltd, plc, ...) ("Apple Inc." and "Apple"); a
+ *   shorter key that is a leading run of a longer one merges into it ("Apple" into "Apple Computer").
+ * - Every other type: mentions with the same lower-cased text merge.
+ * The title is the longest mention's text (ties: the first), Job Title and Product use the lexicon's
+ * normalized title, and corporate suffixes are kept in a Company title ("Apple Inc.").
+ *
+ * Ordering: evidence (mention count) descending, then first mention position, then entity type, then title.
+ *
+ * `is_about`: true for exactly one entity when the document has a Person, Company, Place or Product:
+ * the one with the most mentions when that is at least 2 (ties: the earliest), else the first such
+ * entity mentioned in the first sentence that has one; pattern, Job Title entities are never about.
+ */
+import { readFileSync } from 'node:fs'
+import type { AnnotatedDocument, Token } from '../nlp/types.ts'
+import type { EntityTagger } from './tagger.ts'
+import { NER_LEXICON_DIR } from './tagger.ts'
+
+/** The contract's entity types produced here. */
+export type ContractEntityType =
+  | 'Person'
+  | 'Company'
+  | 'Place'
+  | 'Product'
+  | 'Job Title'
+  | 'Email'
+  | 'URL'
+  | 'Phone'
+  | 'Date'
+  | 'Money'
+  | 'Percentage'
+  | 'Hashtag'
+  | 'Mention'
+
+/** One mention: a token range of the document and where it stands in the text. */
+export interface EntityMention {
+  /** First token (index into `doc.tokens`). */
+  readonly tokenStart: number
+  /** One past the last token. */
+  readonly tokenEnd: number
+  /** The text found. */
+  readonly label: string
+  /** UTF-16 offsets into `doc.text`. */
+  readonly start: number
+  readonly end: number
+  /** Byte offset and length in the UTF-8 text (what the wire reports). */
+  readonly byteOffset: number
+  readonly byteLength: number
+  /** Confidence of this mention, 0..100. */
+  readonly confidence: number
+}
+
+/** One extracted entity with all its mentions (in text order). */
+export interface ExtractedEntity {
+  /** Normalized name: the longest mention (full name), or the lexicon's title. */
+  readonly title: string
+  readonly entity_type: ContractEntityType
+  /** Number of mentions. */
+  readonly evidence: number
+  /** Whether the document is about this entity (see the module comment for the rule). */
+  readonly is_about: boolean
+  /**
+   * 0..100: the mean over mentions of the tagger's confidence (logistic of the label margin) for
+   * tagger entities; 100 for pattern matches (Email, URL, Phone, Date, Money, Percentage, Hashtag,
+   * Mention); 90 for lexicon matches (Job Title, Product). Compare with `entities_threshold`.
+   */
+  readonly confidence: number
+  readonly mentions: readonly EntityMention[]
+}
+
+/** A phrase lexicon: lower-cased token phrases -> normalized title. */
+export interface PhraseLexicon {
+  readonly phrases: ReadonlyMap<string, string>
+  readonly maxTokens: number
+}
+
+/** Resources and switches of {@link extractEntities}. */
+export interface ExtractOptions {
+  /** Job titles. @defaultValue the committed `lexicons/en/ner/job-titles.tsv` */
+  readonly jobTitles?: PhraseLexicon
+  /** Products. @defaultValue the committed `lexicons/en/ner/products.tsv` */
+  readonly products?: PhraseLexicon
+  /** Well-known companies (found even where the tagger, trained on 1996 news, misses them). @defaultValue the committed `lexicons/en/ner/companies.tsv` */
+  readonly companies?: PhraseLexicon
+}
+
+/** Parse a `phrase<TAB>title` lexicon (`#` comment lines). Throws naming the line when malformed. */
+export function readPhraseLexicon(tsv: string, source = 'lexicon'): PhraseLexicon {
+  const phrases = new Map<string, string>()
+  let maxTokens = 0
+  const lines = tsv.split(/\r?\n/)
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? ''
+    if (line === '' || line.startsWith('#')) continue
+    const [phrase, title, extra] = line.split('\t')
+    if (phrase === undefined || phrase === '' || title === undefined || title === '' || extra !== undefined) {
+      throw new Error(`${source}:${i + 1}: expected "phrase<TAB>title", instead found ${JSON.stringify(line.slice(0, 80))}`)
+    }
+    const key = phrase.toLowerCase()
+    if (!phrases.has(key)) phrases.set(key, title)
+    maxTokens = Math.max(maxTokens, key.split(' ').length)
+  }
+  return { phrases, maxTokens }
+}
+
+/** Load the committed job-title and product lexicons (the defaults of {@link extractEntities}). */
+export function loadEntityLexicons(): { jobTitles: PhraseLexicon; products: PhraseLexicon; companies: PhraseLexicon } {
+  const read = (name: string): PhraseLexicon => readPhraseLexicon(readFileSync(NER_LEXICON_DIR + name, 'utf8'), NER_LEXICON_DIR + name)
+  return { jobTitles: read('job-titles.tsv'), products: read('products.tsv'), companies: read('companies.tsv') }
+}
+
+const PATTERN_TYPES: Readonly<Record<string, ContractEntityType>> = {
+  EMAIL: 'Email',
+  URL: 'URL',
+  DATE: 'Date',
+  MONEY: 'Money',
+  PERCENT: 'Percentage',
+  HASHTAG: 'Hashtag',
+  MENTION: 'Mention',
+}
+
+const PRIORITY: Readonly<Record<ContractEntityType, number>> = {
+  Email: 6,
+  URL: 6,
+  Phone: 6,
+  Mention: 6,
+  Hashtag: 6,
+  Product: 5,
+  Person: 4,
+  Company: 4,
+  Place: 4,
+  'Job Title': 3,
+  Date: 2,
+  Money: 2,
+  Percentage: 2,
+}
+
+const TAGGER_TYPES = { PER: 'Person', ORG: 'Company', LOC: 'Place' } as const
+
+/**
+ * Phone numbers: an optional +country code, then groups of digits separated by spaces, dots, hyphens
+ * or a bracketed area code; 7 to 15 digits in all, and not part of a longer number or word.
+ */
+const PHONE = /(?<![\w+.-])(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,4}\)[\s.-]?)?\d{2,4}(?:[\s.-]\d{2,4}){1,4}(?![\w-]|\.\d)/g
+
+const CORPORATE_SUFFIX = new Set([
+  'inc', 'inc.', 'incorporated', 'corp', 'corp.', 'corporation', 'co', 'co.', 'company', 'ltd', 'ltd.', 'limited',
+  'llc', 'plc', 'ag', 'sa', 's.a.', 'nv', 'n.v.', 'gmbh', 'bv', 'b.v.', 'group', 'holdings', 'lp', 'l.p.',
+])
+
+const CORPORATE_SUFFIX_PATTERN = new Set(['Inc', 'Inc.', 'Corp', 'Corp.', 'Ltd', 'Ltd.', 'LLC', 'plc', 'PLC', 'GmbH', 'AG'])
+
+const PRODUCT_SUFFIX = /^(\d+[a-z]*|pro|max|plus|mini|air|ultra|se|x|s|xl)$/i
+
+interface Candidate {
+  type: ContractEntityType
+  start: number
+  end: number
+  confidence: number
+  /** Normalized title from a lexicon, when any. */
+  title?: string
+  /** Overlap priority when it differs from the type's (lexicon companies outrank the tagger's spans). */
+  priority?: number
+}
+
+/**
+ * Extract entities from an annotated document. Pure: the same document, tagger and lexicons give the
+ * same entities in the same order.
+ */
+export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, options: ExtractOptions = {}): ExtractedEntity[] {
+  if (doc === null || typeof doc !== 'object' || !Array.isArray(doc.tokens) || !Array.isArray(doc.sentences)) {
+    throw new TypeError('extractEntities: doc should be an AnnotatedDocument with tokens and sentences')
+  }
+  const lex =
+    options.jobTitles === undefined || options.products === undefined || options.companies === undefined ? loadEntityLexicons() : undefined
+  const jobTitles = options.jobTitles ?? lex?.jobTitles
+  const products = options.products ?? lex?.products
+  const companies = options.companies ?? lex?.companies
+  const tokens = doc.tokens
+  const candidates: Candidate[] = []
+
+  // 1. Tagger over the sentences' word tokens (whitespace tokens left out, indices mapped back).
+  const sentenceTokens: string[][] = []
+  const sentenceIndex: number[][] = []
+  for (const s of doc.sentences) {
+    const words: string[] = []
+    const idx: number[] = []
+    for (let i = s.tokenStart; i < s.tokenEnd; i++) {
+      const t = tokens[i]
+      if (t === undefined || t.kind === 'tabCRLF' || t.text.trim() === '') continue
+      words.push(t.text)
+      idx.push(i)
+    }
+    if (words.length > 0) {
+      sentenceTokens.push(words)
+      sentenceIndex.push(idx)
+    }
+  }
+  const tagged = tagger.tagDocument(sentenceTokens)
+  for (let si = 0; si < tagged.length; si++) {
+    const idx = sentenceIndex[si] ?? []
+    for (const span of tagged[si] ?? []) {
+      const start = idx[span.start]
+      const last = idx[span.end - 1]
+      if (start === undefined || last === undefined) continue
+      // MISC has no contract type: dropped (a product inside it is still found by the product lexicon).
+      if (span.type === 'MISC') continue
+      candidates.push({ type: TAGGER_TYPES[span.type], start, end: last + 1, confidence: span.confidence * 100 })
+    }
+  }
+
+  // 2. Lexicons: products (capitalised or as listed) and job titles (any case).
+  if (products !== undefined) {
+    for (const m of matchLexicon(tokens, products, true)) {
+      let end = m.end
+      let title = m.title
+      while (end < tokens.length && PRODUCT_SUFFIX.test(tokens[end]?.text ?? '') && tokens[end]?.spaceBefore === true) {
+        title += ' ' + (tokens[end]?.text ?? '')
+        end++
+      }
+      candidates.push({ type: 'Product', start: m.start, end, confidence: 90, title })
+    }
+  }
+  if (companies !== undefined) {
+    for (const m of matchLexicon(tokens, companies, true)) {
+      candidates.push({ type: 'Company', start: m.start, end: m.end, confidence: 90, priority: 5 })
+    }
+  }
+  // Corporate-suffix pattern: capitalised words followed by Inc., Corp., Ltd, plc, ... ("Acme Widgets Inc.").
+  for (let i = 0; i < tokens.length; i++) {
+    if (!CORPORATE_SUFFIX_PATTERN.has(tokens[i]?.text ?? '')) continue
+    let s = i
+    while (s > 0 && /^[A-Z][\p{L}\d&.'-]*$/u.test(tokens[s - 1]?.text ?? '') && tokens[s - 1]?.kind === 'word' && (tokens[s - 1]?.sentence ?? -1) === tokens[i]?.sentence) s--
+    if (s < i) candidates.push({ type: 'Company', start: s, end: i + 1, confidence: 90, priority: 5 })
+  }
+  if (jobTitles !== undefined) {
+    for (const m of matchLexicon(tokens, jobTitles, false)) {
+      candidates.push({ type: 'Job Title', start: m.start, end: m.end, confidence: 90, title: m.title })
+    }
+  }
+  // 3. Patterns: wink's, plus phone numbers.
+  for (const p of doc.patterns) {
+    const type = PATTERN_TYPES[p.type]
+    if (type !== undefined) candidates.push({ type, start: p.tokenStart, end: p.tokenEnd, confidence: 100 })
+  }
+  for (const m of doc.text.matchAll(PHONE)) {
+    const digits = m[0].replace(/\D/g, '').length
+    if (digits < 7 || digits > 15) continue
+    const a = m.index
+    const b = a + m[0].length
+    const range = tokenRange(tokens, a, b)
+    if (range !== undefined) candidates.push({ type: 'Phone', start: range[0], end: range[1], confidence: 100 })
+  }
+
+  // 4. Resolve overlaps by priority (then earlier, then longer).
+  candidates.sort((x, y) => (y.priority ?? PRIORITY[y.type]) - (x.priority ?? PRIORITY[x.type]) || x.start - y.start || y.end - y.start - (x.end - x.start))
+  const taken = new Uint8Array(tokens.length)
+  const kept: Candidate[] = []
+  for (const c of candidates) {
+    let free = c.end > c.start
+    for (let i = c.start; i < c.end && free; i++) if (taken[i] === 1) free = false
+    if (!free) continue
+    for (let i = c.start; i < c.end; i++) taken[i] = 1
+    kept.push(c)
+  }
+  kept.sort((x, y) => x.start - y.start)
+
+  // 5. Merge mentions into entities.
+  interface Group { type: ContractEntityType; key: string; words: string[]; title?: string; mentions: EntityMention[] }
+  const groups: Group[] = []
+  const byKey = new Map<string, Group>()
+  for (const c of kept) {
+    const mention = mentionOf(doc, c)
+    if (mention === undefined) continue
+    const words = wordsOf(tokens, c.start, c.end)
+    let group: Group | undefined
+    if (c.type === 'Person') {
+      group = findPerson(groups, words)
+    } else if (c.type === 'Company') {
+      const key = companyKey(words)
+      group = byKey.get('Company\u0000' + key) ?? findCompanyPrefix(groups, key)
+    } else {
+      group = byKey.get(c.type + '\u0000' + (c.title ?? mention.label).toLowerCase())
+    }
+    if (group === undefined) {
+      const key = c.type === 'Company' ? companyKey(words) : c.type === 'Person' ? words.join(' ').toLowerCase() : (c.title ?? mention.label).toLowerCase()
+      group = { type: c.type, key, words, mentions: [] }
+      if (c.title !== undefined) group.title = c.title
+      groups.push(group)
+      byKey.set(c.type + '\u0000' + key, group)
+    } else if (c.type === 'Person' && words.length > group.words.length) {
+      group.words = words
+    }
+    group.mentions.push(mention)
+  }
+
+  // 6. Titles, evidence, confidence, is_about, order.
+  const entities = groups.map((g) => {
+    let longest = g.mentions[0]
+    for (const m of g.mentions) if (longest === undefined || m.label.length > longest.label.length) longest = m
+    const confidence = g.mentions.reduce((a, m) => a + m.confidence, 0) / Math.max(1, g.mentions.length)
+    return {
+      title: g.title ?? normalizeTitle(longest?.label ?? g.key),
+      entity_type: g.type,
+      evidence: g.mentions.length,
+      is_about: false,
+      confidence: Math.round(confidence * 10) / 10,
+      mentions: g.mentions,
+    }
+  })
+  entities.sort(
+    (a, b) =>
+      b.evidence - a.evidence ||
+      (a.mentions[0]?.tokenStart ?? 0) - (b.mentions[0]?.tokenStart ?? 0) ||
+      (a.entity_type < b.entity_type ? -1 : a.entity_type > b.entity_type ? 1 : 0) ||
+      (a.title < b.title ? -1 : a.title > b.title ? 1 : 0),
+  )
+  const about = chooseAbout(entities, tokens)
+  return entities.map((e, i): ExtractedEntity => ({ ...e, is_about: i === about }))
+}
+
+const NAMED = new Set<ContractEntityType>(['Person', 'Company', 'Place', 'Product'])
+
+/** Index (in the sorted list) of the entity the document is about, or -1. */
+function chooseAbout(entities: ReadonlyArray<{ entity_type: ContractEntityType; evidence: number; mentions: readonly EntityMention[] }>, tokens: readonly Token[]): number {
+  // Sorted by evidence then position: the first named entity is the most mentioned (earliest on ties).
+  const top = entities.findIndex((e) => NAMED.has(e.entity_type))
+  if (top < 0) return -1
+  if ((entities[top]?.evidence ?? 0) >= 2) return top
+  let best = -1
+  let bestSentence = Infinity
+  let bestStart = Infinity
+  entities.forEach((e, i) => {
+    if (!NAMED.has(e.entity_type)) return
+    const first = e.mentions[0]
+    if (first === undefined) return
+    const sentence = tokens[first.tokenStart]?.sentence ?? 0
+    if (sentence < bestSentence || (sentence === bestSentence && first.tokenStart < bestStart)) {
+      best = i
+      bestSentence = sentence
+      bestStart = first.tokenStart
+    }
+  })
+  return best
+}
+
+/** Lexicon matches over the tokens, longest first, left to right, not overlapping each other. */
+function matchLexicon(tokens: readonly Token[], lexicon: PhraseLexicon, needsCapital: boolean): Array<{ start: number; end: number; title: string }> {
+  const out: Array<{ start: number; end: number; title: string }> = []
+  for (let i = 0; i < tokens.length; i++) {
+    let phrase = ''
+    let found: { end: number; title: string } | undefined
+    for (let n = 1; n <= lexicon.maxTokens && i + n <= tokens.length; n++) {
+      const t = tokens[i + n - 1]
+      if (t === undefined || t.kind === 'tabCRLF') break
+      phrase = n === 1 ? t.text.toLowerCase() : phrase + ' ' + t.text.toLowerCase()
+      const title = lexicon.phrases.get(phrase)
+      if (title !== undefined) found = { end: i + n, title }
+    }
+    if (found === undefined) continue
+    const first = tokens[i]?.text ?? ''
+    if (needsCapital && !/^[A-Z]/.test(first) && !found.title.startsWith(first)) continue
+    out.push({ start: i, end: found.end, title: found.title })
+    i = found.end - 1
+  }
+  return out
+}
+
+/** Tokens overlapping the UTF-16 range [a, b), as a token range, or undefined. */
+function tokenRange(tokens: readonly Token[], a: number, b: number): [number, number] | undefined {
+  let s = -1
+  let e = -1
+  for (const t of tokens) {
+    if (t.end <= a) continue
+    if (t.start >= b) break
+    if (t.kind === 'tabCRLF') continue
+    if (s < 0) s = t.index
+    e = t.index + 1
+  }
+  return s < 0 ? undefined : [s, e]
+}
+
+function mentionOf(doc: AnnotatedDocument, c: Candidate): EntityMention | undefined {
+  const a = doc.tokens[c.start]
+  const b = doc.tokens[c.end - 1]
+  if (a === undefined || b === undefined) return undefined
+  return {
+    tokenStart: c.start,
+    tokenEnd: c.end,
+    label: doc.text.slice(a.start, b.end),
+    start: a.start,
+    end: b.end,
+    byteOffset: a.byteOffset,
+    byteLength: b.byteOffset + b.byteLength - a.byteOffset,
+    confidence: Math.round(c.confidence * 10) / 10,
+  }
+}
+
+function wordsOf(tokens: readonly Token[], start: number, end: number): string[] {
+  const out: string[] = []
+  for (let i = start; i < end; i++) {
+    const t = tokens[i]
+    if (t !== undefined && t.kind !== 'tabCRLF') out.push(t.text)
+  }
+  return out
+}
+
+/** A Person group whose longest name contains `words` as a contiguous run (nearest preceding first). */
+function findPerson<G extends { type: ContractEntityType; words: string[] }>(groups: readonly G[], words: readonly string[]): G | undefined {
+  const lw = words.map((w) => w.toLowerCase())
+  for (let g = groups.length - 1; g >= 0; g--) {
+    const group = groups[g]
+    if (group === undefined || group.type !== 'Person') continue
+    const gw = group.words.map((w) => w.toLowerCase())
+    if (containsRun(gw, lw) || containsRun(lw, gw)) return group
+  }
+  return undefined
+}
+
+function containsRun(haystack: readonly string[], needle: readonly string[]): boolean {
+  if (needle.length === 0 || needle.length > haystack.length) return false
+  outer: for (let i = 0; i + needle.length <= haystack.length; i++) {
+    for (let k = 0; k < needle.length; k++) if (haystack[i + k] !== needle[k]) continue outer
+    return true
+  }
+  return false
+}
+
+/** Lower-cased company name without a leading "the", trailing corporate suffixes and punctuation. */
+export function companyKey(words: readonly string[]): string {
+  const w = words.map((x) => x.toLowerCase()).filter((x) => x !== ',' && x !== "'s")
+  if (w[0] === 'the' && w.length > 1) w.shift()
+  while (w.length > 1 && CORPORATE_SUFFIX.has(w[w.length - 1] ?? '')) w.pop()
+  return w.join(' ')
+}
+
+/** A Company group whose key starts with `key` as whole words, or whose key `key` starts with. */
+function findCompanyPrefix<G extends { type: ContractEntityType; key: string }>(groups: readonly G[], key: string): G | undefined {
+  for (const g of groups) {
+    if (g.type !== 'Company') continue
+    if (g.key.startsWith(key + ' ') || key.startsWith(g.key + ' ')) return g
+  }
+  return undefined
+}
+
+/** Title of an entity: its text with inner whitespace collapsed and a trailing possessive removed. */
+function normalizeTitle(label: string): string {
+  return label.replace(/\s+/g, ' ').replace(/['’]s$/, '').trim()
+}
