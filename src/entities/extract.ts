@@ -167,6 +167,9 @@ const CORPORATE_SUFFIX = new Set([
   'llc', 'plc', 'ag', 'sa', 's.a.', 'nv', 'n.v.', 'gmbh', 'bv', 'b.v.', 'group', 'holdings', 'lp', 'l.p.',
 ])
 
+/** A month name or a 4-digit year: what makes a wink DURATION a date. */
+const DATE_WORD = /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|1[5-9]\d\d|20\d\d)\b/i
+
 const CORPORATE_SUFFIX_PATTERN = new Set(['Inc', 'Inc.', 'Corp', 'Corp.', 'Ltd', 'Ltd.', 'LLC', 'plc', 'PLC', 'GmbH', 'AG'])
 
 const PRODUCT_SUFFIX = /^(\d+[a-z]*|pro|max|plus|mini|air|ultra|se|x|s|xl)$/i
@@ -261,6 +264,13 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   for (const p of doc.patterns) {
     const type = PATTERN_TYPES[p.type]
     if (type !== undefined) candidates.push({ type, start: p.tokenStart, end: p.tokenEnd, confidence: 100 })
+    else if (p.type === 'DURATION' && DATE_WORD.test(p.text)) {
+      // wink reads "since 5 March 2024" as a DURATION: the date inside it, without the leading
+      // lower-case words ("since", "from", ...), is a Date.
+      let start = p.tokenStart
+      while (start < p.tokenEnd && /^[a-z]+$/.test(tokens[start]?.text ?? '')) start++
+      if (start < p.tokenEnd) candidates.push({ type: 'Date', start, end: p.tokenEnd, confidence: 100 })
+    }
   }
   for (const m of doc.text.matchAll(PHONE)) {
     const digits = m[0].replace(/\D/g, '').length
@@ -403,14 +413,19 @@ function mentionOf(doc: AnnotatedDocument, c: Candidate): EntityMention | undefi
   const a = doc.tokens[c.start]
   const b = doc.tokens[c.end - 1]
   if (a === undefined || b === undefined) return undefined
+  let label = doc.text.slice(a.start, b.end)
+  // wink's URL tokens keep trailing sentence punctuation ("https://x.com/a,"): not part of the URL.
+  const trim = c.type === 'URL' ? (/[.,;:!?)\]'"]+$/.exec(label)?.[0].length ?? 0) : 0
+  if (trim > 0 && trim < label.length) label = label.slice(0, label.length - trim)
   return {
     tokenStart: c.start,
     tokenEnd: c.end,
-    label: doc.text.slice(a.start, b.end),
+    label,
     start: a.start,
-    end: b.end,
+    end: a.start + label.length,
     byteOffset: a.byteOffset,
-    byteLength: b.byteOffset + b.byteLength - a.byteOffset,
+    // The trimmed characters are ASCII: one byte each.
+    byteLength: b.byteOffset + b.byteLength - a.byteOffset - (label.length < b.end - a.start ? trim : 0),
     confidence: Math.round(c.confidence * 10) / 10,
   }
 }
