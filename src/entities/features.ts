@@ -28,11 +28,22 @@ export function typeOfLabel(label: number): EntityType | undefined {
 
 /** True when label index `next` may follow label index `prev` in BIO (`I-X` only after `B-X` or `I-X`). */
 export function isAllowedTransition(prev: number, next: number): boolean {
-  const n = LABELS[next]
-  if (n === undefined || !n.startsWith('I-')) return true
-  const p = LABELS[prev]
-  return p !== undefined && p !== 'O' && p.slice(2) === n.slice(2)
+  return ALLOWED[prev * LABELS.length + next] === 1
 }
+
+/** Transition table (prev x next), computed once: decoding asks it 9 times a token. */
+const ALLOWED: Uint8Array = (() => {
+  const L = LABELS.length
+  const table = new Uint8Array(L * L)
+  for (let p = 0; p < L; p++) {
+    for (let n = 0; n < L; n++) {
+      const nl = LABELS[n] ?? 'O'
+      const pl = LABELS[p] ?? 'O'
+      table[p * L + n] = !nl.startsWith('I-') || (pl !== 'O' && pl.slice(2) === nl.slice(2)) ? 1 : 0
+    }
+  }
+  return table
+})()
 
 /**
  * A gazetteer: lower-cased phrases (tokens joined by one space) mapped to a class name such as
@@ -41,6 +52,8 @@ export function isAllowedTransition(prev: number, next: number): boolean {
 export interface Gazetteer {
   readonly phrases: ReadonlyMap<string, string>
   readonly maxTokens: number
+  /** Every leading run of tokens of every phrase ("new", "new york" for "new york city"): matching stops early. */
+  readonly prefixes: ReadonlySet<string>
 }
 
 /** Word shape: A-Z -> X, a-z -> x, 0-9 -> d, other characters kept; runs longer than 3 cut to 3. */
@@ -70,7 +83,10 @@ export function wordShape(word: string): string {
 
 /** Short shape: like {@link wordShape} with every run collapsed to one character ("Xxxx-Xx" -> "Xx-Xx"). */
 export function shortShape(word: string): string {
-  const shape = wordShape(word)
+  return collapseShape(wordShape(word))
+}
+
+function collapseShape(shape: string): string {
   let out = ''
   for (const ch of shape) if (out[out.length - 1] !== ch) out += ch
   return out
@@ -99,6 +115,7 @@ export function gazetteerMarks(lowers: readonly string[], gazetteer: Gazetteer |
     let phrase = ''
     for (let n = 1; n <= gazetteer.maxTokens && i + n <= lowers.length; n++) {
       phrase = n === 1 ? (lowers[i] ?? '') : phrase + ' ' + (lowers[i + n - 1] ?? '')
+      if (!gazetteer.prefixes.has(phrase)) break
       const cls = gazetteer.phrases.get(phrase)
       if (cls === undefined) continue
       for (let k = i; k < i + n; k++) {
@@ -115,7 +132,8 @@ export function gazetteerMarks(lowers: readonly string[], gazetteer: Gazetteer |
 export function staticFeatures(tokens: readonly string[], gazetteer?: Gazetteer): string[][] {
   const n = tokens.length
   const lowers = tokens.map((t) => t.toLowerCase())
-  const shapes = tokens.map(shortShape)
+  const fullShapes = tokens.map(wordShape)
+  const shapes = fullShapes.map(collapseShape)
   const caps = isCapsSentence(tokens)
   const marks = gazetteerMarks(lowers, gazetteer)
   const low = (i: number): string => (i < 0 ? '<s>' : i >= n ? '</s>' : (lowers[i] ?? ''))
@@ -125,7 +143,7 @@ export function staticFeatures(tokens: readonly string[], gazetteer?: Gazetteer)
     const w = tokens[i] ?? ''
     const l = lowers[i] ?? ''
     const s = shapes[i] ?? ''
-    const f: string[] = ['b', 'w=' + w, 'l=' + l, 'sh=' + wordShape(w), 'ss=' + s]
+    const f: string[] = ['b', 'w=' + w, 'l=' + l, 'sh=' + (fullShapes[i] ?? ''), 'ss=' + s]
     const len = l.length
     for (let k = 1; k <= 4 && k < len; k++) f.push(`p${k}=` + l.slice(0, k), `s${k}=` + l.slice(len - k))
     f.push(

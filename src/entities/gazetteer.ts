@@ -8,6 +8,7 @@ import type { Gazetteer } from './features.ts'
 /** Parse a gazetteer TSV. Throws naming the line when a line has no class. */
 export function readGazetteer(tsv: string, source = 'gazetteer'): Gazetteer {
   const phrases = new Map<string, string>()
+  const prefixes = new Set<string>()
   let maxTokens = 0
   const lines = tsv.split(/\r?\n/)
   for (let i = 0; i < lines.length; i++) {
@@ -21,7 +22,9 @@ export function readGazetteer(tsv: string, source = 'gazetteer'): Gazetteer {
     const cls = line.slice(tab + 1)
     // The first class listed for a phrase wins (the file is sorted by class priority).
     if (!phrases.has(phrase)) phrases.set(phrase, cls)
-    maxTokens = Math.max(maxTokens, phrase.split(' ').length)
+    const words = phrase.split(' ')
+    maxTokens = Math.max(maxTokens, words.length)
+    for (let n = 1; n <= words.length; n++) prefixes.add(words.slice(0, n).join(' '))
   }
-  return { phrases, maxTokens }
+  return { phrases, maxTokens, prefixes }
 }

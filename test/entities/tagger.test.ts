@@ -117,7 +117,7 @@ describe('training and the model file', () => {
 
   it('should learn its training sentences and survive an encode/decode round trip', () => {
     const weights = decodeModel(encodeModel(trainTagger(docs, { epochs: 10, minCount: 1 })))
-    const small = createEntityTagger({ weights, gazetteer: { phrases: new Map(), maxTokens: 0 } })
+    const small = createEntityTagger({ weights, gazetteer: { phrases: new Map(), maxTokens: 0, prefixes: new Set() } })
     const toks = ['John', 'Smith', 'visited', 'Paris', '.']
     expect(small.tag(toks).map((s) => [s.type, s.start, s.end])).toEqual([
       ['PER', 0, 2],
