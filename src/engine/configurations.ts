@@ -5,14 +5,14 @@
  * facade can do load -> apply -> save-if-unchanged. Exactly one configuration is primary before and after.
  */
 import { fail, show } from '../errors.ts'
-import type { BasicSettings } from '../model/account.ts'
+import type { BasicSettings, Subscription } from '../model/account.ts'
 import type { Configuration, ConfigurationSettings } from '../model/configuration.ts'
 import type { Tuning } from '../model/tuning.ts'
 import type { SettingsRecord, StoredConfiguration } from '../storage/types.ts'
 import {
   applySettingsPatch, defaultConfigurationSettings, findLanguage, isPlainObject, parseSettingsPatch, resolveLanguage, toBoolean,
 } from './settings.ts'
-import { emptyTuning, type TemplateSource } from './templates.ts'
+import { builtinTemplateSources, emptyTuning, type TemplateSource } from './templates.ts'
 
 /** What configuration changes need besides the record. */
 export interface ConfigurationContext {
@@ -342,5 +342,33 @@ export function deleteConfigurations(record: SettingsRecord, input: unknown, _ct
   return {
     record: { version: record.version + 1, configurations: record.configurations.filter((s) => !unique.includes(s.configuration.config_id)) },
     result: unique,
+  }
+}
+
+/** The context of every settings operation (configurations and tuning) built from a subscription. */
+export interface SettingsOperationContext extends ConfigurationContext {
+  /** Syntax check of boolean queries (tuning); accept everything when absent. */
+  readonly checkQuery?: (text: string) => ReadonlyArray<{ readonly line: number; readonly column: number; readonly message: string }>
+}
+
+/**
+ * Build the context of configuration and tuning operations from a subscription: its `basic_settings` as
+ * limits and its `feature_settings.supported_languages` as the licensed languages. Templates default to
+ * the built-in ones.
+ */
+export function settingsOperationContext(o: {
+  readonly subscription: Subscription
+  readonly nowSeconds: number
+  readonly newId: () => string
+  readonly templates?: readonly TemplateSource[]
+  readonly checkQuery?: SettingsOperationContext['checkQuery']
+}): SettingsOperationContext {
+  return {
+    limits: o.subscription.basic_settings,
+    supportedLanguages: o.subscription.feature_settings.supported_languages,
+    nowSeconds: o.nowSeconds,
+    newId: o.newId,
+    templates: o.templates ?? builtinTemplateSources(),
+    ...(o.checkQuery === undefined ? {} : { checkQuery: o.checkQuery }),
   }
 }

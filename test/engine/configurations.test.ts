@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { isEngineError } from '../../src/errors.ts'
-import type { BasicSettings } from '../../src/model/account.ts'
+import type { BasicSettings, Subscription } from '../../src/model/account.ts'
 import type { SettingsRecord } from '../../src/storage/types.ts'
 import {
   cloneConfiguration, createConfigurations, deleteConfigurations, findConfiguration, listConfigurations,
-  updateConfigurations, type ConfigurationContext,
+  settingsOperationContext, updateConfigurations, type ConfigurationContext,
 } from '../../src/engine/configurations.ts'
 import {
   DEFAULT_COLLECTION_SETTINGS, DEFAULT_DOCUMENT_SETTINGS, SUPPORTED_LANGUAGES, defaultConfigurationSettings, parseSettingsPatch,
@@ -321,5 +321,20 @@ describe('deleteConfigurations', () => {
     expect(codeOf(() => deleteConfigurations(record, ['c1', 'missing']))).toBe('ERR_UNKNOWN_CONFIGURATION')
     expect(codeOf(() => deleteConfigurations(record, [{}]))).toBe('ERR_INVALID_FIELD')
     expect(record).toEqual(copy)
+  })
+})
+
+describe('settingsOperationContext', () => {
+  it('takes limits and languages from a subscription and defaults to the built-in templates', () => {
+    const subscription = {
+      basic_settings: { ...LIMITS, configurations_limit: 2 },
+      feature_settings: { supported_languages: 'English' },
+    } as unknown as Subscription
+    const ctx = settingsOperationContext({ subscription, nowSeconds: 7, newId: () => 'n' })
+    expect(ctx.limits.configurations_limit).toBe(2)
+    expect(ctx.supportedLanguages).toBe('English')
+    expect(ctx.templates.map((t) => t.template.id)).toEqual(builtinTemplateSources().map((t) => t.template.id))
+    expect(codeOf(() => createConfigurations(seed(), [{ name: 'a', is_primary: false, language: 'English' }, { name: 'b', is_primary: false, language: 'English' }], ctx)))
+      .toBe('ERR_RESOURCE_LIMIT')
   })
 })
