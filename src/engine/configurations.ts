@@ -166,6 +166,18 @@ function planClone(record: SettingsRecord, item: Record<string, unknown>, path: 
   const isPrimary = given(item, 'is_primary') ? checkPrimary(item['is_primary'], `${path}.is_primary`) : false
   const patch = parseSettingsPatch(item, path, ctx.limits)
   const settings = applySettingsPatch({ ...settingsOf(source), name, is_primary: isPrimary }, patch)
+  // The copy must fit this license's tuning limits (a template, or limits lowered since the source was tuned).
+  const counts: ReadonlyArray<readonly [keyof Tuning, keyof BasicSettings]> = [
+    ['queries', 'query_topics_limit'], ['categories', 'concept_topics_limit'], ['phrases', 'sentiment_phrases_limit'],
+    ['entities', 'user_entities_limit'], ['blacklist', 'blacklist_limit'],
+  ]
+  for (const [resource, limitName] of counts) {
+    const count = (tuning[resource] as readonly unknown[]).length
+    const limit = ctx.limits[limitName] as number
+    if (count > limit) {
+      fail('ERR_RESOURCE_LIMIT', `${path}.template: the source holds ${count} ${resource}, over ${limitName} ${limit}`, `${path}.template`)
+    }
+  }
   return { settings, tuning: structuredClone(tuning) }
 }
 

@@ -458,8 +458,8 @@ function putBlacklist(stored: StoredConfiguration, input: unknown, ctx: TuningCo
   }
   limitCheck('blacklist', 'blacklist_limit', ctx.limits.blacklist_limit, work.length)
   if (!changed) return { stored, result: answer.map(blacklistWire) }
-  // Answer the final stored state of each string (a later string may have renewed or replaced an earlier one).
-  const final = answer.map((a) => work.find((w) => w.name.toLowerCase() === a.name.toLowerCase()) ?? a)
+  // Answer the final stored item of each string; a string a later pattern replaced has none.
+  const final = answer.flatMap((a) => work.filter((w) => w.id === a.id))
   return { stored: withTuning(stored, { blacklist: work }), result: final.map(blacklistWire) }
 }
 

@@ -289,6 +289,11 @@ describe('cloneConfiguration', () => {
     expect(r.result[0]!.language).toBe('English')
   })
 
+  it('refuses a source whose tuning exceeds the license limits', () => {
+    const e = messageOf(() => cloneConfiguration(seed(), { template: HOSPITALITY_TEMPLATE_ID, name: 'Hotels' }, context({ limits: { ...LIMITS, query_topics_limit: 2 } })))
+    expect(e).toMatch(/^configurations\[0\]\.template: the source holds \d+ queries, over query_topics_limit 2$/)
+  })
+
   it('refuses an unknown source, a missing name and a change of language', () => {
     expect(codeOf(() => cloneConfiguration(seed(), { template: 'nope', name: 'x' }, context()))).toBe('ERR_UNKNOWN_ITEM')
     expect(codeOf(() => cloneConfiguration(seed(), { template: 'p' }, context()))).toBe('ERR_INVALID_FIELD')

@@ -211,6 +211,12 @@ describe('blacklist', () => {
     expect(listTuning(r.stored, 'blacklist')).toEqual([{ id: 'i3', name: 'good', modified: 1_000 }, { id: 'n1', name: 'bad*', modified: 2_000 }])
   })
 
+  it('answers only items still stored when a later pattern replaces an earlier string', () => {
+    const r = updateTuning(empty(), 'blacklist', ['badly', 'bad*', 'good'], context())
+    expect(r.result.map((b) => (b as { name: string }).name)).toEqual(['bad*', 'good'])
+    expect(listTuning(r.stored, 'blacklist').map((b) => (b as { name: string }).name)).toEqual(['bad*', 'good'])
+  })
+
   it('deletes by name, id or pattern; a string matching nothing deletes nothing', () => {
     const s = createTuning(empty(), 'blacklist', ['badly', 'badness', 'good', 'fine'], context()).stored
     expect(deleteTuning(s, 'blacklist', ['bad*'], context()).result).toEqual(['i1', 'i2'])
