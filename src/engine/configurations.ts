@@ -5,12 +5,13 @@
  * facade can do load -> apply -> save-if-unchanged. Exactly one configuration is primary before and after.
  */
 import { fail, show } from '../errors.ts'
-import type { BasicSettings, Subscription } from '../model/account.ts'
+import type { BasicSettings, FeatureSettings, Subscription } from '../model/account.ts'
 import type { Configuration, ConfigurationSettings } from '../model/configuration.ts'
 import type { Tuning } from '../model/tuning.ts'
 import type { SettingsRecord, StoredConfiguration } from '../storage/types.ts'
 import {
   applySettingsPatch, defaultConfigurationSettings, findLanguage, isPlainObject, parseSettingsPatch, resolveLanguage, toBoolean,
+  type SettingsPatch,
 } from './settings.ts'
 import { builtinTemplateSources, emptyTuning, type TemplateSource } from './templates.ts'
 
@@ -26,6 +27,22 @@ export interface ConfigurationContext {
   readonly newId: () => string
   /** Templates that `{template, name}` may clone besides the account's own configurations. */
   readonly templates: readonly TemplateSource[]
+  /**
+   * The license's features. When given, explicitly switching on Discovery facets (`collection.facets` or
+   * `collection.attributes` sent as true) under a license without facets is ERR_FEATURE_FORBIDDEN (403),
+   * as the contract says for create. @defaultValue no feature check
+   */
+  readonly licenseFeatures?: FeatureSettings
+}
+
+/** Refuse a patch that switches on a feature the license forbids (only facets are named by the contract). */
+function checkFeatures(patch: SettingsPatch, path: string, ctx: ConfigurationContext): void {
+  if (ctx.licenseFeatures === undefined || ctx.licenseFeatures.collection.facets) return
+  for (const key of ['facets', 'attributes'] as const) {
+    if (patch.collection?.[key] === true) {
+      fail('ERR_FEATURE_FORBIDDEN', `${path}.collection.${key}: Discovery facets are not supported by the license`, `${path}.collection.${key}`)
+    }
+  }
 }
 
 /** A new record and what to answer the caller. */
@@ -165,6 +182,7 @@ function planClone(record: SettingsRecord, item: Record<string, unknown>, path: 
   }
   const isPrimary = given(item, 'is_primary') ? checkPrimary(item['is_primary'], `${path}.is_primary`) : false
   const patch = parseSettingsPatch(item, path, ctx.limits)
+  checkFeatures(patch, path, ctx)
   const settings = applySettingsPatch({ ...settingsOf(source), name, is_primary: isPrimary }, patch)
   // The copy must fit this license's tuning limits (a template, or limits lowered since the source was tuned).
   const counts: ReadonlyArray<readonly [keyof Tuning, keyof BasicSettings]> = [
@@ -189,6 +207,7 @@ function planCreate(item: Record<string, unknown>, path: string, ctx: Configurat
   if (!given(item, 'language')) fail('ERR_MISSING_FIELD', `${path}.language: a language is required, such as "English"`, `${path}.language`)
   const language = resolveLanguage(item['language'], `${path}.language`, ctx.supportedLanguages)
   const patch = parseSettingsPatch(item, path, ctx.limits)
+  checkFeatures(patch, path, ctx)
   const settings = applySettingsPatch({ ...defaultConfigurationSettings(language), name, is_primary: isPrimary }, patch)
   return { settings, tuning: emptyTuning() }
 }
@@ -285,7 +304,9 @@ export function updateConfigurations(record: SettingsRecord, input: unknown, ctx
       if (index < 0) fail('ERR_UNKNOWN_CONFIGURATION', `${path}.${idKey}: no configuration with id ${show(id)}`, `${path}.${idKey}`)
     }
     const current = work[index]!.configuration
-    let next: Configuration = applySettingsPatch(current, parseSettingsPatch(item, path, ctx.limits))
+    const patch = parseSettingsPatch(item, path, ctx.limits)
+    checkFeatures(patch, path, ctx)
+    let next: Configuration = applySettingsPatch(current, patch)
     if (given(item, 'name')) next = { ...next, name: checkName(item['name'], `${path}.name`) }
     if (given(item, 'language')) {
       // Sending the current language (by name or code) is allowed; any other value is a change.
@@ -374,6 +395,8 @@ export function settingsOperationContext(o: {
   readonly newId: () => string
   readonly templates?: readonly TemplateSource[]
   readonly checkQuery?: SettingsOperationContext['checkQuery']
+  /** The license's own features (not the engine-narrowed ones) when facets should be checked. */
+  readonly licenseFeatures?: FeatureSettings
 }): SettingsOperationContext {
   return {
     limits: o.subscription.basic_settings,
@@ -382,5 +405,6 @@ export function settingsOperationContext(o: {
     newId: o.newId,
     templates: o.templates ?? builtinTemplateSources(),
     ...(o.checkQuery === undefined ? {} : { checkQuery: o.checkQuery }),
+    ...(o.licenseFeatures === undefined ? {} : { licenseFeatures: o.licenseFeatures }),
   }
 }

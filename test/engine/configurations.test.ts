@@ -190,6 +190,15 @@ describe('createConfigurations', () => {
     expect(messageOf(f)).toContain('"English"')
   })
 
+  it('refuses switching on facets under a license without them (403), when the license features are given', () => {
+    const licenseFeatures = { collection: { facets: false } } as unknown as ConfigurationContext['licenseFeatures'] & object
+    const item = { name: 'a', is_primary: false, language: 'English', collection: { facets: true } }
+    expect(codeOf(() => createConfigurations(seed(), [item], context({ licenseFeatures })))).toBe('ERR_FEATURE_FORBIDDEN')
+    expect(codeOf(() => updateConfigurations(seed(), { collection: { attributes: 'true' } }, context({ licenseFeatures })))).toBe('ERR_FEATURE_FORBIDDEN')
+    expect(codeOf(() => createConfigurations(seed(), [{ ...item, collection: { facets: false } }], context({ licenseFeatures })))).toBeUndefined()
+    expect(codeOf(() => createConfigurations(seed(), [item], context()))).toBeUndefined()
+  })
+
   it('enforces configurations_limit (406) counting what is stored', () => {
     const items = Array.from({ length: 5 }, (_, i) => ({ name: `n${i}`, is_primary: false, language: 'English' }))
     expect(codeOf(() => createConfigurations(seed(), items, context()))).toBe('ERR_RESOURCE_LIMIT')
