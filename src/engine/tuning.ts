@@ -541,13 +541,14 @@ function parseNode(o: unknown, path: string, level: number, tuning: Tuning, ctx:
   const name = text(required(o, 'name', path), `${path}.name`, ITEM_NAME_LIMIT)
   const enforce = given(o, 'enforce_parent_matching') ? boolOf(o['enforce_parent_matching'], `${path}.enforce_parent_matching`) : false
   const topics = given(o, 'topics') ? topicsOf(o['topics'], `${path}.topics`, tuning) : []
+  // Ids in document order: a node before its children.
+  const [id] = newIds(ctx, taken, 1)
   let children: TaxonomyNode[] = []
   if (given(o, 'nodes')) {
     const list = o['nodes']
     if (!Array.isArray(list)) fail('ERR_INVALID_FIELD', `${path}.nodes: expected an array of nodes, found ${show(list)}`, `${path}.nodes`)
     children = list.map((c, i) => parseNode(c, `${path}.nodes[${i}]`, level + 1, tuning, ctx, taken))
   }
-  const [id] = newIds(ctx, taken, 1)
   return { id: id!, name, enforce_parent_matching: enforce, topics, nodes: children }
 }
 

@@ -266,16 +266,16 @@ describe('taxonomy', () => {
     let n = 0
     const ctx = context({ newId: () => `n${++n}` })
     const s = createTuning(withTopics(), 'taxonomy', [{ name: 'Hotel', nodes: [{ name: 'Stay', topics: [{ id: 'q1' }] }] }], ctx).stored
-    // ids: child n1 first (depth-first), then root n2
+    // ids in document order: root n1, child n2
     const r = updateTuning(s, 'taxonomy', [
-      { id: 'n1', topics: [{ id: 'q1', type: 'query' }, { id: 'c1', type: 'concept' }], enforce_parent_matching: 'true', nodes: [{ name: 'Beds' }] },
-      { id: 'n2', name: 'Hotels' },
+      { id: 'n2', topics: [{ id: 'q1', type: 'query' }, { id: 'c1', type: 'concept' }], enforce_parent_matching: 'true', nodes: [{ name: 'Beds' }] },
+      { id: 'n1', name: 'Hotels' },
     ], context({ nowSeconds: 3_000, newId: () => 'n9' }))
     const t = r.result[0] as Taxonomy
     expect(t.name).toBe('Hotels')
     expect(t.timestamp).toBe(3_000)
     expect(t.nodes[0]).toEqual({
-      id: 'n1', name: 'Stay', enforce_parent_matching: true,
+      id: 'n2', name: 'Stay', enforce_parent_matching: true,
       topics: [{ id: 'q1', type: 'query' }, { id: 'c1', type: 'concept' }],
       nodes: [{ id: 'n9', name: 'Beds', enforce_parent_matching: false, topics: [], nodes: [] }],
     })
@@ -287,9 +287,10 @@ describe('taxonomy', () => {
     let n = 0
     const s = createTuning(withTopics(), 'taxonomy', [{ name: 'Hotel', nodes: [{ name: 'A' }, { name: 'B' }] }], context({ newId: () => `n${++n}` })).stored
     expect(deleteTuning(s, 'taxonomy', undefined, context()).stored.tuning.taxonomy).toBeUndefined()
-    const some = deleteTuning(s, 'taxonomy', ['n1'], context())
+    const some = deleteTuning(s, 'taxonomy', ['n2'], context())
     expect(some.stored.tuning.taxonomy?.nodes.map((x) => x.name)).toEqual(['B'])
-    expect(caught(() => deleteTuning(s, 'taxonomy', ['n1', 'zz'], context()))?.code).toBe('ERR_UNKNOWN_ITEM')
+    expect(deleteTuning(s, 'taxonomy', ['n1'], context()).stored.tuning.taxonomy).toBeUndefined()
+    expect(caught(() => deleteTuning(s, 'taxonomy', ['n2', 'zz'], context()))?.code).toBe('ERR_UNKNOWN_ITEM')
     expect(deleteTuning(empty(), 'taxonomy', undefined, context()).result).toEqual([])
   })
 })
