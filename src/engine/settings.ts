@@ -138,19 +138,19 @@ export function defaultConfigurationSettings(language: string): ConfigurationSet
   }
 }
 
-/** How one setting is checked. */
-type Rule =
+/** How one setting is checked: its type and range (a range may depend on the license's limits). */
+export type SettingRule =
   | { readonly kind: 'boolean' }
   | { readonly kind: 'integer'; readonly min: number; readonly max: number | ((limits: BasicSettings) => number) }
   | { readonly kind: 'number'; readonly min: number; readonly max: number }
   | { readonly kind: 'pos_types' }
   | { readonly kind: 'url' }
 
-const BOOL: Rule = { kind: 'boolean' }
-const LIMIT: Rule = { kind: 'integer', min: 0, max: 20 }
+const BOOL: SettingRule = { kind: 'boolean' }
+const LIMIT: SettingRule = { kind: 'integer', min: 0, max: 20 }
 
 /** Rules of the top-level settings (identity fields `name`, `is_primary`, `language` are checked by the caller). */
-export const TOP_RULES: Readonly<Record<string, Rule>> = Object.freeze({
+export const TOP_RULES: Readonly<Record<string, SettingRule>> = Object.freeze({
   auto_response: BOOL,
   callback: { kind: 'url' },
   alphanumeric_threshold: { kind: 'integer', min: 0, max: 100 },
@@ -168,20 +168,20 @@ export const SETTING_ALIASES: Readonly<Record<string, string>> = Object.freeze({
   auto_responding: 'auto_response',
 })
 
-function rulesOf<T extends object>(defaults: T, extra: Record<string, Rule>): Readonly<Record<string, Rule>> {
-  const rules: Record<string, Rule> = {}
+function rulesOf<T extends object>(defaults: T, extra: Record<string, SettingRule>): Readonly<Record<string, SettingRule>> {
+  const rules: Record<string, SettingRule> = {}
   for (const [k, v] of Object.entries(defaults)) rules[k] = typeof v === 'boolean' ? BOOL : LIMIT
   return Object.freeze({ ...rules, ...extra })
 }
 
 /** Rules of the `document` block. */
-export const DOCUMENT_RULES: Readonly<Record<string, Rule>> = rulesOf(DEFAULT_DOCUMENT_SETTINGS, {
+export const DOCUMENT_RULES: Readonly<Record<string, SettingRule>> = rulesOf(DEFAULT_DOCUMENT_SETTINGS, {
   summary_size: { kind: 'integer', min: 0, max: (l) => l.summary_size_limit },
   pos_types: { kind: 'pos_types' },
 })
 
 /** Rules of the `collection` block. */
-export const COLLECTION_RULES: Readonly<Record<string, Rule>> = rulesOf(DEFAULT_COLLECTION_SETTINGS, {})
+export const COLLECTION_RULES: Readonly<Record<string, SettingRule>> = rulesOf(DEFAULT_COLLECTION_SETTINGS, {})
 
 /**
  * A checked change of settings: only members that were sent (and not null). An empty string in
@@ -256,7 +256,7 @@ function parseUrl(value: unknown, path: string): string {
 }
 
 /** Check one value against its rule; answers the stored form. */
-export function checkSetting(rule: Rule, value: unknown, path: string, limits: BasicSettings): boolean | number | string {
+export function checkSetting(rule: SettingRule, value: unknown, path: string, limits: BasicSettings): boolean | number | string {
   switch (rule.kind) {
     case 'boolean': {
       const b = toBoolean(value)
@@ -290,7 +290,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-function parseBlock(value: unknown, path: string, rules: Readonly<Record<string, Rule>>, limits: BasicSettings): Record<string, unknown> {
+function parseBlock(value: unknown, path: string, rules: Readonly<Record<string, SettingRule>>, limits: BasicSettings): Record<string, unknown> {
   if (!isPlainObject(value)) fail('ERR_INVALID_FIELD', `${path}: expected an object, found ${show(value)}`, path)
   const out: Record<string, unknown> = {}
   for (const [key, rule] of Object.entries(rules)) {
