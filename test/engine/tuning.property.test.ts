@@ -57,11 +57,24 @@ const itemArb: fc.Arbitrary<unknown> = fc.oneof(
   fc.anything(),
 )
 
-const requestArb = fc.record({
-  resource: fc.constantFrom(...TUNING_RESOURCES),
-  op: fc.constantFrom('create', 'update', 'delete'),
-  input: fc.oneof(fc.array(itemArb, { maxLength: 4 }), itemArb),
-})
+/** Valid items of each list resource, so that sequences often reach the limits. */
+const validItemArb: Record<'queries' | 'categories' | 'phrases' | 'entities' | 'blacklist', fc.Arbitrary<unknown>> = {
+  queries: fc.record({ name: wordArb, query: wordArb }),
+  categories: fc.record({ name: wordArb, samples: fc.array(wordArb, { minLength: 1, maxLength: 5 }) }),
+  phrases: fc.record({ name: wordArb, weight: fc.integer({ min: -2, max: 2 }) }),
+  entities: fc.record({ name: wordArb, type: wordArb }),
+  blacklist: wordArb,
+}
+
+const requestArb = fc.oneof(
+  fc.record({
+    resource: fc.constantFrom(...TUNING_RESOURCES),
+    op: fc.constantFrom('create', 'update', 'delete'),
+    input: fc.oneof(fc.array(itemArb, { maxLength: 4 }), itemArb),
+  }),
+  fc.constantFrom('queries', 'categories', 'phrases', 'entities', 'blacklist' as const).chain((resource) =>
+    fc.record({ resource: fc.constant(resource), op: fc.constant('create'), input: fc.array(validItemArb[resource], { minLength: 1, maxLength: 4 }) })),
+)
 
 function run(s: StoredConfiguration, r: { resource: TuningResource; op: string; input: unknown }, ctx: TuningContext): StoredConfiguration {
   if (r.op === 'create') return createTuning(s, r.resource, r.input, ctx).stored
