@@ -343,9 +343,13 @@ export function updateConfigurations(record: SettingsRecord, input: unknown, ctx
   }
 }
 
-/** The ids of a delete body: an array of id strings (or `{id}`/`{config_id}` objects), or one id. */
+/** The ids of a delete body: an array of id strings (or `{id}`/`{config_id}` objects), one id, or `{id: [...]}`. */
 function deleteIdsOf(input: unknown): string[] {
-  const list = Array.isArray(input) ? input : [input]
+  // The XML form `<configurations><id>a</id><id>b</id></configurations>` decodes to `{id: [a, b]}`.
+  const wrapped = isPlainObject(input) && (Array.isArray(input['id']) || Array.isArray(input['config_id']))
+    ? (Array.isArray(input['id']) ? input['id'] : input['config_id']) as unknown[]
+    : undefined
+  const list = wrapped ?? (Array.isArray(input) ? input : [input])
   return list.map((v, i) => {
     const path = `configurations[${i}]`
     if (isPlainObject(v)) {

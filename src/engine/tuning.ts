@@ -367,9 +367,11 @@ function updateItems<T extends Item>(spec: ItemSpec<T>, stored: StoredConfigurat
   }
 }
 
-/** Ids of a delete body: id strings (or numbers), or objects with an `id`. */
+/** Ids of a delete body: id strings (or numbers), objects with an `id`, or `{id: [...]}`. */
 function deleteIdsOf(input: unknown, resource: string): string[] {
-  return listOf(input, resource).map((v, i) => {
+  // The XML form `<queries><id>a</id><id>b</id></queries>` decodes to `{id: [a, b]}`.
+  const list = isPlainObject(input) && Array.isArray(input['id']) ? (input['id'] as unknown[]) : listOf(input, resource)
+  return list.map((v, i) => {
     const path = `${resource}[${i}]`
     return isPlainObject(v) ? idOf(v['id'], `${path}.id`) : idOf(v, path)
   })

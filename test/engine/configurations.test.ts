@@ -324,8 +324,10 @@ describe('deleteConfigurations', () => {
     expect(r.record.version).toBe(3)
   })
 
-  it('accepts objects with an id', () => {
+  it('accepts objects with an id, and the decoded XML form {id: [...]}', () => {
     expect(deleteConfigurations(three(), [{ id: 'c1' }, { config_id: 'c2' }]).result).toEqual(['c1', 'c2'])
+    expect(deleteConfigurations(three(), { id: ['c2', 'c1'] }).result).toEqual(['c2', 'c1'])
+    expect(deleteConfigurations(three(), 'c1').result).toEqual(['c1'])
   })
 
   it('refuses the primary and unknown ids, deleting nothing', () => {

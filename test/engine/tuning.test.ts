@@ -97,6 +97,7 @@ describe('queries', () => {
     let s = createTuning(empty(), 'queries', [{ name: 'A', query: 'a' }, { name: 'B', query: 'b' }], context()).stored
     s = createTuning(s, 'taxonomy', [{ name: 'T', topics: [{ id: 'i1', type: 'query' }, { id: 'i2', type: 'QUERY' }] }], context({ newId: () => 'root' })).stored
     expect(caught(() => deleteTuning(s, 'queries', ['i1', 'zz'], context()))?.code).toBe('ERR_UNKNOWN_ITEM')
+    expect(deleteTuning(s, 'queries', { id: ['i2', 'i1'] }, context()).result).toEqual(['i2', 'i1'])
     const r = deleteTuning(s, 'queries', ['i1'], context())
     expect(r.result).toEqual(['i1'])
     expect(listTuning(r.stored, 'queries')).toHaveLength(1)
