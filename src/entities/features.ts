@@ -128,8 +128,34 @@ export function gazetteerMarks(lowers: readonly string[], gazetteer: Gazetteer |
   return marks
 }
 
+/**
+ * What the whole document says about its words, for features that look beyond the sentence: which
+ * lower-cased words occur capitalised in mid-sentence (not first, not in a capitals headline), and
+ * which occur in lower case.
+ */
+export interface DocumentContext {
+  readonly capitalisedMid: ReadonlySet<string>
+  readonly lowerCase: ReadonlySet<string>
+}
+
+/** Build the {@link DocumentContext} of a document given as sentences of tokens. */
+export function documentContext(sentences: readonly (readonly string[])[]): DocumentContext {
+  const capitalisedMid = new Set<string>()
+  const lowerCase = new Set<string>()
+  for (const tokens of sentences) {
+    const caps = isCapsSentence(tokens)
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i] ?? ''
+      const c = t.charCodeAt(0)
+      if (c >= 97 && c <= 122) lowerCase.add(t)
+      else if (c >= 65 && c <= 90 && i > 0 && !caps && t !== t.toUpperCase()) capitalisedMid.add(t.toLowerCase())
+    }
+  }
+  return { capitalisedMid, lowerCase }
+}
+
 /** Static features of every token of one sentence (one string array per token). */
-export function staticFeatures(tokens: readonly string[], gazetteer?: Gazetteer): string[][] {
+export function staticFeatures(tokens: readonly string[], gazetteer?: Gazetteer, context?: DocumentContext): string[][] {
   const n = tokens.length
   const lowers = tokens.map((t) => t.toLowerCase())
   const fullShapes = tokens.map(wordShape)
@@ -158,6 +184,10 @@ export function staticFeatures(tokens: readonly string[], gazetteer?: Gazetteer)
       'ss3=' + shp(i - 1) + '|' + s + '|' + shp(i + 1),
       'l-1ss+1=' + low(i - 1) + '|' + s + '|' + shp(i + 1),
     )
+    if (context !== undefined && /^[A-Za-z]/.test(w)) {
+      const d = (context.capitalisedMid.has(l) ? 'C' : '-') + (context.lowerCase.has(l) ? 'L' : '-')
+      f.push('dc=' + d + '|' + s, 'dc=' + d + '|' + (i === 0 ? 'first' : caps ? 'caps' : 'mid'))
+    }
     if (i === 0) f.push('first|' + s, 'first|' + l)
     if (caps) f.push('caps|' + s, 'caps|' + l)
     if (n === 1) f.push('alone|' + s)
@@ -186,6 +216,41 @@ export function dynamicFeatures(
   out.length = 0
   out.push('y-1=' + prev1, 'y-2y-1=' + prev2 + '|' + prev1, 'y-1l=' + prev1 + '|' + lower, 'y-1ss=' + prev1 + '|' + shape)
   out.push('dt=' + docType, 'dt|ss=' + docType + '|' + shape, 'dt|y-1=' + docType + '|' + prev1)
+}
+
+/**
+ * Document memory: for each capitalised word (lower-cased), how often each type (O, PER, ORG, LOC,
+ * MISC) was given to it in the sentences decoded so far (slots 0..4) and the last type's slot (slot 5).
+ */
+export type DocumentMemory = Map<string, Int32Array>
+
+const MEMORY_TYPES = ['O', 'PER', 'ORG', 'LOC', 'MISC'] as const
+
+/** Record the labels a decoded sentence gave its capitalised words. */
+export function rememberSentence(memory: DocumentMemory, tokens: readonly string[], labels: ArrayLike<number>): void {
+  for (let i = 0; i < tokens.length; i++) {
+    const tok = tokens[i] ?? ''
+    if (!isMemorable(tok)) continue
+    const key = tok.toLowerCase()
+    let counts = memory.get(key)
+    if (counts === undefined) {
+      counts = new Int32Array(MEMORY_TYPES.length + 1)
+      memory.set(key, counts)
+    }
+    const t = typeOfLabel(labels[i] ?? 0) ?? 'O'
+    const k = MEMORY_TYPES.indexOf(t)
+    counts[k] = (counts[k] ?? 0) + 1
+    counts[MEMORY_TYPES.length] = k
+  }
+}
+
+/** The type (or 'O') a capitalised word was given last earlier in the document; '-' when unseen. */
+export function recall(memory: DocumentMemory, token: string): string {
+  if (!isMemorable(token)) return '-'
+  const counts = memory.get(token.toLowerCase())
+  if (counts === undefined) return '-'
+  // Counts per type are kept too (slots 0..4): the last type scored better on testa than the majority.
+  return MEMORY_TYPES[counts[MEMORY_TYPES.length] ?? 0] ?? 'O'
 }
 
 /** True when a token is a candidate for document memory: it has a letter and starts with a capital. */

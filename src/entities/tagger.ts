@@ -8,12 +8,15 @@ import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import {
   LABELS,
+  documentContext,
   dynamicFeatures,
   isAllowedTransition,
-  isMemorable,
+  recall,
+  rememberSentence,
   shortShape,
   staticFeatures,
   typeOfLabel,
+  type DocumentMemory,
   type EntityType,
   type Gazetteer,
 } from './features.ts'
@@ -85,17 +88,18 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
 
   const tagDocument = (sentences: readonly (readonly string[])[]): TaggedSpan[][] => {
     if (!Array.isArray(sentences)) throw new TypeError(`tagDocument: sentences should be an array of token arrays, instead found ${typeof sentences}`)
-    const memory = new Map<string, string>()
+    const memory: DocumentMemory = new Map()
     const dyn: string[] = []
     const scores = new Float64Array(L)
     const out: TaggedSpan[][] = []
+    const context = documentContext(sentences)
     for (let si = 0; si < sentences.length; si++) {
       const tokens = sentences[si]
       if (!Array.isArray(tokens)) throw new TypeError(`tagDocument: sentence ${si} should be an array of strings, instead found ${typeof tokens}`)
       for (let ti = 0; ti < tokens.length; ti++) {
         if (typeof tokens[ti] !== 'string') throw new TypeError(`tagDocument: token ${ti} of sentence ${si} should be a string, instead found ${typeof tokens[ti]}`)
       }
-      const feats = staticFeatures(tokens, gazetteer)
+      const feats = staticFeatures(tokens, gazetteer, context)
       const labels = new Int32Array(tokens.length)
       const margins = new Float64Array(tokens.length)
       let prev1 = 0
@@ -110,7 +114,7 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
         }
         const tok = tokens[i] ?? ''
         const lower = tok.toLowerCase()
-        const docType = isMemorable(tok) ? (memory.get(lower) ?? '-') : '-'
+        const docType = recall(memory, tok)
         dynamicFeatures(
           i === 0 ? '<s>' : (labelNames[prev1] ?? 'O'),
           i < 2 ? '<s>' : (labelNames[prev2] ?? 'O'),
@@ -142,10 +146,7 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
       }
       // Remember each capitalised word's type only after the sentence is decoded (the sentence's own
       // words are not evidence for themselves).
-      for (let i = 0; i < tokens.length; i++) {
-        const tok = tokens[i] ?? ''
-        if (isMemorable(tok)) memory.set(tok.toLowerCase(), typeOfLabel(labels[i] ?? 0) ?? 'O')
-      }
+      rememberSentence(memory, tokens, labels)
       out.push(spansOf(labels, margins))
     }
     return out

@@ -6,12 +6,14 @@
  */
 import {
   LABELS,
+  documentContext,
   dynamicFeatures,
   isAllowedTransition,
-  isMemorable,
+  recall,
+  rememberSentence,
   shortShape,
   staticFeatures,
-  typeOfLabel,
+  type DocumentMemory,
   type Gazetteer,
 } from './features.ts'
 import type { ConllDocument } from './conll.ts'
@@ -19,7 +21,7 @@ import type { PerceptronWeights } from './model.ts'
 
 /** Training switches. */
 export interface TrainOptions {
-  /** Passes over the data. @defaultValue 12 */
+  /** Passes over the data. @defaultValue 14 */
   readonly epochs?: number
   /** Seed of the per-epoch document shuffle. @defaultValue 20030 */
   readonly seed?: number
@@ -47,27 +49,28 @@ export function seededRandom(seed: number): () => number {
 
 /** Train an averaged perceptron on BIO-labelled documents. */
 export function trainTagger(docs: readonly ConllDocument[], options: TrainOptions = {}): PerceptronWeights {
-  const epochs = options.epochs ?? 12
+  const epochs = options.epochs ?? 14
   const minCount = options.minCount ?? 2
   const gazetteer = options.gazetteer
   const L = LABELS.length
 
   // Pass 1: count static features.
   const counts = new Map<string, number>()
-  for (const d of docs) {
+  const contexts = docs.map((d) => documentContext(d.sentences.map((s) => s.tokens)))
+  docs.forEach((d, di) => {
     for (const s of d.sentences) {
-      for (const fs of staticFeatures(s.tokens, gazetteer)) for (const f of fs) counts.set(f, (counts.get(f) ?? 0) + 1)
+      for (const fs of staticFeatures(s.tokens, gazetteer, contexts[di])) for (const f of fs) counts.set(f, (counts.get(f) ?? 0) + 1)
     }
-  }
+  })
   const index = new Map<string, number>()
   // Sorted insertion keeps row numbers independent of Map iteration quirks.
   for (const f of [...counts.keys()].sort()) if ((counts.get(f) ?? 0) >= minCount) index.set(f, index.size)
   counts.clear()
 
   // Pass 2: static feature ids per sentence, flattened (ids, and per-token offsets).
-  const staticIds: Array<{ ids: Int32Array; offsets: Int32Array }>[] = docs.map((d) =>
+  const staticIds: Array<{ ids: Int32Array; offsets: Int32Array }>[] = docs.map((d, di) =>
     d.sentences.map((s) => {
-      const fs = staticFeatures(s.tokens, gazetteer)
+      const fs = staticFeatures(s.tokens, gazetteer, contexts[di])
       const ids: number[] = []
       const offsets = new Int32Array(fs.length + 1)
       for (let i = 0; i < fs.length; i++) {
@@ -123,7 +126,7 @@ export function trainTagger(docs: readonly ConllDocument[], options: TrainOption
       const doc = docs[di]
       const sids = staticIds[di]
       if (doc === undefined || sids === undefined) continue
-      const memory = new Map<string, string>()
+      const memory: DocumentMemory = new Map()
       for (let si = 0; si < doc.sentences.length; si++) {
         const sent = doc.sentences[si]
         const st = sids[si]
@@ -139,7 +142,7 @@ export function trainTagger(docs: readonly ConllDocument[], options: TrainOption
             i < 2 ? '<s>' : (LABELS[prev2] ?? 'O'),
             lower,
             shortShape(tok),
-            isMemorable(tok) ? (memory.get(lower) ?? '-') : '-',
+            recall(memory, tok),
             dyn,
           )
           dynIds.length = 0
@@ -178,10 +181,7 @@ export function trainTagger(docs: readonly ConllDocument[], options: TrainOption
           prev2 = i === 0 ? -1 : prev1
           prev1 = best
         }
-        for (let i = 0; i < sent.tokens.length; i++) {
-          const tok = sent.tokens[i] ?? ''
-          if (isMemorable(tok)) memory.set(tok.toLowerCase(), typeOfLabel(predicted[i] ?? 0) ?? 'O')
-        }
+        rememberSentence(memory, sent.tokens, predicted)
       }
     }
     options.onEpoch?.(epoch, correct / Math.max(1, total))
