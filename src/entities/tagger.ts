@@ -88,17 +88,19 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
 
   const tagDocument = (sentences: readonly (readonly string[])[]): TaggedSpan[][] => {
     if (!Array.isArray(sentences)) throw new TypeError(`tagDocument: sentences should be an array of token arrays, instead found ${typeof sentences}`)
+    sentences.forEach((tokens, si) => {
+      if (!Array.isArray(tokens)) throw new TypeError(`tagDocument: sentence ${si} should be an array of strings, instead found ${typeof tokens}`)
+      for (let ti = 0; ti < tokens.length; ti++) {
+        if (typeof tokens[ti] !== 'string') throw new TypeError(`tagDocument: token ${ti} of sentence ${si} should be a string, instead found ${typeof tokens[ti]}`)
+      }
+    })
     const memory: DocumentMemory = new Map()
     const dyn: string[] = []
     const scores = new Float64Array(L)
     const out: TaggedSpan[][] = []
     const context = documentContext(sentences)
     for (let si = 0; si < sentences.length; si++) {
-      const tokens = sentences[si]
-      if (!Array.isArray(tokens)) throw new TypeError(`tagDocument: sentence ${si} should be an array of strings, instead found ${typeof tokens}`)
-      for (let ti = 0; ti < tokens.length; ti++) {
-        if (typeof tokens[ti] !== 'string') throw new TypeError(`tagDocument: token ${ti} of sentence ${si} should be a string, instead found ${typeof tokens[ti]}`)
-      }
+      const tokens = sentences[si] ?? []
       const feats = staticFeatures(tokens, gazetteer, context)
       const labels = new Int32Array(tokens.length)
       const margins = new Float64Array(tokens.length)
