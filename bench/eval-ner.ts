@@ -8,7 +8,8 @@
  *
  * A predicted entity counts as correct only when its token span and type both equal a gold entity.
  * compromise reads each sentence's tokens joined by single spaces; its character offsets are mapped
- * back to the tokens they overlap. compromise has no MISC, so the table also gives both systems'
+ * back to the tokens they overlap. Last, on the sample news articles and short texts (`samples/`), the
+ * time of `extractEntities` beside the time of annotation (the part of the pipeline it needs). compromise has no MISC, so the table also gives both systems'
  * figures on PER+LOC+ORG only (the published compromise figure, about 0.40 F1, is on those three).
  */
 import { existsSync, readFileSync, statSync } from 'node:fs'
@@ -17,6 +18,8 @@ import { join, resolve } from 'node:path'
 import nlp from 'compromise'
 import { readConll, spansOfLabels, type TypedSpan } from '../src/entities/conll.ts'
 import { createEntityTagger, loadDefaultModel, NER_LEXICON_DIR } from '../src/entities/tagger.ts'
+import { extractEntities, loadEntityLexicons } from '../src/entities/extract.ts'
+import { createAnnotator } from '../src/nlp/annotate.ts'
 import type { EntityType } from '../src/entities/features.ts'
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
@@ -128,3 +131,27 @@ console.log('')
 const oF = prf(o4.get('ALL') as Counts)[2]
 console.log('published: CRF taggers with gazetteers about 0.87-0.89 F1 (PER/ORG/LOC/MISC); compromise about 0.40 F1 (PER+LOC+ORG of testa)')
 console.log(`targets: overall F1 >= 0.87 -> ${f3(oF)} ${oF >= 0.87 ? 'met' : 'NOT met'}; speed >= 5x compromise -> ${(oursRate / theirRate).toFixed(1)}x ${oursRate / theirRate >= 5 ? 'met' : 'NOT met'}`)
+
+// --- share of the pipeline: annotation vs entity extraction on the sample texts -------------
+const samplesDir = [join(dataArg, 'samples'), join(dataArg, '..', 'samples')].find((p) => existsSync(join(p, 'news-articles.txt')))
+if (samplesDir !== undefined) {
+  const annotator = createAnnotator()
+  const lexicons = loadEntityLexicons()
+  for (const name of ['news-articles.txt', 'short-texts.txt']) {
+    const texts = readFileSync(join(samplesDir, name), 'utf8').split(/\r?\n/).filter((t) => t.trim() !== '')
+    const docsA = texts.map((t) => annotator.annotate(t))
+    for (const d of docsA) extractEntities(d, tagger, lexicons)
+    const a0 = performance.now()
+    const annotated = texts.map((t) => annotator.annotate(t))
+    const annotateMs = performance.now() - a0
+    const e0 = performance.now()
+    let found = 0
+    for (const d of annotated) found += extractEntities(d, tagger, lexicons).length
+    const extractMs = performance.now() - e0
+    const toks = annotated.reduce((a, d) => a + d.tokens.length, 0)
+    console.log(
+      `${name}: ${texts.length} texts, ${toks} tokens, ${found} entities; annotate ${annotateMs.toFixed(0)} ms, extractEntities ${extractMs.toFixed(0)} ms ` +
+        `(${((100 * extractMs) / (annotateMs + extractMs)).toFixed(0)}% of annotate+entities)`,
+    )
+  }
+}
