@@ -91,6 +91,8 @@ export interface ExtractedEntity {
 export interface PhraseLexicon {
   readonly phrases: ReadonlyMap<string, string>
   readonly maxTokens: number
+  /** Every leading run of tokens of every phrase: matching stops as soon as none continues. */
+  readonly prefixes: ReadonlySet<string>
 }
 
 /** Resources and switches of {@link extractEntities}. */
@@ -106,6 +108,7 @@ export interface ExtractOptions {
 /** Parse a `phrase<TAB>title` lexicon (`#` comment lines). Throws naming the line when malformed. */
 export function readPhraseLexicon(tsv: string, source = 'lexicon'): PhraseLexicon {
   const phrases = new Map<string, string>()
+  const prefixes = new Set<string>()
   let maxTokens = 0
   const lines = tsv.split(/\r?\n/)
   for (let i = 0; i < lines.length; i++) {
@@ -117,9 +120,11 @@ export function readPhraseLexicon(tsv: string, source = 'lexicon'): PhraseLexico
     }
     const key = phrase.toLowerCase()
     if (!phrases.has(key)) phrases.set(key, title)
-    maxTokens = Math.max(maxTokens, key.split(' ').length)
+    const words = key.split(' ')
+    maxTokens = Math.max(maxTokens, words.length)
+    for (let n = 1; n <= words.length; n++) prefixes.add(words.slice(0, n).join(' '))
   }
-  return { phrases, maxTokens }
+  return { phrases, maxTokens, prefixes }
 }
 
 /** Load the committed job-title and product lexicons (the defaults of {@link extractEntities}). */
@@ -232,8 +237,9 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   }
 
   // 2. Lexicons: products (capitalised or as listed) and job titles (any case).
+  const lowers = tokens.map((t) => t.text.toLowerCase())
   if (products !== undefined) {
-    for (const m of matchLexicon(tokens, products, true)) {
+    for (const m of matchLexicon(tokens, lowers, products, true)) {
       let end = m.end
       let title = m.title
       while (end < tokens.length && PRODUCT_SUFFIX.test(tokens[end]?.text ?? '') && tokens[end]?.spaceBefore === true) {
@@ -244,7 +250,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     }
   }
   if (companies !== undefined) {
-    for (const m of matchLexicon(tokens, companies, true)) {
+    for (const m of matchLexicon(tokens, lowers, companies, true)) {
       candidates.push({ type: 'Company', start: m.start, end: m.end, confidence: 90, priority: 5 })
     }
   }
@@ -256,7 +262,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     if (s < i) candidates.push({ type: 'Company', start: s, end: i + 1, confidence: 90, priority: 5 })
   }
   if (jobTitles !== undefined) {
-    for (const m of matchLexicon(tokens, jobTitles, false)) {
+    for (const m of matchLexicon(tokens, lowers, jobTitles, false)) {
       candidates.push({ type: 'Job Title', start: m.start, end: m.end, confidence: 90, title: m.title })
     }
   }
@@ -374,7 +380,12 @@ function chooseAbout(entities: ReadonlyArray<{ entity_type: ContractEntityType; 
 }
 
 /** Lexicon matches over the tokens, longest first, left to right, not overlapping each other. */
-function matchLexicon(tokens: readonly Token[], lexicon: PhraseLexicon, needsCapital: boolean): Array<{ start: number; end: number; title: string }> {
+function matchLexicon(
+  tokens: readonly Token[],
+  lowers: readonly string[],
+  lexicon: PhraseLexicon,
+  needsCapital: boolean,
+): Array<{ start: number; end: number; title: string }> {
   const out: Array<{ start: number; end: number; title: string }> = []
   for (let i = 0; i < tokens.length; i++) {
     let phrase = ''
@@ -382,7 +393,8 @@ function matchLexicon(tokens: readonly Token[], lexicon: PhraseLexicon, needsCap
     for (let n = 1; n <= lexicon.maxTokens && i + n <= tokens.length; n++) {
       const t = tokens[i + n - 1]
       if (t === undefined || t.kind === 'tabCRLF') break
-      phrase = n === 1 ? t.text.toLowerCase() : phrase + ' ' + t.text.toLowerCase()
+      phrase = n === 1 ? (lowers[i] ?? '') : phrase + ' ' + (lowers[i + n - 1] ?? '')
+      if (!lexicon.prefixes.has(phrase)) break
       const title = lexicon.phrases.get(phrase)
       if (title !== undefined) found = { end: i + n, title }
     }

@@ -154,8 +154,29 @@ export function documentContext(sentences: readonly (readonly string[])[]): Docu
   return { capitalisedMid, lowerCase }
 }
 
-/** Static features of every token of one sentence (one string array per token). */
-export function staticFeatures(tokens: readonly string[], gazetteer?: Gazetteer, context?: DocumentContext): string[][] {
+/**
+ * Features of a word on its own (word, lower case, shapes, affixes): the same wherever it stands, so
+ * the tagger caches their weight rows per word. Part of {@link staticFeatures}.
+ */
+export function wordFeatures(w: string): string[] {
+  const l = w.toLowerCase()
+  const shape = wordShape(w)
+  const f = ['w=' + w, 'l=' + l, 'sh=' + shape, 'ss=' + collapseShape(shape)]
+  const len = l.length
+  for (let k = 1; k <= 4 && k < len; k++) f.push(`p${k}=` + l.slice(0, k), `s${k}=` + l.slice(len - k))
+  return f
+}
+
+/**
+ * Static features of every token of one sentence (one string array per token). With `withWord` false
+ * the {@link wordFeatures} are left out (the caller adds them from its cache).
+ */
+export function staticFeatures(
+  tokens: readonly string[],
+  gazetteer?: Gazetteer,
+  context?: DocumentContext,
+  withWord = true,
+): string[][] {
   const n = tokens.length
   const lowers = tokens.map((t) => t.toLowerCase())
   const fullShapes = tokens.map(wordShape)
@@ -169,9 +190,7 @@ export function staticFeatures(tokens: readonly string[], gazetteer?: Gazetteer,
     const w = tokens[i] ?? ''
     const l = lowers[i] ?? ''
     const s = shapes[i] ?? ''
-    const f: string[] = ['b', 'w=' + w, 'l=' + l, 'sh=' + (fullShapes[i] ?? ''), 'ss=' + s]
-    const len = l.length
-    for (let k = 1; k <= 4 && k < len; k++) f.push(`p${k}=` + l.slice(0, k), `s${k}=` + l.slice(len - k))
+    const f: string[] = withWord ? wordFeatures(w) : ['b']
     f.push(
       'l-1=' + low(i - 1),
       'l+1=' + low(i + 1),

@@ -16,6 +16,7 @@ import {
   shortShape,
   staticFeatures,
   typeOfLabel,
+  wordFeatures,
   type DocumentMemory,
   type EntityType,
   type Gazetteer,
@@ -37,7 +38,7 @@ export interface TaggedSpan {
   readonly confidence: number
 }
 
-/** A trained tagger. Holds no state between calls; each call is a document of its own. */
+/** A trained tagger. Each call is a document of its own; only a cache of per-word weight rows persists. */
 export interface EntityTagger {
   /** Tag one sentence (a document of one sentence). */
   tag(tokens: readonly string[]): TaggedSpan[]
@@ -71,6 +72,8 @@ export function loadDefaultModel(): { weights: PerceptronWeights; gazetteer: Gaz
   }
 }
 
+const WORD_CACHE_LIMIT = 200_000
+
 // Logistic squashing of the margin: a margin of MARGIN_UNIT (in weight units) gives 0.73.
 const MARGIN_UNIT = 8
 
@@ -85,6 +88,9 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
   const { index, weights: w } = weights
   const L = LABELS.length
   const labelNames: readonly string[] = LABELS
+  // Weight rows of each word's own features (a pure function of the word and the weights, so caching
+  // it changes no result); cleared when it reaches WORD_CACHE_LIMIT words.
+  const wordRows = new Map<string, Int32Array>()
 
   const tagDocument = (sentences: readonly (readonly string[])[]): TaggedSpan[][] => {
     if (!Array.isArray(sentences)) throw new TypeError(`tagDocument: sentences should be an array of token arrays, instead found ${typeof sentences}`)
@@ -101,20 +107,35 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
     const context = documentContext(sentences)
     for (let si = 0; si < sentences.length; si++) {
       const tokens = sentences[si] ?? []
-      const feats = staticFeatures(tokens, gazetteer, context)
+      const feats = staticFeatures(tokens, gazetteer, context, false)
       const labels = new Int32Array(tokens.length)
       const margins = new Float64Array(tokens.length)
       let prev1 = 0
       let prev2 = -1
       for (let i = 0; i < tokens.length; i++) {
         scores.fill(0)
+        const tok = tokens[i] ?? ''
+        let rows = wordRows.get(tok)
+        if (rows === undefined) {
+          const found: number[] = []
+          for (const f of wordFeatures(tok)) {
+            const row = index.get(f)
+            if (row !== undefined) found.push(row)
+          }
+          rows = Int32Array.from(found)
+          if (wordRows.size >= WORD_CACHE_LIMIT) wordRows.clear()
+          wordRows.set(tok, rows)
+        }
+        for (const row of rows) {
+          const base = row * L
+          for (let k = 0; k < L; k++) scores[k] = (scores[k] ?? 0) + (w[base + k] ?? 0)
+        }
         for (const f of feats[i] ?? []) {
           const row = index.get(f)
           if (row === undefined) continue
           const base = row * L
           for (let k = 0; k < L; k++) scores[k] = (scores[k] ?? 0) + (w[base + k] ?? 0)
         }
-        const tok = tokens[i] ?? ''
         const lower = tok.toLowerCase()
         const docType = recall(memory, tok)
         dynamicFeatures(
