@@ -12,7 +12,9 @@
  * Email, URL, Phone, Mention, Hashtag > Product, lexicon or suffix-pattern Company > tagger's Person, Company,
  * Place > Job Title > Date, Money, Percentage; within a level the earlier, then the longer, match wins.
  * Companies also come from `companies.tsv` (well-known names the 1996 training news lacks) and from a
- * corporate-suffix pattern (capitalised words before Inc., Corp., Ltd, plc, LLC, GmbH, AG).
+ * corporate-suffix pattern (capitalised words before Inc., Corp., Ltd, plc, LLC, GmbH, AG); a lexicon
+ * company inside a longer tagger span ("Ford" in the Person "Rob Ford") is left to the tagger.
+ * Punctuation tokens at the edges of a tagger span are trimmed off; a span of punctuation only is dropped.
  *
  * Merging (one entity per thing):
  * - Person: a mention whose tokens appear as a contiguous run inside a longer Person mention of the same
@@ -172,6 +174,8 @@ const CORPORATE_SUFFIX = new Set([
   'llc', 'plc', 'ag', 'sa', 's.a.', 'nv', 'n.v.', 'gmbh', 'bv', 'b.v.', 'group', 'holdings', 'lp', 'l.p.',
 ])
 
+const HAS_ALNUM = /[\p{L}\p{N}]/u
+
 /** A month name or a 4-digit year: what makes a wink DURATION a date. */
 const DATE_WORD = /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|1[5-9]\d\d|20\d\d)\b/i
 
@@ -206,6 +210,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   const tokens = doc.tokens
   const candidates: Candidate[] = []
 
+  const lowers = tokens.map((t) => t.text.toLowerCase())
+
   // 1. Tagger over the sentences' word tokens (whitespace tokens left out, indices mapped back).
   const sentenceTokens: string[][] = []
   const sentenceIndex: number[][] = []
@@ -226,10 +232,22 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   const tagged = tagger.tagDocument(sentenceTokens)
   for (let si = 0; si < tagged.length; si++) {
     const idx = sentenceIndex[si] ?? []
+    const words = sentenceTokens[si] ?? []
     for (const span of tagged[si] ?? []) {
-      const start = idx[span.start]
-      const last = idx[span.end - 1]
+      // Punctuation at the edges of a span is not part of a name ("!" alone is never an entity).
+      let a = span.start
+      let b = span.end
+      while (a < b && !HAS_ALNUM.test(words[a] ?? '')) a++
+      while (b > a && !HAS_ALNUM.test(words[b - 1] ?? '')) b--
+      if (a === b) continue
+      let start = idx[a]
+      const last = idx[b - 1]
       if (start === undefined || last === undefined) continue
+      // A title before a name ("Mayor Rob Ford", "President Clinton") is a Job Title, not part of the Person.
+      if (span.type === 'PER' && jobTitles !== undefined) {
+        const titleEnd = lexiconMatchAt(lowers, start, last + 1, jobTitles)
+        if (titleEnd > start && titleEnd <= last) start = titleEnd
+      }
       // MISC has no contract type: dropped (a product inside it is still found by the product lexicon).
       if (span.type === 'MISC') continue
       candidates.push({ type: TAGGER_TYPES[span.type], start, end: last + 1, confidence: span.confidence * 100 })
@@ -237,7 +255,6 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   }
 
   // 2. Lexicons: products (capitalised or as listed) and job titles (any case).
-  const lowers = tokens.map((t) => t.text.toLowerCase())
   if (products !== undefined) {
     for (const m of matchLexicon(tokens, lowers, products, true)) {
       let end = m.end
@@ -250,8 +267,11 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     }
   }
   if (companies !== undefined) {
+    const taggerSpans = candidates.slice()
     for (const m of matchLexicon(tokens, lowers, companies, true)) {
-      candidates.push({ type: 'Company', start: m.start, end: m.end, confidence: 90, priority: 5 })
+      // A known company name inside a longer tagger span ("Ford" in "Rob Ford") is that span's word.
+      const inside = taggerSpans.some((c) => c.start <= m.start && c.end >= m.end && c.end - c.start > m.end - m.start)
+      if (!inside) candidates.push({ type: 'Company', start: m.start, end: m.end, confidence: 90, priority: 5 })
     }
   }
   // Corporate-suffix pattern: capitalised words followed by Inc., Corp., Ltd, plc, ... ("Acme Widgets Inc.").
@@ -405,6 +425,18 @@ function matchLexicon(
     i = found.end - 1
   }
   return out
+}
+
+/** End of the longest lexicon phrase starting at token `i` and ending by `limit`, or `i` when none. */
+function lexiconMatchAt(lowers: readonly string[], i: number, limit: number, lexicon: PhraseLexicon): number {
+  let phrase = ''
+  let end = i
+  for (let n = 1; n <= lexicon.maxTokens && i + n <= limit; n++) {
+    phrase = n === 1 ? (lowers[i] ?? '') : phrase + ' ' + (lowers[i + n - 1] ?? '')
+    if (!lexicon.prefixes.has(phrase)) break
+    if (lexicon.phrases.has(phrase)) end = i + n
+  }
+  return end
 }
 
 /** Tokens overlapping the UTF-16 range [a, b), as a token range, or undefined. */

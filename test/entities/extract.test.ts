@@ -107,6 +107,18 @@ describe('products, lexicons, MISC', () => {
     expect(companyKey(['Apple', 'Inc.'])).toBe('apple')
   })
 
+  it('should split a leading job title off a person and keep a known company word inside a name', () => {
+    const es = extract('Mayor Rob Ford admitted it on Monday.')
+    expect(find(es, 'Person', 'Rob Ford')).toBeDefined()
+    expect(find(es, 'Job Title', 'Mayor')).toBeDefined()
+    expect(es.filter((e) => e.entity_type === 'Company')).toEqual([])
+  })
+
+  it('should never return punctuation as an entity', () => {
+    const es = extract('Terrific! Gets your brand a very much needed improvement simply with testimonials!!')
+    for (const e of es) expect(e.title).toMatch(/[A-Za-z0-9]/)
+  })
+
   it('should name the bad line of a lexicon', () => {
     expect(() => readPhraseLexicon('# c\nceo\tCEO\nbroken line\n', 'jt.tsv')).toThrow(/jt.tsv:3/)
   })
