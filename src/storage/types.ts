@@ -35,10 +35,17 @@ export interface Storage {
   completeItem(item: QueueItem): Promise<boolean>
   /**
    * Remove and return up to `limit` finished (PROCESSED or FAILED) items of an account and kind, oldest
-   * first, filtered by configuration or by job id (exactly one of the two).
+   * first (by `seq`), filtered by configuration or by job id (exactly one of the two). By configuration
+   * means that configuration's items submitted without a job id (spec rule 10: content with a job id is
+   * retrieved by that job id only).
    */
   takeProcessed(account: string, kind: ItemKind, filter: TakeFilter, limit: number): Promise<QueueItem[]>
-  /** Remove a QUEUED item. Says what it found: removed, an item past QUEUED (left as it is), or nothing. */
+  /** Remove and return one finished (PROCESSED or FAILED) item; undefined (nothing removed) otherwise. */
+  takeItem(key: ItemKey): Promise<QueueItem | undefined>
+  /**
+   * Remove a QUEUED (or PROCESSING: it still shows as queued, and its late `completeItem` is then refused)
+   * item. Says what it found: removed, a finished item (left as it is), or nothing.
+   */
   cancelQueued(key: ItemKey): Promise<'cancelled' | 'not-queued' | 'missing'>
   /** Remove every item submitted before `beforeMs` (epoch ms); returns how many were removed. */
   purgeBefore(beforeMs: number): Promise<number>

@@ -1,0 +1,4 @@
+import { createMemoryStorage } from '../../src/storage/memory.ts'
+import { runStorageContract } from '../helpers/storage-contract.ts'
+
+runStorageContract('memory', async () => createMemoryStorage())
