@@ -1,0 +1,291 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+
+/**
+ * The four escaper families the client SDKs use for ESCAPE(full URL) (client-compat §1):
+ * - `rfc3986`: only `A-Z a-z 0-9 - . _ ~` kept, upper-case hex;
+ * - `uri-component`: JavaScript `encodeURIComponent` (also keeps `! * ' ( )`);
+ * - `java`: Java `URLEncoder` (space as `+`, keeps `*`, encodes `~`);
+ * - `form`: form style (space as `+`, keeps `~`).
+ */
+export type EscaperFamily = 'rfc3986' | 'uri-component' | 'java' | 'form'
+
+/** Every {@link EscaperFamily}, in the order verification tries them. */
+export const ESCAPER_FAMILIES: readonly EscaperFamily[] = ['rfc3986', 'uri-component', 'java', 'form']
+
+const hex = (c: string): string => '%' + c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')
+
+/**
+ * ESCAPE of client-compat §1 in one family. Non-ASCII is percent-encoded as UTF-8. Returns `undefined` when the
+ * text holds a lone surrogate (no client can have signed it).
+ */
+export function escapeForSignature(text: string, family: EscaperFamily): string | undefined {
+  let encoded: string
+  try {
+    encoded = encodeURIComponent(text)
+  } catch {
+    return undefined
+  }
+  switch (family) {
+    case 'uri-component':
+      return encoded
+    case 'rfc3986':
+      return encoded.replace(/[!'()*]/g, hex)
+    case 'java':
+      return encoded.replace(/[!'()~]/g, hex).replace(/%20/g, '+')
+    case 'form':
+      return encoded.replace(/[!'()*]/g, hex).replace(/%20/g, '+')
+  }
+}
+
+/** The HMAC key of a secret: the ASCII bytes of its lower-case hex MD5 (32 characters, not the raw digest). */
+export function signingKey(secret: string): string {
+  return createHash('md5').update(secret, 'utf8').digest('hex')
+}
+
+/** Raw 20-byte HMAC-SHA1 of ESCAPE(url) in one family, or `undefined` when `url` cannot be escaped. */
+function rawSignature(url: string, key: string, family: EscaperFamily): Buffer | undefined {
+  const base = escapeForSignature(url, family)
+  if (base === undefined) return undefined
+  return createHmac('sha1', key).update(base, 'utf8').digest()
+}
+
+/**
+ * The base64 signature (standard alphabet, `=` padding) a client computes for the full URL it sends, which must
+ * already hold the five oauth parameters. Throws a `TypeError` when the URL holds a lone surrogate.
+ */
+export function computeSignature(fullUrl: string, secret: string, family: EscaperFamily = 'rfc3986'): string {
+  const raw = rawSignature(fullUrl, signingKey(secret), family)
+  if (raw === undefined) throw new TypeError('the URL holds a lone surrogate and cannot be signed')
+  return raw.toString('base64')
+}
+
+/** Options of {@link signUrl}: how a particular client shapes the request. */
+export interface SignUrlOptions {
+  /** @defaultValue 'rfc3986' */
+  readonly family?: EscaperFamily
+  /**
+   * How the oauth parameters are appended: `query` as ordinary parameters; `verifier` as
+   * `&oauth_verifier=oauth_consumer_key=K&oauth_nonce=…` (unescaped); `verifier-escaped` as
+   * `&oauth_verifier=oauth_consumer_key%3DK%26…`. Both verifier forms are what one client sends.
+   * @defaultValue 'query'
+   */
+  readonly form?: 'query' | 'verifier' | 'verifier-escaped'
+  /**
+   * The Authorization header shape: `full` (realm, the six parameters sorted and quoted), `unquoted`
+   * (`OAuth,oauth_version=1.0,…` with some values bare), `minimal` (`OAuth,oauth_consumer_key="K",oauth_signature="S"`).
+   * @defaultValue 'full'
+   */
+  readonly header?: 'full' | 'unquoted' | 'minimal'
+}
+
+/** Result of {@link signUrl}. */
+export interface SignedUrl {
+  /** The URL to request: the input plus the oauth parameters. */
+  readonly url: string
+  /** Base64 signature, not percent-encoded. */
+  readonly signature: string
+  /** Value of the `Authorization` header. */
+  readonly authorization: string
+}
+
+/**
+ * Sign a request the way the client SDKs do (client side, for tests and the test HTTP client): append the five
+ * oauth parameters to `url`, sign the result, and build the Authorization header. `timestamp` may be seconds or
+ * milliseconds, as clients differ.
+ */
+export function signUrl(
+  url: string,
+  key: string,
+  secret: string,
+  nonce: string,
+  timestamp: string | number,
+  options: SignUrlOptions = {},
+): SignedUrl {
+  const params =
+    `oauth_consumer_key=${key}&oauth_nonce=${nonce}&oauth_signature_method=HMAC-SHA1` +
+    `&oauth_timestamp=${timestamp}&oauth_version=1.0`
+  const form = options.form ?? 'query'
+  const sep = url.includes('?') ? (url.endsWith('?') || url.endsWith('&') ? '' : '&') : '?'
+  let full: string
+  if (form === 'query') full = url + sep + params
+  else if (form === 'verifier') full = url + sep + 'oauth_verifier=' + params
+  else full = url + sep + 'oauth_verifier=' + params.replace(/=/g, '%3D').replace(/&/g, '%26')
+  const signature = computeSignature(full, secret, options.family ?? 'rfc3986')
+  const escaped = encodeURIComponent(signature)
+  let authorization: string
+  switch (options.header ?? 'full') {
+    case 'full':
+      authorization =
+        `OAuth realm="",oauth_consumer_key="${key}",oauth_nonce="${nonce}",oauth_signature="${escaped}",` +
+        `oauth_signature_method="HMAC-SHA1",oauth_timestamp="${timestamp}",oauth_version="1.0"`
+      break
+    case 'unquoted':
+      authorization =
+        `OAuth,oauth_version=1.0,oauth_signature_method=HMAC-SHA1,oauth_nonce="${nonce}",oauth_consumer_key="${key}",` +
+        `oauth_timestamp="${timestamp}",oauth_signature="${escaped}"`
+      break
+    case 'minimal':
+      authorization = `OAuth,oauth_consumer_key="${key}",oauth_signature="${escaped}"`
+      break
+  }
+  return { url: full, signature, authorization }
+}
+
+/**
+ * Parse an `Authorization` header leniently (client-compat §1 step 1): split on `,`, trim, skip pieces without
+ * `=` (a bare `OAuth`), key = text before the first `=` (a leading `OAuth ` scheme word removed), value = the rest
+ * with surrounding double quotes removed. Any order, quoted or not, extra keys kept; the first occurrence of a
+ * key wins. Values are returned as sent (not percent-decoded).
+ */
+export function parseAuthorization(header: string): Map<string, string> {
+  const params = new Map<string, string>()
+  for (const rawPiece of header.split(',')) {
+    let piece = rawPiece.trim()
+    const eq = piece.indexOf('=')
+    if (eq < 0) continue
+    // "OAuth realm=…" and "OAuth oauth_consumer_key=…": drop the scheme word in front of the first key.
+    const space = piece.search(/\s/)
+    if (space >= 0 && space < eq) piece = piece.slice(space).trim()
+    const at = piece.indexOf('=')
+    const key = piece.slice(0, at).trim()
+    let value = piece.slice(at + 1).trim()
+    if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1)
+    else if (value.startsWith('"')) value = value.slice(1)
+    if (key.length > 0 && !params.has(key)) params.set(key, value)
+  }
+  return params
+}
+
+/** Machine codes of a failed {@link verifySignature}. */
+export type SignatureFailure =
+  | 'missing_header'
+  | 'missing_parameter'
+  | 'unknown_key'
+  | 'malformed_signature'
+  | 'bad_signature'
+  | 'stale_timestamp'
+
+/** Input of {@link verifySignature}. */
+export interface VerifyRequest {
+  /** The request target exactly as received (`/path.ext?query`), never re-serialised or decoded. */
+  readonly rawTarget: string
+  /** The `Host` header as received. */
+  readonly host: string
+  /** The `Authorization` header, if any. */
+  readonly authorization: string | null | undefined
+  /** The secret of a consumer key, `undefined` for an unknown key. */
+  readonly secretFor: (key: string) => string | undefined
+}
+
+/** Options of {@link verifySignature}. */
+export interface VerifyOptions {
+  /**
+   * When set, a request whose `oauth_timestamp` differs from `now` by more than this many seconds is refused
+   * (timestamps above 10^11 are read as milliseconds). Off by default: clients' clocks and nonces are loose.
+   * @defaultValue undefined
+   */
+  readonly replayWindowSeconds?: number
+  /**
+   * Clock for the replay window, epoch milliseconds.
+   * @defaultValue Date.now
+   */
+  readonly now?: () => number
+}
+
+/** Result of {@link verifySignature}: the consumer key on success, a machine code and a message otherwise. */
+export type VerifyResult =
+  | { readonly ok: true; readonly key: string; readonly family: EscaperFamily }
+  | { readonly ok: false; readonly code: SignatureFailure; readonly reason: string }
+
+/** Decode `%XX` (hex in either case) only; `+` stays `+` since it is a base64 character. */
+function percentDecodeSignature(value: string): string | undefined {
+  if (/%(?![0-9a-fA-F]{2})/.test(value)) return undefined
+  return value.replace(/%([0-9a-fA-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+}
+
+const DEFAULT_PORTS: Readonly<Record<string, string>> = { http: '80', https: '443' }
+
+/** The hosts a client may have put in the URL for one scheme: as received, without and with the default port. */
+function hostVariants(host: string, scheme: 'http' | 'https'): string[] {
+  const bare = host.replace(/:(80|443)$/, '')
+  return [...new Set([host, bare, `${bare}:${DEFAULT_PORTS[scheme] ?? ''}`])]
+}
+
+/** The raw target with `%21 %27 %28 %29 %2A %7E` decoded back (one client's HTTP library escapes after signing). */
+function unescapeSubDelims(target: string): string {
+  return target.replace(/%(21|27|28|29|2A|7E)/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
+}
+
+/** `oauth_timestamp` from the header, else from the raw target (plain, or inside an escaped `oauth_verifier`). */
+function timestampOf(params: Map<string, string>, rawTarget: string): number | undefined {
+  const fromHeader = params.get('oauth_timestamp')
+  const text = fromHeader ?? /oauth_timestamp(?:=|%3D)(\d+)/i.exec(rawTarget)?.[1]
+  if (text === undefined || !/^\d{1,16}$/.test(text)) return undefined
+  const n = Number(text)
+  return n > 1e11 ? n / 1000 : n
+}
+
+/**
+ * Verify a request signature exactly as client-compat §1 requires, accepting every client SDK: the consumer key
+ * and signature are read from the Authorization header (leniently), the URL is rebuilt from the raw target and the
+ * Host header under both schemes, with and without the default port, and with `%21 %27 %28 %29 %2A %7E` decoded
+ * back; each is escaped by the four escaper families and compared in constant time. Neither method nor body is
+ * signed; repeated nonces are accepted; the timestamp is only checked when `replayWindowSeconds` is set.
+ */
+export function verifySignature(request: VerifyRequest, options: VerifyOptions = {}): VerifyResult {
+  const header = request.authorization
+  if (header === null || header === undefined || header.trim() === '') {
+    return { ok: false, code: 'missing_header', reason: 'the Authorization header is missing' }
+  }
+  const params = parseAuthorization(header)
+  const key = params.get('oauth_consumer_key')
+  const sent = params.get('oauth_signature')
+  if (key === undefined || key === '') {
+    return { ok: false, code: 'missing_parameter', reason: 'the Authorization header has no oauth_consumer_key' }
+  }
+  if (sent === undefined || sent === '') {
+    return { ok: false, code: 'missing_parameter', reason: 'the Authorization header has no oauth_signature' }
+  }
+  const secret = request.secretFor(key)
+  if (secret === undefined) {
+    return { ok: false, code: 'unknown_key', reason: `unknown consumer key ${JSON.stringify(key.slice(0, 64))}` }
+  }
+  const decoded = percentDecodeSignature(sent)
+  const expected =
+    decoded !== undefined && /^[A-Za-z0-9+/]{27}=$/.test(decoded) ? Buffer.from(decoded, 'base64') : undefined
+  if (expected === undefined || expected.length !== 20) {
+    return {
+      ok: false,
+      code: 'malformed_signature',
+      reason: 'oauth_signature is not a percent-encoded base64 HMAC-SHA1 (28 characters)',
+    }
+  }
+  if (options.replayWindowSeconds !== undefined) {
+    const ts = timestampOf(params, request.rawTarget)
+    const nowSeconds = (options.now ?? Date.now)() / 1000
+    if (ts === undefined) {
+      return { ok: false, code: 'stale_timestamp', reason: 'oauth_timestamp is missing or not a number' }
+    }
+    if (Math.abs(nowSeconds - ts) > options.replayWindowSeconds) {
+      return {
+        ok: false,
+        code: 'stale_timestamp',
+        reason: `oauth_timestamp is more than ${options.replayWindowSeconds} seconds away from the server clock`,
+      }
+    }
+  }
+  const hmacKey = signingKey(secret)
+  const targets = [...new Set([request.rawTarget, unescapeSubDelims(request.rawTarget)])]
+  for (const scheme of ['https', 'http'] as const) {
+    for (const host of hostVariants(request.host, scheme)) {
+      for (const target of targets) {
+        const url = `${scheme}://${host}${target}`
+        for (const family of ESCAPER_FAMILIES) {
+          const actual = rawSignature(url, hmacKey, family)
+          if (actual !== undefined && timingSafeEqual(actual, expected)) return { ok: true, key, family }
+        }
+      }
+    }
+  }
+  return { ok: false, code: 'bad_signature', reason: 'the signature does not match the request URL' }
+}

@@ -1,0 +1,369 @@
+import { CodecError, lineColumnAt } from './errors.ts'
+
+/** Options of {@link decodeJson}. */
+export interface JsonDecodeOptions {
+  /**
+   * Deepest nesting of arrays and objects accepted.
+   * @defaultValue 64
+   */
+  readonly maxDepth?: number
+}
+
+/** Options of {@link encodeJson}. */
+export interface JsonEncodeOptions {
+  /**
+   * Deepest nesting written before giving up (guards against cycles).
+   * @defaultValue 256
+   */
+  readonly maxDepth?: number
+}
+
+/** A JSON value as {@link decodeJson} returns it. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
+
+const DEFAULT_DECODE_DEPTH = 64
+const DEFAULT_ENCODE_DEPTH = 256
+
+// Every character that is not printable ASCII, plus the two that JSON requires escaped.
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\\u007f-\uffff]/g
+const SHORT_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+}
+
+function escapeChar(ch: string): string {
+  return SHORT_ESCAPES[ch] ?? '\\u' + ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
+}
+
+/**
+ * Quote a string as an ASCII-only JSON string literal: every non-ASCII UTF-16 unit is written as `\uXXXX`
+ * (so an emoji becomes its surrogate pair, `\uD83D\uDE00`), as one client throws on raw 4-byte UTF-8.
+ */
+export function quoteJsonString(s: string): string {
+  return '"' + s.replace(NEEDS_ESCAPE, escapeChar) + '"'
+}
+
+/**
+ * Serialise a response value as the clients expect it (client-compat §4): ASCII only, object members whose
+ * value is `null` or `undefined` omitted at every depth, integers without decimals. `null` inside arrays is
+ * kept (removing it would shift the items of client metadata). Objects with a `toJSON` method (Date) are
+ * written through it. Throws {@link CodecError} `ERR_UNENCODABLE` naming the path for a non-finite number, a
+ * bigint, a function, a symbol, or nesting deeper than `maxDepth` (a cycle).
+ */
+export function encodeJson(value: unknown, options: JsonEncodeOptions = {}): string {
+  const maxDepth = options.maxDepth ?? DEFAULT_ENCODE_DEPTH
+  const out: string[] = []
+  writeValue(value, '$', 0, maxDepth, out)
+  return out.join('')
+}
+
+function writeValue(value: unknown, path: string, depth: number, maxDepth: number, out: string[]): void {
+  if (value === null || value === undefined) {
+    out.push('null')
+    return
+  }
+  switch (typeof value) {
+    case 'string':
+      out.push(quoteJsonString(value))
+      return
+    case 'boolean':
+      out.push(value ? 'true' : 'false')
+      return
+    case 'number':
+      if (!Number.isFinite(value)) {
+        throw new CodecError('ERR_UNENCODABLE', `cannot write ${String(value)} as JSON at ${path}`, { path })
+      }
+      // String(-0) is "0"; integers print without decimals; other numbers in shortest round-trip form.
+      out.push(String(value))
+      return
+    case 'object':
+      break
+    default:
+      throw new CodecError('ERR_UNENCODABLE', `cannot write a ${typeof value} as JSON at ${path}`, { path })
+  }
+  const withToJson = value as { toJSON?: unknown }
+  if (typeof withToJson.toJSON === 'function') {
+    writeValue((withToJson.toJSON as () => unknown).call(value), path, depth, maxDepth, out)
+    return
+  }
+  if (depth >= maxDepth) {
+    throw new CodecError('ERR_UNENCODABLE', `value nested deeper than ${maxDepth} levels (a cycle?) at ${path}`, {
+      path,
+    })
+  }
+  if (Array.isArray(value)) {
+    out.push('[')
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.push(',')
+      writeValue(value[i], `${path}[${i}]`, depth + 1, maxDepth, out)
+    }
+    out.push(']')
+    return
+  }
+  out.push('{')
+  let first = true
+  for (const key of Object.keys(value)) {
+    const member = (value as Record<string, unknown>)[key]
+    if (member === null || member === undefined) continue
+    if (!first) out.push(',')
+    first = false
+    out.push(quoteJsonString(key), ':')
+    writeValue(member, `${path}.${key}`, depth + 1, maxDepth, out)
+  }
+  out.push('}')
+}
+
+/**
+ * Parse a request body as JSON (RFC 8259; a leading byte-order mark is skipped). Malformed input throws
+ * {@link CodecError} `ERR_MALFORMED_BODY` whose message says what was expected, what was found, and the line,
+ * column and offset; nesting deeper than `maxDepth` is refused the same way before it can exhaust the stack.
+ * A member named `__proto__` becomes an ordinary own property.
+ */
+export function decodeJson(text: string, options: JsonDecodeOptions = {}): JsonValue {
+  const parser = new JsonParser(text, options.maxDepth ?? DEFAULT_DECODE_DEPTH)
+  return parser.parseDocument()
+}
+
+function describeAt(text: string, pos: number): string {
+  if (pos >= text.length) return 'end of input'
+  const cp = text.codePointAt(pos) ?? 0
+  const ch = String.fromCodePoint(cp)
+  return cp < 0x20 || cp === 0x7f ? `character U+${cp.toString(16).toUpperCase().padStart(4, '0')}` : JSON.stringify(ch)
+}
+
+class JsonParser {
+  private pos = 0
+  private readonly text: string
+  private readonly maxDepth: number
+
+  constructor(text: string, maxDepth: number) {
+    this.text = text
+    this.maxDepth = maxDepth
+    if (text.charCodeAt(0) === 0xfeff) this.pos = 1
+  }
+
+  parseDocument(): JsonValue {
+    this.skipSpace()
+    if (this.pos >= this.text.length) this.fail('empty body: expected a JSON value')
+    const value = this.parseValue(0)
+    this.skipSpace()
+    if (this.pos < this.text.length) this.fail(`unexpected ${describeAt(this.text, this.pos)} after the JSON value`)
+    return value
+  }
+
+  private fail(message: string, at: number = this.pos): never {
+    const lc = lineColumnAt(this.text, at)
+    throw new CodecError(
+      'ERR_MALFORMED_BODY',
+      `malformed JSON: ${message} at line ${lc.line}, column ${lc.column} (offset ${at})`,
+      { line: lc.line, column: lc.column, offset: at },
+    )
+  }
+
+  private skipSpace(): void {
+    const t = this.text
+    let p = this.pos
+    for (;;) {
+      const c = t.charCodeAt(p)
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) p++
+      else break
+    }
+    this.pos = p
+  }
+
+  private parseValue(depth: number): JsonValue {
+    const c = this.text.charCodeAt(this.pos)
+    switch (c) {
+      case 0x7b: // {
+        return this.parseObject(depth + 1)
+      case 0x5b: // [
+        return this.parseArray(depth + 1)
+      case 0x22: // "
+        return this.parseString()
+      case 0x74: // t
+        return this.parseLiteral('true', true)
+      case 0x66: // f
+        return this.parseLiteral('false', false)
+      case 0x6e: // n
+        return this.parseLiteral('null', null)
+      default:
+        if (c === 0x2d || (c >= 0x30 && c <= 0x39)) return this.parseNumber()
+        return this.fail(`expected a value, found ${describeAt(this.text, this.pos)}`)
+    }
+  }
+
+  private parseLiteral<T extends JsonValue>(word: string, value: T): T {
+    if (!this.text.startsWith(word, this.pos)) {
+      this.fail(`expected ${word}, found ${describeAt(this.text, this.pos)}`)
+    }
+    this.pos += word.length
+    return value
+  }
+
+  private parseNumber(): number {
+    const match = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
+    match.lastIndex = this.pos
+    const m = match.exec(this.text)
+    if (m === null) this.fail(`malformed number starting with ${describeAt(this.text, this.pos)}`)
+    const end = this.pos + m[0].length
+    const next = this.text.charCodeAt(end)
+    // "01", "1.", "1e" and "-" end early: report the character that broke the number.
+    if ((next >= 0x30 && next <= 0x39) || next === 0x2e || next === 0x65 || next === 0x45 || m[0] === '-') {
+      this.fail(`malformed number ${JSON.stringify(this.text.slice(this.pos, end + 1))}`)
+    }
+    this.pos = end
+    return Number(m[0])
+  }
+
+  private parseString(): string {
+    const t = this.text
+    const start = this.pos + 1
+    let p = start
+    let out = ''
+    let chunkStart = start
+    for (;;) {
+      if (p >= t.length) this.fail('unterminated string', this.pos)
+      const c = t.charCodeAt(p)
+      if (c === 0x22) {
+        out += t.slice(chunkStart, p)
+        this.pos = p + 1
+        return out
+      }
+      if (c < 0x20) this.fail(`unescaped control character U+${c.toString(16).padStart(4, '0')} in string`, p)
+      if (c === 0x5c) {
+        out += t.slice(chunkStart, p)
+        const e = t[p + 1]
+        switch (e) {
+          case '"':
+          case '\\':
+          case '/':
+            out += e
+            p += 2
+            break
+          case 'b':
+            out += '\b'
+            p += 2
+            break
+          case 'f':
+            out += '\f'
+            p += 2
+            break
+          case 'n':
+            out += '\n'
+            p += 2
+            break
+          case 'r':
+            out += '\r'
+            p += 2
+            break
+          case 't':
+            out += '\t'
+            p += 2
+            break
+          case 'u': {
+            const hex = t.slice(p + 2, p + 6)
+            if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail(`malformed \\u escape ${JSON.stringify(t.slice(p, p + 6))}`, p)
+            out += String.fromCharCode(Number.parseInt(hex, 16))
+            p += 6
+            break
+          }
+          default:
+            this.fail(`unknown escape ${JSON.stringify('\\' + (e ?? ''))} in string`, p)
+        }
+        chunkStart = p
+        continue
+      }
+      p++
+    }
+  }
+
+  private checkDepth(depth: number): void {
+    if (depth > this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth} levels`)
+  }
+
+  private parseArray(depth: number): JsonValue[] {
+    this.checkDepth(depth)
+    this.pos++
+    const items: JsonValue[] = []
+    this.skipSpace()
+    if (this.text.charCodeAt(this.pos) === 0x5d) {
+      this.pos++
+      return items
+    }
+    for (;;) {
+      this.skipSpace()
+      items.push(this.parseValue(depth))
+      this.skipSpace()
+      const c = this.text.charCodeAt(this.pos)
+      if (c === 0x2c) {
+        this.pos++
+        continue
+      }
+      if (c === 0x5d) {
+        this.pos++
+        return items
+      }
+      this.fail(`expected "," or "]" in array, found ${describeAt(this.text, this.pos)}`)
+    }
+  }
+
+  private parseObject(depth: number): { [key: string]: JsonValue } {
+    this.checkDepth(depth)
+    this.pos++
+    const obj: { [key: string]: JsonValue } = {}
+    this.skipSpace()
+    if (this.text.charCodeAt(this.pos) === 0x7d) {
+      this.pos++
+      return obj
+    }
+    for (;;) {
+      this.skipSpace()
+      if (this.text.charCodeAt(this.pos) !== 0x22) {
+        this.fail(`expected a member name in double quotes, found ${describeAt(this.text, this.pos)}`)
+      }
+      const key = this.parseString()
+      this.skipSpace()
+      if (this.text.charCodeAt(this.pos) !== 0x3a) {
+        this.fail(`expected ":" after member name ${JSON.stringify(key)}, found ${describeAt(this.text, this.pos)}`)
+      }
+      this.pos++
+      this.skipSpace()
+      const value = this.parseValue(depth)
+      // defineProperty keeps "__proto__" an ordinary member instead of replacing the prototype.
+      Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true })
+      this.skipSpace()
+      const c = this.text.charCodeAt(this.pos)
+      if (c === 0x2c) {
+        this.pos++
+        continue
+      }
+      if (c === 0x7d) {
+        this.pos++
+        return obj
+      }
+      this.fail(`expected "," or "}" in object, found ${describeAt(this.text, this.pos)}`)
+    }
+  }
+}
+
+/**
+ * The value `encodeJson` output parses back to: object members that are `null` or `undefined` removed at every
+ * depth (array items kept, `undefined` items as `null`). Used by tests and by callers that compare stored values.
+ */
+export function withoutNulls(value: unknown): unknown {
+  if (value === undefined) return null
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) return value.map((v) => withoutNulls(v))
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(value)) {
+    const member = (value as Record<string, unknown>)[key]
+    if (member === null || member === undefined) continue
+    Object.defineProperty(out, key, { value: withoutNulls(member), writable: true, enumerable: true, configurable: true })
+  }
+  return out
+}
