@@ -209,6 +209,37 @@ if (existsSync(fixtures)) {
     lines.push(`${`${name} (${set.length})`.padEnd(12)} ${hits.map((h) => (h / set.length).toFixed(3).padStart(9)).join(' ')}`)
   }
 }
+// Speed, on the tweets and movie snippets: annotation (the pipeline's shared cost), our scorer with and
+// without the model, and the two peers on raw text. The share is sentiment time / (annotation + sentiment).
+{
+  const texts = docs.map((d) => d.text)
+  const time = (f: () => void): number => {
+    const s = performance.now()
+    f()
+    return performance.now() - s
+  }
+  const scorer = createSentimentScorer()
+  const annotated: AnnotatedDocument[] = []
+  const tAnn = time(() => {
+    for (const t of texts) annotated.push(annotateSafe(t))
+  })
+  const tLex = time(() => {
+    for (const d of annotated) lexScorer.score(d)
+  })
+  const tFull = time(() => {
+    for (const d of annotated) scorer.score(d)
+  })
+  const tVader = time(() => {
+    for (const t of texts) vaderScore(t)
+  })
+  const tAfinn = time(() => {
+    for (const t of texts) afinnScore(t)
+  })
+  const rate = (ms: number): string => `${Math.round((texts.length / ms) * 1000)} docs/s`
+  lines.push('')
+  lines.push(`Speed over ${texts.length} texts: annotation ${rate(tAnn)}; ours lexicon ${rate(tLex)}; ours lexicon+model ${rate(tFull)}; VADER ${rate(tVader)}; AFINN ${rate(tAfinn)}`)
+  lines.push(`Share of annotation+sentiment time taken by sentiment: ${((100 * tFull) / (tAnn + tFull)).toFixed(1)}% (lexicon only ${((100 * tLex) / (tAnn + tLex)).toFixed(1)}%)`)
+}
 lines.push('')
 lines.push(`total ${((performance.now() - t0) / 1000).toFixed(1)} s`)
 console.log(lines.join('\n'))

@@ -44,7 +44,7 @@ export interface TrainOptions {
   readonly calibrationFolds?: number
   /** Ridge penalty of the calibrator. @defaultValue 1 */
   readonly ridge?: number
-  /** Decimals kept in the weight file. @defaultValue 4 */
+  /** Decimals kept in the weight file. @defaultValue 3 */
   readonly decimals?: number
   /** Neutral band on the normalised human score. @defaultValue 0.05 */
   readonly neutralBand?: number
@@ -154,8 +154,8 @@ function regressionData(r: Regression, decimals: number): Pick<SentimentModelDat
   const ngrams: Record<string, number[]> = {}
   for (const [g, w] of r.ngrams) {
     const rw = w.map((v) => roundTo(v, decimals))
-    // Drop n-grams whose weights all round to 0: they cannot change a prediction.
-    if (rw.some((v) => v !== 0)) ngrams[g] = rw
+    // Drop n-grams whose weights are all below 0.01: they barely move a prediction and bloat the file.
+    if (rw.some((v) => Math.abs(v) >= 0.01)) ngrams[g] = rw
   }
   return { denseWeights: r.dense.map((row) => row.map((v) => roundTo(v, decimals))), ngrams }
 }
@@ -209,7 +209,7 @@ export function trainSentimentModel(examples: readonly TrainingExample[], option
     learningRate: options.learningRate ?? 0.05,
     calibrationFolds: options.calibrationFolds ?? 3,
     ridge: options.ridge ?? 1,
-    decimals: options.decimals ?? 4,
+    decimals: options.decimals ?? 3,
     neutralBand: options.neutralBand ?? 0.05,
   }
   if (examples.length < Math.max(2, o.calibrationFolds * 2)) throw new Error(`training needs at least ${o.calibrationFolds * 2} examples, found ${examples.length}`)
