@@ -93,6 +93,14 @@ export function createMemoryStorage(): Storage {
       return found.map((i) => structuredClone(i))
     },
 
+    async takeItem(key) {
+      const k = itemKey(key)
+      const stored = items.get(k)
+      if (stored === undefined || !isFinished(stored)) return undefined
+      items.delete(k)
+      return structuredClone(stored)
+    },
+
     async cancelQueued(key) {
       const k = itemKey(key)
       const stored = items.get(k)

@@ -174,6 +174,18 @@ export function runStorageContract(name: string, makeStorage: () => Promise<Stor
         expect(await s.takeProcessed('a', 'document', { configId: 'c1' }, 10)).toEqual([])
         expect(await s.takeProcessed('a', 'document', { jobId: 'j2' }, 10)).toHaveLength(1)
       })
+      it('should take one finished item by key and nothing that is not finished', async () => {
+        const q = item()
+        await s.putItems([q])
+        expect(await s.takeItem(q)).toBeUndefined()
+        expect(await s.getItem(q)).toBeDefined()
+        const [claimed] = await s.claimQueued(1)
+        expect(await s.takeItem(q)).toBeUndefined()
+        await s.completeItem(finish(claimed!, 'FAILED'))
+        expect((await s.takeItem(q))?.status).toBe('FAILED')
+        expect(await s.getItem(q)).toBeUndefined()
+        expect(await s.takeItem(q)).toBeUndefined()
+      })
       it('should cancel queued and processing items but leave finished ones', async () => {
         const q = item()
         const p = item()
