@@ -221,6 +221,13 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
   }
   const lexicon = options.lexicon ?? loadSentimentLexicon(options.lexiconDir)
   const model = options.model === false ? undefined : (options.model ?? loadSentimentModel())
+  const multiWordStarts = new Set<string>()
+  for (const table of [lexicon.words, lexicon.idioms, lexicon.negators, lexicon.modifiers, lexicon.contrasts] as ReadonlyArray<ReadonlyMap<string, unknown>>) {
+    for (const key of table.keys()) {
+      const sp = key.indexOf(' ')
+      if (sp > 0) multiWordStarts.add(key.slice(0, sp))
+    }
+  }
   const scale = 10 ** opts.decimals
   const round = (x: number): number => {
     const r = Math.round(x * scale) / scale
@@ -580,7 +587,10 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           }
           if (best !== undefined) return best
         }
-        const maxLen = Math.min(Math.max(lexicon.maxLength, user.maxLength), end - i)
+        // Multi-word keys are tried only where one can start (their first word is indexed once per scorer).
+        const canStartPhrase =
+          multiWordStarts.has(keysNormal[i] ?? '') || multiWordStarts.has(keysLemma[i] ?? '') || user.starts.has(keysNormal[i] ?? '') || user.starts.has(keysLemma[i] ?? '')
+        const maxLen = canStartPhrase ? Math.min(Math.max(lexicon.maxLength, user.maxLength), end - i) : 1
         for (let len = maxLen; len >= 1; len--) {
           // Phrases do not run across clause punctuation (a single punctuation token may be an emoticon).
           if (len > 1 && spansBreak(i, i + len)) continue
@@ -722,11 +732,14 @@ function isAllCaps(s: string): boolean {
 interface UserTable {
   readonly map: ReadonlyMap<string, WeightedEntry>
   readonly maxLength: number
+  /** First words of multi-word user phrases. */
+  readonly starts: ReadonlySet<string>
 }
 
 /** Validate user phrases (name of up to three words, weight -2..2) into a lookup on the lexicon scale. */
 function userTable(phrases: readonly UserSentimentPhrase[]): UserTable {
   const map = new Map<string, WeightedEntry>()
+  const starts = new Set<string>()
   let maxLength = 0
   if (!Array.isArray(phrases)) throw new SentimentInputError('userPhrases should be an array of {name, weight}')
   phrases.forEach((p, i) => {
@@ -745,8 +758,9 @@ function userTable(phrases: readonly UserSentimentPhrase[]): UserTable {
     const key = phraseKey(name)
     const length = key.split(' ').length
     maxLength = Math.max(maxLength, length)
+    if (length > 1) starts.add(key.slice(0, key.indexOf(' ')))
     // User weights -2..2 map onto the lexicon scale -4..4, so weight 2 scores as strongly as the strongest word.
     map.set(key, { title: name, weight: weight * 2, length })
   })
-  return { map, maxLength }
+  return { map, maxLength, starts }
 }
