@@ -15,6 +15,8 @@ export interface SentimentSection {
   readonly sentencePolar: readonly boolean[]
   /** Sentiment of a token span [tokenStart, tokenEnd), e.g. a theme's or entity's context. */
   span(tokenStart: number, tokenEnd: number): { score: number; polarity: Polarity }
+  /** Polarity of a score under the scorer's thresholds. */
+  polarityOf(score: number): Polarity
 }
 
 /** The detected language of a document. */

@@ -1,0 +1,108 @@
+import { createAnnotator, type Annotator } from '../nlp/annotate.ts'
+import type { Configuration } from '../model/configuration.ts'
+import type { Subscription } from '../model/account.ts'
+import type { CollectionOutput, DocumentOutput } from '../model/output.ts'
+import type { StoredConfiguration } from '../storage/types.ts'
+import { createPipeline, type Pipeline } from '../pipeline/pipeline.ts'
+import type { AnalyzeContext, Analyzer, Sections } from '../pipeline/types.ts'
+import { contentProblem } from '../pipeline/content.ts'
+
+/** Identity and pass-through fields of a document being analysed. */
+export interface DocumentMeta {
+  readonly id: string
+  readonly jobId?: string | undefined
+  readonly tag?: string | undefined
+  readonly metadata?: unknown
+}
+
+/** The analysis half of an engine: annotator, ordered pipeline and compiled-resource cache. */
+export interface AnalysisCore {
+  readonly pipeline: Pipeline
+  readonly annotator: Annotator
+  /** Analyze one text under a stored configuration; never throws for content problems (FAILED instead). */
+  analyzeDocument(text: string, meta: DocumentMeta, stored: StoredConfiguration, subscription: Subscription, cacheKey: string): DocumentOutput
+  /** Analyze a collection together (Discovery mode). */
+  analyzeCollection(texts: readonly string[], meta: DocumentMeta, stored: StoredConfiguration, subscription: Subscription, cacheKey: string): CollectionOutput
+}
+
+/** An analyzer that may compile tuning resources once per configuration revision. */
+export interface PreparingAnalyzer extends Analyzer {
+  /** Compile what this analyzer needs from a configuration's tuning; cached per revision. */
+  prepare?(stored: StoredConfiguration, subscription: Subscription): unknown
+}
+
+/** The Detailed output's members in the order client-compat §7 lists them (stable byte-identical JSON). */
+const DOCUMENT_ORDER: readonly (keyof DocumentOutput)[] = [
+  'id', 'config_id', 'job_id', 'tag', 'metadata', 'status', 'failure_reason', 'source_text', 'summary', 'language',
+  'language_score', 'sentiment_score', 'sentiment_polarity', 'model_sentiment', 'intentions', 'entities', 'themes',
+  'phrases', 'topics', 'taxonomy', 'auto_categories', 'relations', 'opinions', 'details',
+]
+
+/** Create the analysis core. `analyzers` are ordered by their needs (ERR_INVALID_OPTIONS when they cannot be). */
+export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[]): AnalysisCore {
+  const pipeline = createPipeline(analyzers)
+  const annotator = createAnnotator()
+  // Compiled resources per account/configuration; replaced when the configuration's revision changes.
+  const cache = new Map<string, { revision: number; resources: Record<string, unknown> }>()
+
+  const resourcesFor = (stored: StoredConfiguration, subscription: Subscription, cacheKey: string): Record<string, unknown> => {
+    const hit = cache.get(cacheKey)
+    if (hit !== undefined && hit.revision === stored.revision) return hit.resources
+    const resources: Record<string, unknown> = {}
+    for (const a of analyzers) if (a.prepare !== undefined) resources[a.name] = a.prepare(stored, subscription)
+    if (cache.size > 10_000) cache.clear()
+    cache.set(cacheKey, { revision: stored.revision, resources })
+    return resources
+  }
+
+  const base = (meta: DocumentMeta, config: Configuration): DocumentOutput => {
+    const out: DocumentOutput = { id: meta.id, config_id: config.config_id, status: 'PROCESSED' }
+    if (meta.jobId !== undefined) out.job_id = meta.jobId
+    if (meta.tag !== undefined) out.tag = meta.tag
+    if (meta.metadata !== undefined) out.metadata = meta.metadata
+    return out
+  }
+
+  return {
+    pipeline,
+    annotator,
+    analyzeDocument(text, meta, stored, subscription, cacheKey) {
+      const config = stored.configuration
+      const out = base(meta, config)
+      if (subscription.basic_settings.return_source_text) out.source_text = text
+      const problem = contentProblem(text, config.alphanumeric_threshold)
+      if (problem !== undefined) return ordered({ ...out, status: 'FAILED', failure_reason: problem })
+      const ctx: AnalyzeContext = { configuration: config, subscription, resources: resourcesFor(stored, subscription, cacheKey) }
+      const doc = annotator.annotate(text, { html: config.process_html, oneSentence: config.one_sentence_mode })
+      try {
+        const sections = pipeline.run(doc, ctx, out)
+        const failure = (sections as Sections)['failure']
+        if (typeof failure === 'string') return ordered({ ...base(meta, config), status: 'FAILED', failure_reason: failure })
+      } catch (e) {
+        // An analyzer error fails this document, never the process or the batch.
+        const reason = e instanceof Error ? e.message : String(e)
+        return ordered({ ...base(meta, config), status: 'FAILED', failure_reason: `analysis failed: ${reason}` })
+      }
+      return ordered(out)
+    },
+    analyzeCollection(texts, meta, stored, _subscription, _cacheKey) {
+      const config = stored.configuration
+      const out: CollectionOutput = { id: meta.id, config_id: config.config_id, status: 'PROCESSED' }
+      if (meta.jobId !== undefined) out.job_id = meta.jobId
+      if (meta.tag !== undefined) out.tag = meta.tag
+      if (meta.metadata !== undefined) out.metadata = meta.metadata
+      const usable = texts.filter((t) => contentProblem(t, config.alphanumeric_threshold) === undefined)
+      if (usable.length === 0) {
+        return { ...out, status: 'FAILED', failure_reason: 'no text of the collection can be analysed' }
+      }
+      out.docs_count = texts.length
+      return out
+    },
+  }
+}
+
+function ordered(out: DocumentOutput): DocumentOutput {
+  const o: Record<string, unknown> = {}
+  for (const k of DOCUMENT_ORDER) if (out[k] !== undefined) o[k] = out[k]
+  return o as unknown as DocumentOutput
+}

@@ -1,0 +1,154 @@
+import { fail } from '../errors.ts'
+import type { FeatureRecord, FeatureSettings, Subscription } from '../model/account.ts'
+import type { Configuration } from '../model/configuration.ts'
+import { detailsAnalyzer } from '../pipeline/analyzers/details.ts'
+import { summaryAnalyzer } from '../pipeline/analyzers/summary.ts'
+import { createSentimentAnalyzers } from '../pipeline/analyzers/sentiment.ts'
+import { createEntitiesAnalyzer } from '../pipeline/analyzers/entities.ts'
+import type { PreparingAnalyzer } from './analysis.ts'
+import { SUPPORTED_LANGUAGES } from './settings.ts'
+
+/** Languages the engine analyses (name as on the wire, ISO 639-1 code). */
+export const ANALYSIS_LANGUAGES = SUPPORTED_LANGUAGES
+
+/**
+ * The analyzers every engine runs, in no particular order (the pipeline orders them by `needs`).
+ * Built per engine: the sentiment scorer's lexicons and model belong to one engine only.
+ */
+export function builtinAnalyzers(): PreparingAnalyzer[] {
+  return [...createSentimentAnalyzers(), createEntitiesAnalyzer(), detailsAnalyzer, summaryAnalyzer] as PreparingAnalyzer[]
+}
+
+/**
+ * What the engine produces, by Detailed-mode feature name of the subscription. Only features with a
+ * real analyzer behind them are true; the rest stay false until their analyzer exists.
+ */
+export function engineCapabilities(): FeatureSettings {
+  return {
+    document: {
+      concept_topics: false,
+      query_topics: false,
+      sentiment_phrases: true,
+      user_entities: true,
+      intentions: false,
+      model_sentiment: true,
+      language_detection: false,
+      named_entities: true,
+      pos_tagging: true,
+      summary: true,
+      themes: false,
+      relations: false,
+      mentions: true,
+      opinions: false,
+      auto_categories: false,
+    },
+    collection: {
+      concept_topics: false,
+      query_topics: false,
+      user_entities: false,
+      named_entities: false,
+      themes: false,
+      mentions: false,
+      facets: false,
+    },
+    html_processing: true,
+    supported_languages: ANALYSIS_LANGUAGES.map((l) => l.name).join(','),
+  }
+}
+
+/** A license's feature settings narrowed to what the engine really produces. */
+export function engineFeatureSettings(license: FeatureSettings): FeatureSettings {
+  const cap = engineCapabilities()
+  const and = <T extends Record<string, boolean>>(a: T, b: T): T => {
+    const o: Record<string, boolean> = {}
+    for (const k of Object.keys(a)) o[k] = a[k] === true && b[k] === true
+    return o as T
+  }
+  const capLangs = new Set(cap.supported_languages.split(',').map((s) => s.trim().toLowerCase()))
+  return {
+    document: and(license.document, cap.document),
+    collection: and(license.collection, cap.collection),
+    html_processing: license.html_processing && cap.html_processing,
+    supported_languages: license.supported_languages
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => capLangs.has(s.toLowerCase()))
+      .join(','),
+  }
+}
+
+/**
+ * Feature records of `GET /features` for the languages a license covers (all of them, or those asked
+ * for by name or ISO code). Both key sets of the spec are filled from the same facts.
+ */
+export function featureRecords(f: FeatureSettings, languages?: readonly string[]): FeatureRecord[] {
+  const licensed = f.supported_languages.split(',').map((s) => s.trim().toLowerCase())
+  const wanted = languages?.map((l) => l.trim().toLowerCase()).filter((l) => l !== '')
+  const d = f.document
+  const c = f.collection
+  return ANALYSIS_LANGUAGES.filter((l) => licensed.includes(l.name.toLowerCase()))
+    .filter((l) => wanted === undefined || wanted.length === 0 || wanted.includes(l.name.toLowerCase()) || wanted.includes(l.code))
+    .map((l) => ({
+      id: l.code,
+      language: l.name,
+      html_processing: f.html_processing,
+      settings: {
+        blacklist: d.query_topics,
+        user_entities: d.user_entities,
+        sentiment_phrases: d.sentiment_phrases,
+        queries: d.query_topics,
+        user_categories: d.concept_topics,
+        concept_topics: d.concept_topics,
+        query_topics: d.query_topics,
+      },
+      detailed_mode: {
+        language_detection: d.language_detection,
+        pos_tagging: d.pos_tagging,
+        intentions: d.intentions,
+        mentions: d.mentions,
+        sentiment_phrases: d.sentiment_phrases,
+        themes: d.themes,
+        relations: d.relations,
+        named_entities: d.named_entities,
+        sentiment: d.sentiment_phrases,
+        summarization: d.summary,
+        user_entities: d.user_entities,
+        query_topics: d.query_topics,
+        auto_categories: d.auto_categories,
+        concept_topics: d.concept_topics,
+        opinions: d.opinions,
+        theme_mentions: d.themes && d.mentions,
+        entity_themes: d.named_entities && d.themes,
+        entity_relations: d.relations,
+        entity_mentions: d.named_entities && d.mentions,
+        entity_opinions: d.opinions,
+        queries: d.query_topics,
+        user_categories: d.concept_topics,
+      },
+      discovery_mode: {
+        named_entities: c.named_entities,
+        mentions: c.mentions,
+        facets: c.facets,
+        user_entities: c.user_entities,
+        concept_topics: c.concept_topics,
+        themes: c.themes,
+        query_topics: c.query_topics,
+        attributes: c.facets,
+        entity_mentions: c.named_entities && c.mentions,
+        facet_mentioins: c.facets && c.mentions,
+        theme_mentions: c.themes && c.mentions,
+        user_categories: c.concept_topics,
+        queries: c.query_topics,
+        facet_attributes: c.facets,
+      },
+    }))
+}
+
+/** ERR_LANGUAGE_FORBIDDEN when the license does not cover the configuration's language. */
+export function checkLanguage(subscription: Subscription, config: Configuration): void {
+  const allowed = subscription.feature_settings.supported_languages.split(',').map((s) => s.trim().toLowerCase())
+  if (!allowed.includes(config.language.toLowerCase())) {
+    fail('ERR_LANGUAGE_FORBIDDEN', `language "${config.language}" of configuration ${config.config_id} is not supported by the license (supported: ${subscription.feature_settings.supported_languages})`)
+  }
+}
+

@@ -1,0 +1,118 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import { EngineError } from '../errors.ts'
+import type { Storage } from '../storage/types.ts'
+import type { Analyzer } from '../pipeline/types.ts'
+import type { DocumentOutput, CollectionOutput } from '../model/output.ts'
+import type { SubscriptionOverrides } from './account.ts'
+import type { QueryChecker } from './tuning.ts'
+
+/** One account an engine serves. */
+export interface AccountOptions {
+  /** Public key (`oauth_consumer_key`). */
+  readonly key: string
+  /** Secret used to sign requests. */
+  readonly secret: string
+  /** Consumer name shown in statistics. @defaultValue the key */
+  readonly name?: string
+  /** Subscription overrides; every field defaults to the contract's starter limits. */
+  readonly subscription?: SubscriptionOverrides
+}
+
+/** Items processed for a configuration with a callback URL, handed to whoever delivers them. */
+export interface ProcessedEvent {
+  readonly account: string
+  readonly configId: string
+  readonly callback: string
+  readonly kind: 'document' | 'collection'
+  readonly output: DocumentOutput | CollectionOutput
+}
+
+/** Options of {@link createEngine}. Every field is optional. */
+export interface EngineOptions {
+  /** Accounts served. @defaultValue one development account with a random key and secret */
+  readonly accounts?: readonly AccountOptions[]
+  /** Storage backend. @defaultValue in-memory storage */
+  readonly storage?: Storage
+  /** Clock in epoch milliseconds (retention, statistics, limits). @defaultValue Date.now */
+  readonly now?: () => number
+  /** Id generator for configurations, tuning items and documents without an id. @defaultValue crypto.randomUUID */
+  readonly newId?: () => string
+  /** Extra analyzers run after the built-in ones (ordered by their `needs`). @defaultValue none */
+  readonly analyzers?: readonly Analyzer[]
+  /** Process queued items in the background. @defaultValue true */
+  readonly background?: boolean
+  /** Items claimed per background step. @defaultValue 16 */
+  readonly workerBatch?: number
+  /** Retention of submitted and processed items, in milliseconds. @defaultValue 24 hours */
+  readonly retentionMs?: number
+  /** Called with each item processed for a configuration whose `callback` is set. @defaultValue none */
+  readonly onCallback?: (event: ProcessedEvent) => void
+  /**
+   * Syntax check of boolean queries in tuning (queries, `+` user entities, phrases with operators).
+   * @defaultValue the engine's query parser
+   */
+  readonly checkQuery?: QueryChecker
+}
+
+/** Options after defaults and checks; frozen. */
+export interface ResolvedOptions {
+  readonly accounts: readonly Required<Omit<AccountOptions, 'subscription'>>[]
+  readonly subscriptions: ReadonlyMap<string, SubscriptionOverrides | undefined>
+  readonly storage: Storage | undefined
+  readonly now: () => number
+  readonly newId: () => string
+  readonly analyzers: readonly Analyzer[]
+  readonly background: boolean
+  readonly workerBatch: number
+  readonly retentionMs: number
+  readonly onCallback: ((event: ProcessedEvent) => void) | undefined
+  readonly checkQuery: QueryChecker | undefined
+}
+
+/**
+ * Complete and check the options in one place, then freeze them. Bad options throw
+ * ERR_INVALID_OPTIONS here, never later during analysis.
+ */
+export function resolveOptions(options: EngineOptions = {}): ResolvedOptions {
+  const bad = (msg: string): never => {
+    throw new EngineError('ERR_INVALID_OPTIONS', msg)
+  }
+  if (typeof options !== 'object' || options === null) bad('createEngine options must be an object')
+  const accounts = options.accounts ?? [
+    { key: `dev-${randomBytes(6).toString('hex')}`, secret: randomBytes(16).toString('hex'), name: 'development' },
+  ]
+  if (!Array.isArray(accounts) || accounts.length === 0) bad('options.accounts must be a non-empty array when given')
+  const seen = new Set<string>()
+  const subscriptions = new Map<string, SubscriptionOverrides | undefined>()
+  const resolved = accounts.map((a, i) => {
+    if (typeof a?.key !== 'string' || a.key === '') bad(`options.accounts[${i}].key must be a non-empty string`)
+    if (typeof a.secret !== 'string' || a.secret === '') bad(`options.accounts[${i}].secret must be a non-empty string`)
+    if (seen.has(a.key)) bad(`options.accounts[${i}].key "${a.key}" is used by two accounts`)
+    seen.add(a.key)
+    subscriptions.set(a.key, a.subscription)
+    return Object.freeze({ key: a.key, secret: a.secret, name: a.name ?? a.key })
+  })
+  const num = (v: number | undefined, name: string, def: number, min: number): number => {
+    if (v === undefined) return def
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < min) bad(`options.${name} must be a number >= ${min}, found ${String(v)}`)
+    return v
+  }
+  const fn = <T>(v: T | undefined, name: string, def: T): T => {
+    if (v === undefined) return def
+    if (typeof v !== 'function') bad(`options.${name} must be a function`)
+    return v
+  }
+  return Object.freeze({
+    accounts: Object.freeze(resolved),
+    subscriptions,
+    storage: options.storage,
+    now: fn(options.now, 'now', Date.now),
+    newId: fn(options.newId, 'newId', randomUUID),
+    analyzers: Object.freeze([...(options.analyzers ?? [])]),
+    background: options.background ?? true,
+    workerBatch: Math.floor(num(options.workerBatch, 'workerBatch', 16, 1)),
+    retentionMs: num(options.retentionMs, 'retentionMs', 24 * 3600 * 1000, 1),
+    onCallback: options.onCallback === undefined ? undefined : fn(options.onCallback, 'onCallback', options.onCallback),
+    checkQuery: options.checkQuery === undefined ? undefined : fn(options.checkQuery, 'checkQuery', options.checkQuery),
+  })
+}

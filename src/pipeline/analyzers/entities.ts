@@ -1,0 +1,184 @@
+import type { AnnotatedDocument } from '../../nlp/types.ts'
+import type { Entity, Location, Mention, Polarity } from '../../model/output.ts'
+import type { StoredConfiguration } from '../../storage/types.ts'
+import { createEntityTagger, type EntityTagger } from '../../entities/tagger.ts'
+import { extractEntities, loadEntityLexicons, type ExtractedEntity } from '../../entities/extract.ts'
+import { need } from '../pipeline.ts'
+import type { Analyzer, SentimentSection } from '../types.ts'
+
+/** A mention as a token range, before it is grouped for the wire. */
+interface SpanMention {
+  readonly tokenStart: number
+  readonly tokenEnd: number
+  readonly label: string
+}
+
+/** An entity found in a document, named (tagger, lexicons, patterns) or user (configuration). */
+export interface FoundEntity {
+  readonly type: 'named' | 'user'
+  readonly title: string
+  readonly label: string
+  readonly entity_type: string
+  readonly evidence: number
+  readonly confidence: number
+  readonly is_about: boolean
+  readonly mentions: readonly SpanMention[]
+}
+
+/** A literal user entity compiled for matching: its lower-cased token sequence. */
+interface LiteralUserEntity {
+  readonly words: readonly string[]
+  readonly title: string
+  readonly label: string
+  readonly entity_type: string
+}
+
+/** Compiled user entities of a configuration. */
+export interface EntityResources {
+  readonly literals: readonly LiteralUserEntity[]
+}
+
+/**
+ * `entities`: named entities from our tagger (Person, Company, Place), lexicons (Job Title, Product,
+ * well-known companies) and patterns (Email, URL, Phone, Date, Money, Percentage, Hashtag, Mention),
+ * plus the configuration's user entities, which override a named result on the same span.
+ * Sentiment of an entity is the mean sentiment of the sentences that mention it.
+ */
+export function createEntitiesAnalyzer(tagger: EntityTagger = createEntityTagger()): Analyzer {
+  const lexicons = loadEntityLexicons()
+  const analyzer: Analyzer & { prepare(stored: StoredConfiguration): EntityResources } = {
+    name: 'entities',
+    needs: ['sentiment'],
+    enabled: (ctx) => {
+      const d = ctx.configuration.document
+      const f = ctx.subscription.feature_settings.document
+      return (d.named_entities && f.named_entities && d.named_entities_limit > 0) || (d.user_entities && f.user_entities && d.user_entities_limit > 0)
+    },
+    prepare(stored) {
+      // Entities whose name is a boolean query (leading "+") are matched by the query language.
+      const literals = stored.tuning.entities
+        .filter((e) => !e.name.startsWith('+'))
+        .map((e) => ({
+          words: e.name.toLowerCase().split(/\s+/).filter((w) => w !== ''),
+          title: e.normalized ?? e.name,
+          label: e.label ?? e.type,
+          entity_type: e.type,
+        }))
+        .filter((e) => e.words.length > 0)
+      return { literals }
+    },
+    run(doc, sections, ctx) {
+      const d = ctx.configuration.document
+      const f = ctx.subscription.feature_settings.document
+      const res = ctx.resources['entities'] as EntityResources | undefined
+      const user = d.user_entities && f.user_entities ? matchLiterals(doc, res?.literals ?? []) : []
+      const taken = new Set<number>()
+      for (const u of user) for (const m of u.mentions) for (let i = m.tokenStart; i < m.tokenEnd; i++) taken.add(i)
+      const named: FoundEntity[] =
+        d.named_entities && f.named_entities
+          ? extractEntities(doc, tagger, lexicons)
+              .map((e) => dropTaken(e, taken))
+              .filter((e): e is FoundEntity => e !== undefined)
+          : []
+      const sentiment = need(sections, 'sentiment')
+      const withMentions = d.mentions && f.mentions
+      const threshold = ctx.configuration.entities_threshold
+      const wire = (e: FoundEntity, mentionsLimit: number): Entity => {
+        const score = entitySentiment(doc, e, sentiment)
+        const item: Entity = {
+          type: e.type,
+          title: e.title,
+          label: e.label,
+          entity_type: e.entity_type,
+          evidence: e.evidence,
+          confident: e.confidence >= threshold,
+          is_about: e.is_about,
+          sentiment_score: score.score,
+          sentiment_polarity: score.polarity,
+        }
+        if (withMentions && mentionsLimit > 0) item.mentions = groupMentions(e.mentions, mentionsLimit, doc)
+        return item
+      }
+      return [
+        ...(d.user_entities_limit > 0 ? user.slice(0, d.user_entities_limit).map((e) => wire(e, d.user_mentions_limit)) : []),
+        ...named.slice(0, d.named_entities_limit).map((e) => wire(e, d.named_mentions_limit)),
+      ]
+    },
+    toWire(value, out) {
+      const list = value as Entity[]
+      if (list.length > 0) out.entities = list
+    },
+  }
+  return analyzer
+}
+
+function dropTaken(e: ExtractedEntity, taken: ReadonlySet<number>): FoundEntity | undefined {
+  const mentions = e.mentions.filter((m) => {
+    for (let i = m.tokenStart; i < m.tokenEnd; i++) if (taken.has(i)) return false
+    return true
+  })
+  if (mentions.length === 0) return undefined
+  return {
+    type: 'named',
+    title: e.title,
+    label: e.entity_type,
+    entity_type: e.entity_type,
+    evidence: mentions.length,
+    confidence: e.confidence,
+    is_about: e.is_about,
+    mentions: mentions.map((m) => ({ tokenStart: m.tokenStart, tokenEnd: m.tokenEnd, label: m.label })),
+  }
+}
+
+/** Case-insensitive, token-boundary matches of literal user entities (longest first at each position). */
+function matchLiterals(doc: AnnotatedDocument, literals: readonly LiteralUserEntity[]): FoundEntity[] {
+  if (literals.length === 0) return []
+  const found = new Map<LiteralUserEntity, SpanMention[]>()
+  const sorted = [...literals].sort((a, b) => b.words.length - a.words.length)
+  const toks = doc.tokens
+  for (let i = 0; i < toks.length; i++) {
+    for (const lit of sorted) {
+      const n = lit.words.length
+      if (i + n > toks.length) continue
+      let ok = true
+      for (let k = 0; k < n && ok; k++) ok = toks[i + k]!.text.toLowerCase() === lit.words[k]
+      if (!ok) continue
+      const first = toks[i]!
+      const last = toks[i + n - 1]!
+      const list = found.get(lit) ?? []
+      list.push({ tokenStart: i, tokenEnd: i + n, label: doc.text.slice(first.start, last.end) })
+      found.set(lit, list)
+      i += n - 1
+      break
+    }
+  }
+  return literals
+    .filter((l) => found.has(l))
+    .map((l) => {
+      const mentions = found.get(l)!
+      return { type: 'user' as const, title: l.title, label: l.label, entity_type: l.entity_type, evidence: mentions.length, confidence: 100, is_about: false, mentions }
+    })
+}
+
+/** Mean sentiment of the distinct sentences that mention the entity, with the scorer's polarity rule. */
+function entitySentiment(doc: AnnotatedDocument, e: FoundEntity, sentiment: SentimentSection): { score: number; polarity: Polarity } {
+  const sentences = [...new Set(e.mentions.map((m) => doc.tokens[m.tokenStart]!.sentence))]
+  let sum = 0
+  for (const s of sentences) sum += sentiment.sentenceScores[s] ?? 0
+  const mean = Math.round((sum / sentences.length) * 10_000) / 10_000
+  return { score: mean === 0 ? 0 : mean, polarity: sentiment.polarityOf(mean) }
+}
+
+/** Mentions grouped by label: one wire mention per distinct label with all its locations. */
+function groupMentions(mentions: readonly SpanMention[], limit: number, doc: AnnotatedDocument): Mention[] {
+  const byLabel = new Map<string, { negated: boolean; locations: Location[] }>()
+  for (const m of mentions) {
+    const first = doc.tokens[m.tokenStart]!
+    const last = doc.tokens[m.tokenEnd - 1]!
+    const entry = byLabel.get(m.label) ?? { negated: false, locations: [] }
+    entry.negated ||= first.negated
+    entry.locations.push({ offset: first.byteOffset, length: last.byteOffset + last.byteLength - first.byteOffset })
+    byLabel.set(m.label, entry)
+  }
+  return [...byLabel].slice(0, limit).map(([label, v]) => ({ label, is_negated: v.negated, locations: v.locations }))
+}
