@@ -1,0 +1,348 @@
+import { verifySignature } from '../auth/signature.ts'
+import { chooseResponseEncoding, decodeRequestBody, encodeResponseBody } from '../codecs/compression.ts'
+import { isCodecError } from '../codecs/errors.ts'
+import type { Engine, AccountApi } from '../engine/types.ts'
+import { isEngineError } from '../errors.ts'
+import { buildOpenApi } from './openapi.ts'
+import { createRoutes, matchRoute, splitFormat, type Route, type RouteMatch, type WireFormat } from './routes.ts'
+import { decodeBody, encodeError, encodeValue } from './wire.ts'
+
+/** One line of the request log, handed to {@link HttpHandlerOptions.log} once per request. */
+export interface RequestLogEntry {
+  readonly method: string
+  /** The path as received, without the query (the query carries the signature parameters). */
+  readonly path: string
+  readonly status: number
+  /** Milliseconds from receipt to the response being ready. */
+  readonly ms: number
+  /** Account key, once the signature was verified. */
+  readonly account: string | undefined
+  /** Contract endpoint of the route, e.g. `E3`. */
+  readonly endpoint: string | undefined
+  /** Size of the response body as sent (after compression). */
+  readonly bytesOut: number
+  /** The error message, for answers of 400 and above. */
+  readonly error: string | undefined
+}
+
+/** Options of {@link createHttpHandler}. Every field is optional. */
+export interface HttpHandlerOptions {
+  /** Prefix the API is mounted under, e.g. `/api` (no trailing slash). @defaultValue '' */
+  readonly basePath?: string
+  /** Largest request body accepted as received (413 beyond). @defaultValue 4 MiB */
+  readonly maxBodyBytes?: number
+  /** Largest request body after gzip/deflate decoding (413 beyond; stops compression bombs). @defaultValue 8 MiB */
+  readonly maxDecompressedBytes?: number
+  /**
+   * Also accept signatures made over `X-Forwarded-Host` (set this when a trusted proxy rewrites Host).
+   * @defaultValue false
+   */
+  readonly trustProxy?: boolean
+  /** Refuse signatures whose timestamp is further than this from the clock, in seconds. @defaultValue off */
+  readonly replayWindowSeconds?: number
+  /** Called once per request, after the answer is ready. @defaultValue none */
+  readonly log?: (entry: RequestLogEntry) => void
+  /** Serve the OpenAPI document at `/openapi.json` (unsigned). @defaultValue true */
+  readonly openApi?: boolean
+}
+
+/** The request target and Host exactly as received, which a web `Request` cannot keep (its URL is normalised). */
+export interface RawRequestInfo {
+  /** Request target as received: path and query, never re-serialised or decoded. */
+  readonly rawTarget: string
+  /** `Host` header as received. */
+  readonly host: string
+}
+
+/**
+ * A web-standard handler, `(Request) => Promise<Response>`, plus {@link HttpHandler.handleRaw} for adapters that
+ * know the raw request target.
+ */
+export interface HttpHandler {
+  (request: Request): Promise<Response>
+  /**
+   * Answer a request whose raw target and Host are known (node listener). With `passThrough`, a path that is
+   * not under the base path or matches no route answers `undefined` so a framework can go on to its next handler.
+   */
+  handleRaw(request: Request, raw: RawRequestInfo, passThrough?: boolean): Promise<Response | undefined>
+  /** The routes table the handler serves. */
+  readonly routes: readonly Route[]
+}
+
+interface Resolved {
+  readonly basePath: string
+  readonly maxBodyBytes: number
+  readonly maxDecompressedBytes: number
+  readonly trustProxy: boolean
+  readonly replayWindowSeconds: number | undefined
+  readonly log: ((entry: RequestLogEntry) => void) | undefined
+  readonly openApi: boolean
+}
+
+function resolve(options: HttpHandlerOptions): Resolved {
+  const size = (v: number | undefined, name: string, def: number): number => {
+    if (v === undefined) return def
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
+      throw new TypeError(`createHttpHandler: options.${name} must be a positive integer, found ${String(v)}`)
+    }
+    return v
+  }
+  const basePath = options.basePath ?? ''
+  if (typeof basePath !== 'string' || (basePath !== '' && (!basePath.startsWith('/') || basePath.endsWith('/')))) {
+    throw new TypeError(`createHttpHandler: options.basePath must be '' or start with '/' and not end with '/', found ${JSON.stringify(basePath)}`)
+  }
+  if (options.log !== undefined && typeof options.log !== 'function') throw new TypeError('createHttpHandler: options.log must be a function')
+  return Object.freeze({
+    basePath,
+    maxBodyBytes: size(options.maxBodyBytes, 'maxBodyBytes', 4 * 1024 * 1024),
+    maxDecompressedBytes: size(options.maxDecompressedBytes, 'maxDecompressedBytes', 8 * 1024 * 1024),
+    trustProxy: options.trustProxy ?? false,
+    replayWindowSeconds: options.replayWindowSeconds,
+    log: options.log,
+    openApi: options.openApi ?? true,
+  })
+}
+
+/** An error answer before encoding. */
+class HttpFailure extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * Parse a raw query string leniently: split on `&`, name before the first `=`, both percent-decoded with `+` as
+ * space (malformed escapes kept). The `oauth_verifier=oauth_consumer_key=K&…` form of one client parses into
+ * ordinary (ignored) parameters.
+ */
+export function parseRawQuery(query: string): Map<string, string[]> {
+  const out = new Map<string, string[]>()
+  for (const piece of query.split('&')) {
+    if (piece === '') continue
+    const eq = piece.indexOf('=')
+    const name = decodeQueryPart(eq < 0 ? piece : piece.slice(0, eq))
+    const value = eq < 0 ? '' : decodeQueryPart(piece.slice(eq + 1))
+    const list = out.get(name)
+    if (list === undefined) out.set(name, [value])
+    else list.push(value)
+  }
+  return out
+}
+
+function decodeQueryPart(s: string): string {
+  const spaced = s.replace(/\+/g, ' ')
+  try {
+    return decodeURIComponent(spaced)
+  } catch {
+    return spaced
+  }
+}
+
+/** Read a body stream up to `limit` bytes; one byte more is a 413, and reading stops there. */
+async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = request.headers.get('content-length')
+  if (declared !== null && /^\d+$/.test(declared) && Number(declared) > limit) {
+    throw new HttpFailure(413, `request body of ${declared} bytes is over the limit of ${limit} bytes`)
+  }
+  if (request.body === null) return new Uint8Array(0)
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.byteLength
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined)
+      throw new HttpFailure(413, `request body is over the limit of ${limit} bytes`)
+    }
+    chunks.push(value)
+  }
+  const out = new Uint8Array(total)
+  let at = 0
+  for (const c of chunks) {
+    out.set(c, at)
+    at += c.byteLength
+  }
+  return out
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
+
+/** Status of an engine error on the wire: 404 only for GET by id of a document or collection (client-compat §3). */
+function wireStatus(status: number, route: Route | undefined): number {
+  if (status === 404 && !(route?.method === 'GET' && route.path.endsWith('/{id}'))) return 400
+  return status
+}
+
+/**
+ * Create the HTTP face of an engine: a web-standard `(Request) => Promise<Response>` serving every endpoint of the
+ * contract (routes table in `routes.ts`) under `basePath`, with `.json`, `.xml` or no suffix. Each request is
+ * verified against `engine.secretOf(key)` (401 with a body on failure), sees only its own account, is counted
+ * through `recordCall` (402 past call limits or expiry), and is answered with the status codes of
+ * client-compat §3: error bodies are never empty, JSON is ASCII-only without nulls, and bodies are gzip- or
+ * deflate-compressed when `Accept-Encoding` asks.
+ */
+export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = {}): HttpHandler {
+  const opts = resolve(options)
+  const routes = createRoutes()
+  let openApiText: string | undefined
+
+  async function respond(
+    request: Request,
+    status: number,
+    format: WireFormat,
+    body: string | undefined,
+    extraHeaders: Readonly<Record<string, string>> = {},
+  ): Promise<Response> {
+    const headers = new Headers(extraHeaders)
+    if (body === undefined || body === '') {
+      headers.set('content-length', '0')
+      return new Response(null, { status, headers })
+    }
+    const bytes = new TextEncoder().encode(body)
+    const coded = await encodeResponseBody(bytes, chooseResponseEncoding(request.headers.get('accept-encoding')))
+    headers.set('content-type', format === 'xml' ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8')
+    if (coded.encoding !== undefined) {
+      headers.set('content-encoding', coded.encoding)
+      headers.set('vary', 'Accept-Encoding')
+    }
+    headers.set('content-length', String(coded.body.byteLength))
+    return new Response(coded.body as Uint8Array<ArrayBuffer>, { status, headers })
+  }
+
+  function authenticate(request: Request, raw: RawRequestInfo): string {
+    const hosts = [raw.host]
+    if (opts.trustProxy) {
+      const forwarded = request.headers.get('x-forwarded-host')?.split(',')[0]?.trim()
+      if (forwarded !== undefined && forwarded !== '') hosts.unshift(forwarded)
+    }
+    let reason = 'authentication failed'
+    for (const host of hosts) {
+      const result = verifySignature(
+        { rawTarget: raw.rawTarget, host, authorization: request.headers.get('authorization'), secretFor: (k) => engine.secretOf(k) },
+        opts.replayWindowSeconds === undefined ? {} : { replayWindowSeconds: opts.replayWindowSeconds },
+      )
+      if (result.ok) return result.key
+      reason = result.reason
+    }
+    throw new HttpFailure(401, `authentication failed: ${reason}`, { 'www-authenticate': 'OAuth realm=""' })
+  }
+
+  async function readBody(request: Request, route: Route, format: WireFormat): Promise<unknown> {
+    const received = await readLimited(request, opts.maxBodyBytes)
+    const bytes = await decodeRequestBody(received, request.headers.get('content-encoding'), { maxBytes: opts.maxDecompressedBytes })
+    let text: string
+    try {
+      text = UTF8.decode(bytes)
+    } catch {
+      throw new HttpFailure(400, 'request body is not valid UTF-8')
+    }
+    if (text.trim() === '') {
+      // A DELETE of taxonomy carries no body; other body routes need one.
+      if (route.method === 'DELETE') return undefined
+      throw new HttpFailure(400, `request body is empty; ${route.method} ${route.path} expects ${format === 'xml' ? 'an XML' : 'a JSON'} body`)
+    }
+    return decodeBody(format, text, route)
+  }
+
+  async function run(request: Request, raw: RawRequestInfo, passThrough: boolean): Promise<Response | undefined> {
+    const started = performance.now()
+    const queryAt = raw.rawTarget.indexOf('?')
+    const rawPath = queryAt < 0 ? raw.rawTarget : raw.rawTarget.slice(0, queryAt)
+    const rawQuery = queryAt < 0 ? '' : raw.rawTarget.slice(queryAt + 1)
+    let format: WireFormat = splitFormat(rawPath).format
+    let account: string | undefined
+    let match: RouteMatch | undefined
+    let response: Response
+    let error: string | undefined
+    try {
+      if (opts.basePath !== '' && rawPath !== opts.basePath && !rawPath.startsWith(opts.basePath + '/')) {
+        if (passThrough) return undefined
+        throw new HttpFailure(404, `no endpoint at ${rawPath}: the API is mounted under ${opts.basePath}`)
+      }
+      const path = rawPath.slice(opts.basePath.length)
+      if (opts.openApi && request.method === 'GET' && path === '/openapi.json') {
+        openApiText ??= JSON.stringify(buildOpenApi(routes, opts.basePath), null, 2)
+        response = await respond(request, 200, 'json', openApiText)
+      } else {
+        const found = matchRoute(routes, request.method, path)
+        if (found === undefined || 'allowed' in found) {
+          if (passThrough) return undefined
+          if (found === undefined) throw new HttpFailure(404, `no endpoint at ${path}`)
+          throw new HttpFailure(405, `${request.method} is not allowed on ${path}; allowed: ${found.allowed.join(', ')}`, {
+            allow: found.allowed.join(', '),
+          })
+        }
+        match = found
+        format = found.format
+        account = authenticate(request, raw)
+        const api: AccountApi = engine.account(account)
+        const query = parseRawQuery(rawQuery)
+        const app = request.headers.get('x-app-name') ?? undefined
+        await api.recordCall(found.route.callClass, app, query.get('config_id')?.[0])
+        const body = found.route.hasBody ? await readBody(request, found.route, format) : undefined
+        const value = await found.route.run({ account: api, body, query, id: found.id, app })
+        response = await answer(request, found, value)
+      }
+    } catch (e) {
+      const failure = toFailure(e, match?.route)
+      error = failure.message
+      response = await respond(request, failure.status, format, encodeError(format, failure.status, failure.message), failure.headers)
+    }
+    opts.log?.({
+      method: request.method,
+      path: rawPath,
+      status: response.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+      account,
+      endpoint: match?.route.endpoint,
+      bytesOut: Number(response.headers.get('content-length') ?? 0),
+      error,
+    })
+    return response
+  }
+
+  async function answer(request: Request, match: RouteMatch, value: unknown): Promise<Response> {
+    const { route, format } = match
+    switch (route.answer) {
+      case 'value':
+        return respond(request, 200, format, encodeValue(format, value, route.xmlRoot))
+      case 'list': {
+        const list = Array.isArray(value) ? value : []
+        return list.length === 0 ? respond(request, 202, format, undefined) : respond(request, 200, format, encodeValue(format, list, route.xmlRoot))
+      }
+      case 'accepted':
+        return respond(request, 202, format, undefined)
+      case 'ok-empty':
+        return respond(request, 200, format, undefined)
+      case 'submit': {
+        const items = (value as { autoResponse?: unknown[] } | undefined)?.autoResponse ?? []
+        return items.length === 0 ? respond(request, 202, format, undefined) : respond(request, 200, format, encodeValue(format, items, route.xmlRoot))
+      }
+    }
+  }
+
+  function toFailure(e: unknown, route: Route | undefined): HttpFailure {
+    if (e instanceof HttpFailure) return e
+    if (isEngineError(e)) return new HttpFailure(wireStatus(e.status, route), e.message)
+    if (isCodecError(e)) return new HttpFailure(e.status, e.message)
+    const detail = e instanceof Error ? e.message : String(e)
+    return new HttpFailure(500, `internal error: ${detail}`)
+  }
+
+  const handler = (async (request: Request): Promise<Response> => {
+    const url = new URL(request.url)
+    const raw: RawRequestInfo = { rawTarget: url.pathname + url.search, host: request.headers.get('host') ?? url.host }
+    return (await run(request, raw, false)) as Response
+  }) as HttpHandler
+  Object.defineProperty(handler, 'handleRaw', {
+    value: (request: Request, raw: RawRequestInfo, passThrough = false) => run(request, raw, passThrough),
+  })
+  Object.defineProperty(handler, 'routes', { value: routes })
+  return handler
+}
