@@ -34,8 +34,7 @@
  */
 import { readFileSync } from 'node:fs'
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
-import type { EntityTagger } from './tagger.ts'
-import { NER_LEXICON_DIR } from './tagger.ts'
+import { createEntityTagger, NER_LEXICON_DIR, type EntityTagger } from './tagger.ts'
 
 /** The contract's entity types produced here. */
 export type ContractEntityType =
@@ -196,7 +195,8 @@ interface Candidate {
 
 /**
  * Extract entities from an annotated document. Pure: the same document, tagger and lexicons give the
- * same entities in the same order.
+ * same entities in the same order. Lexicons left out of `options` are read from `lexicons/en/ner/` on
+ * each call: pass {@link loadEntityLexicons}'s result, or use {@link createEntityExtractor}.
  */
 export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, options: ExtractOptions = {}): ExtractedEntity[] {
   if (doc === null || typeof doc !== 'object' || !Array.isArray(doc.tokens) || !Array.isArray(doc.sentences)) {
@@ -524,4 +524,25 @@ function findCompanyPrefix<G extends { type: ContractEntityType; key: string }>(
 /** Title of an entity: its text with inner whitespace collapsed and a trailing possessive removed. */
 function normalizeTitle(label: string): string {
   return label.replace(/\s+/g, ' ').replace(/['’]s$/, '').trim()
+}
+
+/** An extractor holding its tagger and lexicons, loaded once (what a pipeline keeps per engine). */
+export interface EntityExtractor {
+  extract(doc: AnnotatedDocument): ExtractedEntity[]
+  readonly tagger: EntityTagger
+}
+
+/**
+ * Create an {@link EntityExtractor}: `extractEntities` with the tagger and lexicons bound, so the
+ * committed files are read once here rather than on every call.
+ */
+export function createEntityExtractor(options: ExtractOptions & { readonly tagger?: EntityTagger } = {}): EntityExtractor {
+  const tagger = options.tagger ?? createEntityTagger()
+  const lex = options.jobTitles === undefined || options.products === undefined || options.companies === undefined ? loadEntityLexicons() : undefined
+  const resolved: Required<ExtractOptions> = {
+    jobTitles: options.jobTitles ?? (lex as NonNullable<typeof lex>).jobTitles,
+    products: options.products ?? (lex as NonNullable<typeof lex>).products,
+    companies: options.companies ?? (lex as NonNullable<typeof lex>).companies,
+  }
+  return { tagger, extract: (doc) => extractEntities(doc, tagger, resolved) }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
 import { createEntityTagger } from '../../src/entities/tagger.ts'
-import { companyKey, extractEntities, readPhraseLexicon, type ExtractedEntity } from '../../src/entities/extract.ts'
+import { companyKey, createEntityExtractor, extractEntities, readPhraseLexicon, type ExtractedEntity } from '../../src/entities/extract.ts'
 
 const annotator = createAnnotator()
 const tagger = createEntityTagger()
@@ -121,6 +121,11 @@ describe('products, lexicons, MISC', () => {
 
   it('should name the bad line of a lexicon', () => {
     expect(() => readPhraseLexicon('# c\nceo\tCEO\nbroken line\n', 'jt.tsv')).toThrow(/jt.tsv:3/)
+  })
+
+  it('should give the same result through createEntityExtractor', () => {
+    const text = 'Tim Cook met Angela Merkel in Berlin.'
+    expect(createEntityExtractor({ tagger }).extract(annotator.annotate(text))).toEqual(extract(text))
   })
 
   it('should return no entities for an empty document', () => {
