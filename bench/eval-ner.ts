@@ -132,6 +132,27 @@ const oF = prf(o4.get('ALL') as Counts)[2]
 console.log('published: CRF taggers with gazetteers about 0.87-0.89 F1 (PER/ORG/LOC/MISC); compromise about 0.40 F1 (PER+LOC+ORG of testa)')
 console.log(`targets: overall F1 >= 0.87 -> ${f3(oF)} ${oF >= 0.87 ? 'met' : 'NOT met'}; speed >= 5x compromise -> ${(oursRate / theirRate).toFixed(1)}x ${oursRate / theirRate >= 5 ? 'met' : 'NOT met'}`)
 
+// --- confidence: precision of our spans by confidence band (what entities_threshold cuts) -----
+{
+  const bands = [0, 0.6, 0.8, 0.9, 0.99, 1.01]
+  const hit = new Array<number>(bands.length - 1).fill(0)
+  const all = new Array<number>(bands.length - 1).fill(0)
+  ours.forEach((spans, i) => {
+    const g = new Set((gold[i] ?? []).map((s) => `${s.type}:${s.start}:${s.end}`))
+    for (const s of spans as Array<TypedSpan & { confidence: number }>) {
+      const b = bands.findIndex((lo, k) => s.confidence >= lo && s.confidence < (bands[k + 1] ?? 2))
+      all[b] = (all[b] ?? 0) + 1
+      if (g.has(`${s.type}:${s.start}:${s.end}`)) hit[b] = (hit[b] ?? 0) + 1
+    }
+  })
+  console.log('')
+  console.log('precision by confidence (x100 = the entity confidence compared with entities_threshold):')
+  for (let k = 0; k < all.length; k++) {
+    console.log(`  [${bands[k]}, ${Math.min(1, bands[k + 1] ?? 1)}${k === all.length - 1 ? ']' : ')'}: ${all[k]} spans, precision ${f3((hit[k] ?? 0) / Math.max(1, all[k] ?? 0))}`)
+  }
+  console.log('')
+}
+
 // --- share of the pipeline: annotation vs entity extraction on the sample texts -------------
 const samplesDir = [join(dataArg, 'samples'), join(dataArg, '..', 'samples')].find((p) => existsSync(join(p, 'news-articles.txt')))
 if (samplesDir !== undefined) {
