@@ -190,7 +190,7 @@ export function staticFeatures(
     const w = tokens[i] ?? ''
     const l = lowers[i] ?? ''
     const s = shapes[i] ?? ''
-    const f: string[] = withWord ? wordFeatures(w) : ['b']
+    const f: string[] = withWord ? ['b', ...wordFeatures(w)] : ['b']
     f.push(
       'l-1=' + low(i - 1),
       'l+1=' + low(i + 1),

@@ -4,7 +4,7 @@ import { createEntityTagger } from '../../src/entities/tagger.ts'
 import { decodeModel, encodeModel } from '../../src/entities/model.ts'
 import { iob1ToBio, readConll, spansOfLabels } from '../../src/entities/conll.ts'
 import { trainTagger } from '../../src/entities/train.ts'
-import { LABELS, isAllowedTransition, shortShape, wordShape } from '../../src/entities/features.ts'
+import { LABELS, documentContext, isAllowedTransition, shortShape, staticFeatures, wordFeatures, wordShape } from '../../src/entities/features.ts'
 
 // The committed model loads once for the whole file.
 const tagger = createEntityTagger()
@@ -92,6 +92,16 @@ describe('CoNLL reading and BIO', () => {
     expect(isAllowedTransition(at('B-PER'), at('I-PER'))).toBe(true)
     expect(isAllowedTransition(at('O'), at('I-PER'))).toBe(false)
     expect(isAllowedTransition(at('B-LOC'), at('I-PER'))).toBe(false)
+  })
+
+  it('should give training (all features) and tagging (cached word features + the rest) the same features', () => {
+    const tokens = ['Peter', 'Blackburn', 'visited', 'NEW', 'YORK', "'s", '1996-08-22', '.']
+    const ctx = documentContext([tokens])
+    const full = staticFeatures(tokens, undefined, ctx, true)
+    const rest = staticFeatures(tokens, undefined, ctx, false)
+    tokens.forEach((t, i) => {
+      expect([...(full[i] ?? [])].sort()).toEqual([...wordFeatures(t), ...(rest[i] ?? [])].sort())
+    })
   })
 
   it('should compute shapes', () => {
