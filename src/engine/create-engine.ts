@@ -10,6 +10,7 @@ import { builtinAnalyzers, checkLanguage, engineFeatureSettings } from './featur
 import { createSettingsService, type SettingsService } from './settings-service.ts'
 import { createSettingsApi } from './account-api.ts'
 import { createDocumentsApi } from './documents-api.ts'
+import { createQueue } from './queue.ts'
 import { createAccountStatistics, type AccountStatistics } from './account-statistics.ts'
 import type { AccountApi, AnalyzeOptions, CallClass, Engine, StatisticsQuery } from './types.ts'
 import { builtinTemplateSources } from './templates.ts'
@@ -66,15 +67,19 @@ export function createEngine(options: EngineOptions = {}): Engine {
       ...(opts.checkQuery === undefined ? {} : { checkQuery: opts.checkQuery }),
     })
     const statistics = createAccountStatistics({ storage, account: a.key, consumerName: a.name, subscription, now: opts.now, settings })
-    const documents = createDocumentsApi({
-      account: a.key,
+    const queue = createQueue({
       storage,
-      settings,
-      subscription,
+      account: a.key,
       now: opts.now,
       newId: opts.newId,
-      retentionMs: opts.retentionMs,
       nextSeq,
+      retentionMs: opts.retentionMs,
+      limits: { ...subscription.basic_settings, job_ids_permitted: subscription.billing_settings.job_ids_permitted },
+    })
+    const documents = createDocumentsApi({
+      queue,
+      settings,
+      subscription,
       notify: () => worker.notify(),
       count: (e) => statistics.count(e),
     })
