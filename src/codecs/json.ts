@@ -353,10 +353,11 @@ class JsonParser {
 
 /**
  * The value `encodeJson` output parses back to: object members that are `null` or `undefined` removed at every
- * depth (array items kept, `undefined` items as `null`). Used by tests and by callers that compare stored values.
+ * depth (array items kept, `undefined` items as `null`), `-0` as `0`. Used by tests and by callers that compare stored values.
  */
 export function withoutNulls(value: unknown): unknown {
   if (value === undefined) return null
+  if (Object.is(value, -0)) return 0
   if (value === null || typeof value !== 'object') return value
   if (Array.isArray(value)) return value.map((v) => withoutNulls(v))
   const out: Record<string, unknown> = {}

@@ -1,0 +1,133 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { isCodecError } from '../../src/codecs/errors.ts'
+import type { CodecError } from '../../src/codecs/errors.ts'
+import { decodeJson, encodeJson, quoteJsonString, withoutNulls } from '../../src/codecs/json.ts'
+
+function decodeError(text: string, maxDepth?: number): CodecError {
+  try {
+    decodeJson(text, maxDepth === undefined ? {} : { maxDepth })
+  } catch (e) {
+    if (isCodecError(e)) return e
+    throw e
+  }
+  throw new Error(`expected ${JSON.stringify(text)} to be refused`)
+}
+
+const ASCII = /^[\x00-\x7f]*$/
+
+describe('encodeJson', () => {
+  it('escapes every non-ASCII character, emoji as a surrogate pair', () => {
+    const out = encodeJson({ text: 'café 😀 \u2028 ok' })
+    expect(out).toBe('{"text":"caf\\u00E9 \\uD83D\\uDE00 \\u2028 ok"}')
+    expect(ASCII.test(out)).toBe(true)
+    expect(JSON.parse(out)).toEqual({ text: 'café 😀 \u2028 ok' })
+  })
+
+  it('omits null and undefined members at every depth but keeps array items', () => {
+    const out = encodeJson({ a: null, b: undefined, c: { d: null, e: [1, null, { f: null, g: 2 }] }, h: 'x' })
+    expect(out).toBe('{"c":{"e":[1,null,{"g":2}]},"h":"x"}')
+  })
+
+  it('writes integers without decimals and keeps other numbers exact', () => {
+    expect(encodeJson({ i: 3.0, n: -0, f: 0.45, big: 1551274346000 })).toBe('{"i":3,"n":0,"f":0.45,"big":1551274346000}')
+  })
+
+  it('writes control characters as escapes', () => {
+    expect(quoteJsonString('a\n\t"\\\u0001\u007f')).toBe('"a\\n\\t\\"\\\\\\u0001\\u007F"')
+  })
+
+  it('refuses values with no JSON form, naming the path', () => {
+    expect(() => encodeJson({ a: [1, Number.NaN] })).toThrow(/\$\.a\[1\]/)
+    expect(() => encodeJson({ b: 1n })).toThrow(/bigint as JSON at \$\.b/)
+    const cyclic: Record<string, unknown> = {}
+    cyclic['self'] = cyclic
+    expect(() => encodeJson(cyclic)).toThrow(/deeper than/)
+  })
+
+  it('uses toJSON (dates)', () => {
+    expect(encodeJson({ at: new Date(0) })).toBe('{"at":"1970-01-01T00:00:00.000Z"}')
+  })
+
+  it('should write ASCII that parses back to the same value minus null members', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const out = encodeJson(value)
+        expect(ASCII.test(out)).toBe(true)
+        expect(JSON.parse(out)).toEqual(withoutNulls(value))
+        expect(decodeJson(out)).toEqual(withoutNulls(value))
+      }),
+      { seed: 7, numRuns: 300 },
+    )
+  })
+
+  it('should round-trip any string, lone surrogates included', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (s) => {
+        const out = quoteJsonString(s)
+        expect(ASCII.test(out)).toBe(true)
+        expect(decodeJson(out)).toBe(s)
+      }),
+      { seed: 8, numRuns: 150 },
+    )
+  })
+})
+
+describe('decodeJson', () => {
+  it('parses what JSON.parse parses', () => {
+    const text = '\uFEFF {"id":"1","weight":-0.3e1,"ok":true,"n":null,"list":[],"o":{},"s":"\\u00e9\\ud83d\\ude00\\/"}'
+    expect(decodeJson(text)).toEqual(JSON.parse(text.slice(1)))
+  })
+
+  it('keeps a __proto__ member as data', () => {
+    const value = decodeJson('{"__proto__":{"polluted":true}}') as Record<string, unknown>
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype)
+    expect(Object.keys(value)).toEqual(['__proto__'])
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined()
+  })
+
+  it.each([
+    ['', /empty body/],
+    ['{"a":1,}', /expected a member name in double quotes, found "}" at line 1, column 8/],
+    ['[1 2]', /expected "," or "]" in array, found "2" at line 1, column 4/],
+    ['{"a" 1}', /expected ":" after member name "a"/],
+    ['{"a":tru}', /expected true/],
+    ['{"a":01}', /malformed number "01"/],
+    ['{"a":"x\ny"}', /unescaped control character U\+000a/],
+    ['{"a":"\\q"}', /unknown escape "\\\\q"/],
+    ['{"a":"\\u12G4"}', /malformed \\u escape/],
+    ['"abc', /unterminated string at line 1, column 1/],
+    ['{"a":1} x', /unexpected "x" after the JSON value/],
+    ["{'a':1}", /expected a member name in double quotes, found "'"/],
+    ['[\n  1,\n  NaN\n]', /expected a value, found "N" at line 3, column 3/],
+  ])('refuses %j with a message naming the problem and its place', (text, message) => {
+    const error = decodeError(text)
+    expect(error.code).toBe('ERR_MALFORMED_BODY')
+    expect(error.status).toBe(400)
+    expect(error.message).toMatch(message)
+  })
+
+  it('refuses nesting past the depth limit without exhausting the stack', () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000)
+    const error = decodeError(deep)
+    expect(error.message).toMatch(/nesting deeper than 64 levels at line 1, column 65/)
+    expect(decodeJson('[[[1]]]', { maxDepth: 3 })).toEqual([[[1]]])
+    expect(decodeError('[[[[1]]]]', 3).message).toMatch(/deeper than 3/)
+  })
+
+  it('should refuse every truncation of a valid document with a located error', () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue().filter((v) => typeof v === 'object' && v !== null),
+        fc.nat(),
+        (value, cut) => {
+          const text = JSON.stringify(value)
+          const end = cut % text.length
+          const error = decodeError(text.slice(0, end))
+          expect(error.location.offset).toBeLessThanOrEqual(end)
+        },
+      ),
+      { seed: 9, numRuns: 200 },
+    )
+  })
+})
