@@ -17,7 +17,7 @@ import { trainTagger } from '../src/entities/train.ts'
 const repo = fileURLToPath(new URL('..', import.meta.url))
 const args = process.argv.slice(2)
 const epochsAt = args.indexOf('--epochs')
-const epochs = epochsAt >= 0 ? Number(args[epochsAt + 1]) : 14
+const epochs = epochsAt >= 0 ? Number(args[epochsAt + 1]) : 20
 const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--epochs')
 const dataArg = resolve(positional[0] ?? resolve(repo, '../shared/data'))
 const file = [join(dataArg, 'ner', 'eng.train'), join(dataArg, 'eng.train')].find((p) => existsSync(p))
