@@ -216,6 +216,19 @@ function unescapeSubDelims(target: string): string {
   return target.replace(/%(21|27|28|29|2A|7E)/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
 }
 
+/**
+ * The raw target, the same with sub-delimiters decoded back, and, when the target holds raw bytes above 0x7F
+ * read as Latin-1 (how Node exposes unescaped UTF-8 in a request line), both again with those bytes read as UTF-8.
+ */
+function targetVariants(rawTarget: string): string[] {
+  const variants = [rawTarget, unescapeSubDelims(rawTarget)]
+  if (/[\x80-\xff]/.test(rawTarget) && !/[^\x00-\xff]/.test(rawTarget)) {
+    const utf8 = Buffer.from(rawTarget, 'latin1').toString('utf8')
+    if (!utf8.includes('\uFFFD')) variants.push(utf8, unescapeSubDelims(utf8))
+  }
+  return variants
+}
+
 /** `oauth_timestamp` from the header, else from the raw target (plain, or inside an escaped `oauth_verifier`). */
 function timestampOf(params: Map<string, string>, rawTarget: string): number | undefined {
   const fromHeader = params.get('oauth_timestamp')
@@ -275,7 +288,7 @@ export function verifySignature(request: VerifyRequest, options: VerifyOptions =
     }
   }
   const hmacKey = signingKey(secret)
-  const targets = [...new Set([request.rawTarget, unescapeSubDelims(request.rawTarget)])]
+  const targets = [...new Set(targetVariants(request.rawTarget))]
   for (const scheme of ['https', 'http'] as const) {
     for (const host of hostVariants(request.host, scheme)) {
       for (const target of targets) {

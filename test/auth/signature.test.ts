@@ -137,6 +137,14 @@ describe('verifySignature', () => {
     expectOk(verifySignature({ rawTarget: sent, host: 'h:1', authorization: header(s), secretFor }))
   })
 
+  it('accepts a path signed with UTF-8 and sent unescaped (Node reads those bytes as Latin-1)', () => {
+    const signedUrl = `http://h:1/document/caf\u00e9-\u{1F600}.json?${P}`
+    const s = computeSignature(signedUrl, SECRET)
+    const asNodeSeesIt = Buffer.from(`/document/caf\u00e9-\u{1F600}.json?${P}`, 'utf8').toString('latin1')
+    expectOk(verifySignature({ rawTarget: asNodeSeesIt, host: 'h:1', authorization: header(s), secretFor }))
+    expectOk(verifySignature({ rawTarget: `/document/caf\u00e9-\u{1F600}.json?${P}`, host: 'h:1', authorization: header(s), secretFor }))
+  })
+
   it('accepts a signature from each escaper family where the families disagree', () => {
     const signedUrl = `http://h:1/document/a b~c'd*(e)!.json?tag=x y&${P}`
     const families = new Set(ESCAPER_FAMILIES.map((f) => escapeForSignature(signedUrl, f)))
