@@ -1,0 +1,127 @@
+/**
+ * A per-document index that every query of a configuration shares: token positions by lower-case
+ * form and by lemma, word ordinals for NEAR, and memo tables for term and blacklist results. Build
+ * it once per document with {@link createDocumentIndex}; lookups then cost a Map access instead of
+ * a scan of the tokens.
+ */
+import type { AnnotatedDocument } from '../nlp/types.ts'
+
+/** A run of tokens `[start, end)` (token indices) that a term matched. */
+export interface TokenSpan {
+  readonly start: number
+  readonly end: number
+}
+
+/** Token kinds that do not count as words for NEAR distances. */
+const nonWordKinds = new Set(['punctuation', 'tabCRLF'])
+
+/** The index of one document. Holds memo tables, so it belongs to one document (and one thread). */
+export interface DocumentIndex {
+  readonly doc: AnnotatedDocument
+  /** Lower-cased surface form per token (`text.toLowerCase()`, contractions not expanded). */
+  readonly lower: readonly string[]
+  /** Lower-cased lemma per token. */
+  readonly lemma: readonly string[]
+  /** Number of word tokens before each token (punctuation is not a word). */
+  readonly wordOrdinal: Int32Array
+  /** Sentence index per token. */
+  readonly sentence: Int32Array
+  /** Token positions (ascending) of each lower-case form. */
+  positionsOfLower(form: string): readonly number[] | undefined
+  /** Token positions (ascending) of each lemma. */
+  positionsOfLemma(lemma: string): readonly number[] | undefined
+  /** Token positions (ascending) whose lower-case form starts with `prefix`. */
+  positionsWithPrefix(prefix: string): readonly number[]
+  /** Distinct lower-case forms of the document, sorted. */
+  forms(): readonly string[]
+  /** Memo shared by matchers (keyed by matcher objects or strings); lives as long as the index. */
+  readonly memo: Map<unknown, unknown>
+}
+
+function addTo(map: Map<string, number[]>, key: string, i: number): void {
+  const list = map.get(key)
+  if (list === undefined) map.set(key, [i])
+  else list.push(i)
+}
+
+/** Build the index of `doc`: one pass over its tokens. */
+export function createDocumentIndex(doc: AnnotatedDocument): DocumentIndex {
+  const n = doc.tokens.length
+  const lower: string[] = new Array<string>(n)
+  const lemma: string[] = new Array<string>(n)
+  const wordOrdinal = new Int32Array(n)
+  const sentence = new Int32Array(n)
+  const byLower = new Map<string, number[]>()
+  const byLemma = new Map<string, number[]>()
+  let words = 0
+  for (let i = 0; i < n; i++) {
+    const t = doc.tokens[i]
+    if (t === undefined) continue
+    const lo = t.text.toLowerCase()
+    const le = t.lemma.toLowerCase()
+    lower[i] = lo
+    lemma[i] = le
+    wordOrdinal[i] = words
+    sentence[i] = t.sentence
+    if (!nonWordKinds.has(t.kind)) words++
+    addTo(byLower, lo, i)
+    if (le !== lo) addTo(byLemma, le, i)
+  }
+  let sortedForms: string[] | undefined
+  const prefixMemo = new Map<string, number[]>()
+  const forms = (): string[] => (sortedForms ??= [...byLower.keys()].sort())
+
+  return {
+    doc,
+    lower,
+    lemma,
+    wordOrdinal,
+    sentence,
+    memo: new Map(),
+    positionsOfLower: (form) => byLower.get(form),
+    // A token whose lemma equals its form is filed under the form only; look in both.
+    positionsOfLemma: (l) => mergeSorted(byLemma.get(l), byLower.get(l)),
+    forms,
+    positionsWithPrefix(prefix) {
+      let hit = prefixMemo.get(prefix)
+      if (hit !== undefined) return hit
+      const keys = forms()
+      let lo = 0
+      let hi = keys.length
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1
+        if ((keys[mid] as string) < prefix) lo = mid + 1
+        else hi = mid
+      }
+      hit = []
+      for (let k = lo; k < keys.length && (keys[k] as string).startsWith(prefix); k++) {
+        for (const p of byLower.get(keys[k] as string) ?? []) hit.push(p)
+      }
+      hit.sort((a, b) => a - b)
+      prefixMemo.set(prefix, hit)
+      return hit
+    },
+  }
+}
+
+/** Merge two ascending position lists (either may be missing) into one without duplicates. */
+export function mergeSorted(a: readonly number[] | undefined, b: readonly number[] | undefined): readonly number[] | undefined {
+  if (a === undefined || a.length === 0) return b
+  if (b === undefined || b.length === 0) return a
+  const out: number[] = []
+  let i = 0
+  let j = 0
+  while (i < a.length || j < b.length) {
+    const x = i < a.length ? (a[i] as number) : Infinity
+    const y = j < b.length ? (b[j] as number) : Infinity
+    if (x <= y) {
+      out.push(x)
+      i++
+      if (x === y) j++
+    } else {
+      out.push(y)
+      j++
+    }
+  }
+  return out
+}
