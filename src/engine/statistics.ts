@@ -97,7 +97,8 @@ export function parseStatisticsQuery(query: StatisticsQuery, nowMs: number, cont
     ;[fromMs, toMs] = intervalRange(query.interval, nowMs)
   } else if (given(query.from)) {
     fromMs = parseTime(query.from, 'from')
-    toMs = given(query.to) ? parseTime(query.to, 'to') : nowMs
+    // Without `to`, up to now, the current bucket included.
+    toMs = given(query.to) ? parseTime(query.to, 'to') : nowMs + 1
     if (toMs < fromMs) fail('ERR_INVALID_FIELD', `to (${show(query.to)}) is before from (${show(query.from)})`, 'to')
   } else if (given(query.to)) {
     fail('ERR_INVALID_FIELD', 'to is used with from; from is missing', 'from')
