@@ -157,7 +157,8 @@ async function readLimited(request: Request, limit: number): Promise<Uint8Array>
     if (done) break
     total += value.byteLength
     if (total > limit) {
-      await reader.cancel().catch(() => undefined)
+      // Stop reading without destroying the stream: over a socket, cancelling would also kill the 413 answer.
+      reader.releaseLock()
       throw new HttpFailure(413, `request body is over the limit of ${limit} bytes`)
     }
     chunks.push(value)
