@@ -9,20 +9,12 @@ export interface JsonDecodeOptions {
   readonly maxDepth?: number
 }
 
-/** Options of {@link encodeJson}. */
-export interface JsonEncodeOptions {
-  /**
-   * Deepest nesting written before giving up (guards against cycles).
-   * @defaultValue 256
-   */
-  readonly maxDepth?: number
-}
-
 /** A JSON value as {@link decodeJson} returns it. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue }
 
 const DEFAULT_DECODE_DEPTH = 64
-const DEFAULT_ENCODE_DEPTH = 256
+// Nesting at which the error locator of encodeJson stops (JSON.stringify has already refused a cycle).
+const LOCATOR_DEPTH = 1000
 
 // Every character that is not printable ASCII, plus the two that JSON requires escaped.
 const NEEDS_ESCAPE = /[\u0000-\u001f"\\\u007f-\uffff]/g
@@ -53,12 +45,56 @@ export function quoteJsonString(s: string): string {
  * value is `null` or `undefined` omitted at every depth, integers without decimals. `null` inside arrays is
  * kept (removing it would shift the items of client metadata). Objects with a `toJSON` method (Date) are
  * written through it. Throws {@link CodecError} `ERR_UNENCODABLE` naming the path for a non-finite number, a
- * bigint, a function, a symbol, or nesting deeper than `maxDepth` (a cycle).
+ * bigint, a function, a symbol, or a cycle.
  */
-export function encodeJson(value: unknown, options: JsonEncodeOptions = {}): string {
-  const maxDepth = options.maxDepth ?? DEFAULT_ENCODE_DEPTH
+export function encodeJson(value: unknown): string {
+  let text: string | undefined
+  try {
+    text = JSON.stringify(value, dropNullMembers)
+  } catch {
+    text = undefined
+  }
+  // Top-level null/undefined, or a value stringify refused: the slow writer gives the answer or a located error.
+  if (text === undefined) return locateEncodeProblem(value)
+  return asciiOnly(text)
+}
+
+// Replacer for JSON.stringify: a null member is dropped (in an array stringify writes it as null, as wanted);
+// values with no JSON form throw so that the slow writer can report where they are.
+function dropNullMembers(_key: string, v: unknown): unknown {
+  if (v === null) return undefined
+  switch (typeof v) {
+    case 'number':
+      if (!Number.isFinite(v)) throw new TypeError('non-finite number')
+      return v
+    case 'bigint':
+    case 'function':
+    case 'symbol':
+      throw new TypeError(`${typeof v} value`)
+    default:
+      return v
+  }
+}
+
+const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).toUpperCase().padStart(2, '0'))
+
+// JSON.stringify output already escapes controls, quotes and lone surrogates; escape everything else above 0x7E.
+function asciiOnly(json: string): string {
+  let out = ''
+  let last = 0
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i)
+    if (c >= 0x7f) {
+      out += json.slice(last, i) + '\\u' + (HEX_BYTE[c >> 8] ?? '') + (HEX_BYTE[c & 0xff] ?? '')
+      last = i + 1
+    }
+  }
+  return last === 0 ? json : out + json.slice(last)
+}
+
+function locateEncodeProblem(value: unknown): string {
   const out: string[] = []
-  writeValue(value, '$', 0, maxDepth, out)
+  writeValue(value, '$', 0, LOCATOR_DEPTH, out)
   return out.join('')
 }
 
@@ -125,8 +161,44 @@ function writeValue(value: unknown, path: string, depth: number, maxDepth: numbe
  * A member named `__proto__` becomes an ordinary own property.
  */
 export function decodeJson(text: string, options: JsonDecodeOptions = {}): JsonValue {
-  const parser = new JsonParser(text, options.maxDepth ?? DEFAULT_DECODE_DEPTH)
-  return parser.parseDocument()
+  const maxDepth = options.maxDepth ?? DEFAULT_DECODE_DEPTH
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+  // Fast path: the native parser once the nesting is known to be within the limit. Any failure is located by
+  // the parser below, which reads the same grammar and says what and where.
+  if (nestingWithin(body, maxDepth)) {
+    try {
+      return JSON.parse(body) as JsonValue
+    } catch {
+      // fall through to the locating parser
+    }
+  }
+  return new JsonParser(text, maxDepth).parseDocument()
+}
+
+/** True when no array/object in `text` nests deeper than `maxDepth` (strings skipped; malformed text passes). */
+function nestingWithin(text: string, maxDepth: number): boolean {
+  const structural = /[[\]{}"]/g
+  let depth = 0
+  for (let m = structural.exec(text); m !== null; m = structural.exec(text)) {
+    const c = m[0]
+    if (c === '"') {
+      let from = structural.lastIndex
+      for (;;) {
+        const q = text.indexOf('"', from)
+        if (q < 0) return true
+        let backslashes = 0
+        while (text.charCodeAt(q - 1 - backslashes) === 0x5c) backslashes++
+        if (backslashes % 2 === 0) {
+          structural.lastIndex = q + 1
+          break
+        }
+        from = q + 1
+      }
+    } else if (c === '[' || c === '{') {
+      if (++depth > maxDepth) return false
+    } else depth--
+  }
+  return true
 }
 
 function describeAt(text: string, pos: number): string {

@@ -79,6 +79,11 @@ describe('decodeJson', () => {
     expect(decodeJson(text)).toEqual(JSON.parse(text.slice(1)))
   })
 
+  it('does not count brackets inside strings, escaped quotes included, towards the depth', () => {
+    const inString = '['.repeat(100)
+    expect(decodeJson(`{"a":"${inString}","b":"\\\\","c":"\\"${inString}"}`)).toEqual({ a: inString, b: '\\', c: `"${inString}` })
+  })
+
   it('keeps a __proto__ member as data', () => {
     const value = decodeJson('{"__proto__":{"polluted":true}}') as Record<string, unknown>
     expect(Object.getPrototypeOf(value)).toBe(Object.prototype)
