@@ -11,6 +11,7 @@ import { createSettingsService, type SettingsService } from './settings-service.
 import { createSettingsApi } from './account-api.ts'
 import { createDocumentsApi } from './documents-api.ts'
 import { createQueue } from './queue.ts'
+import { createAccountGuard, createStatistics } from './statistics.ts'
 import { createAccountStatistics, type AccountStatistics } from './account-statistics.ts'
 import type { AccountApi, AnalyzeOptions, CallClass, Engine, StatisticsQuery } from './types.ts'
 import { builtinTemplateSources } from './templates.ts'
@@ -36,6 +37,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const templateSources = builtinTemplateSources()
   const templates = templateSources.map((t) => t.template)
   const accounts = new Map<string, AccountState>()
+  const stats = createStatistics({ storage, now: opts.now })
+  const guard = createAccountGuard({ now: opts.now })
   const settingsOf = (key: string): SettingsService => {
     const state = accounts.get(key)
     if (state === undefined) fail('ERR_UNAUTHORIZED', `unknown account key "${key}"`)
@@ -66,7 +69,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       newId: opts.newId,
       ...(opts.checkQuery === undefined ? {} : { checkQuery: opts.checkQuery }),
     })
-    const statistics = createAccountStatistics({ storage, account: a.key, consumerName: a.name, subscription, now: opts.now, settings })
+    const statistics = createAccountStatistics({ account: a.key, consumerName: a.name, subscription, settings, statistics: stats, guard, now: opts.now })
     const queue = createQueue({
       storage,
       account: a.key,
@@ -82,6 +85,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       subscription,
       notify: () => worker.notify(),
       count: (e) => statistics.count(e),
+      checkBalance: (n) => statistics.checkBalance(n),
     })
     const api: AccountApi = Object.freeze({
       key: a.key,

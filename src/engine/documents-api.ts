@@ -28,6 +28,8 @@ export interface DocumentsApiDeps {
   readonly notify: () => void
   /** Count documents for statistics (queued, retrieved). */
   readonly count: (event: CountEvent) => Promise<void>
+  /** ERR_BALANCE (402) when this many more documents exceed the balance. */
+  readonly checkBalance: (adding: number) => Promise<void>
 }
 
 /** A counted queue event. */
@@ -52,11 +54,6 @@ export function createDocumentsApi(d: DocumentsApiDeps): DocumentsApi {
     return { configId: c.config_id, autoResponse: c.auto_response, callback: c.callback !== undefined && c.callback !== '' }
   }
 
-  function checkBalance(n: number): void {
-    const balance = d.subscription.billing_settings.docs_balance
-    if (balance >= 0 && n > balance) fail('ERR_BALANCE', `documents balance exceeded: ${n} documents sent, ${balance} left`)
-  }
-
   const countOf = (input: unknown, batch: boolean): number => (batch && Array.isArray(input) ? input.length : 1)
 
   async function resolveTake(o: TakeOptions): Promise<{ configId?: string; jobId?: string; id?: string }> {
@@ -75,7 +72,7 @@ export function createDocumentsApi(d: DocumentsApiDeps): DocumentsApi {
   return {
     async submitDocuments(input, o) {
       const t = await target(o.configId)
-      checkBalance(countOf(input, o.batch))
+      await d.checkBalance(countOf(input, o.batch))
       const r = await d.queue.submitDocuments(input, { ...t, jobId: o.jobId === '' ? undefined : o.jobId, batch: o.batch })
       await d.count({ configId: t.configId, app: o.app, docs_queued: r.accepted, batches_queued: 1 })
       if (r.autoResponse.length > 0) await d.count({ configId: t.configId, app: o.app, docs_retrieved: r.autoResponse.length })
@@ -96,7 +93,7 @@ export function createDocumentsApi(d: DocumentsApiDeps): DocumentsApi {
     async submitCollection(input, o) {
       const t = await target(o.configId)
       const docs = typeof input === 'object' && input !== null ? (input as { documents?: unknown }).documents : undefined
-      checkBalance(Array.isArray(docs) ? docs.length : 1)
+      await d.checkBalance(Array.isArray(docs) ? docs.length : 1)
       const r = await d.queue.submitCollection(input, { ...t, jobId: o.jobId === '' ? undefined : o.jobId })
       await d.count({ configId: t.configId, app: o.app, docs_queued: Array.isArray(docs) ? docs.length : 0, batches_queued: 1 })
       d.notify()
