@@ -181,7 +181,7 @@ interface Unit {
 const NON_WORD_KINDS = new Set(['punctuation', 'tabCRLF', 'space', 'symbol'])
 // Tokens that end a negation or intensifier scope.
 const CLAUSE_BREAK = /^[.,;:!?()[\]{}"\u201c\u201d|\u2026-]+$/
-// POS tags under which a lexicon word is not read as evaluative ("like" as a preposition).
+// POS tags under which a lexicon word is not read as evaluative (auxiliaries, particles, conjunctions).
 const SKIP_POS = new Set(['AUX', 'PART', 'CCONJ'])
 // POS tags under which a lexicon word reads as a function word ("like" as a preposition): its weight is
 // multiplied by FUNCTION_WORD_FACTOR.
@@ -614,7 +614,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
                 : { kind: 'sentiment', start: i, end: i + len, source: 'lexicon', weight: w.weight, negates: true }
             }
             const m = lexicon.modifiers.get(key)
-            // A lone modifier word that is the phrase's head ("it is so", "more") is not modifying anything.
+            // A modifier that ends up modifying nothing becomes a sentiment word later, if the lexicon has it.
             if (m !== undefined) return { kind: 'modifier', start: i, end: i + len, modifier: m }
             const c = lexicon.contrasts.get(key)
             if (c !== undefined) return { kind: 'contrast', start: i, end: i + len, contrast: c }
@@ -624,7 +624,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
             if (w === undefined) continue
             if (len === 1 && t.kind === 'word' && (SKIP_POS.has(t.pos) || /^\p{L}$/u.test(t.text))) continue
             if (len === 1 && !isStandalone(i)) continue
-            if (len === 1 && inCompound(i)) continue
+            if (len === 1 && (inCompound(i) || isPossessor(i))) continue
             // A function-word reading ("seems like it", "like a movie") keeps a weakened weight.
             const fw = len === 1 && t.kind === 'word' && FUNCTION_POS.has(t.pos) ? FUNCTION_WORD_FACTOR : 1
             return { kind: 'sentiment', start: i, end: i + len, source: 'lexicon', weight: w.weight * fw }
@@ -650,16 +650,21 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         return !/[\p{L}\p{N}]$/u.test(prev.text)
       }
 
-      // VADER's "never so good" rule: "never" followed by "so"/"this" right before the phrase emphasises
-      // rather than negates ("never so happy"); "not so bad" stays negated.
+      // VADER's "never so good" rule: "so"/"this" right before the phrase emphasises rather than being
+      // negated when the negator is "never" two words back or any negator three words back
+      // ("never so happy", "haven't been this sore"); "not so bad" stays negated.
       function neverSoBefore(start: number, negator: Unit): boolean {
         const before = tokens[start - 1]
-        return (
-          before !== undefined &&
-          start - 1 >= negator.end &&
-          (before.normal === 'so' || before.normal === 'this') &&
-          keysNormal.slice(negator.start, negator.end).join(' ') === 'never'
-        )
+        if (before === undefined || (before.normal !== 'so' && before.normal !== 'this') || start - 1 < negator.end) return false
+        const gap = start - negator.end // words between the negator and the phrase
+        return gap >= 2 || keysNormal.slice(negator.start, negator.end).join(' ') === 'never'
+      }
+
+      // A noun followed by a possessive "'s" names an owner ("Blockbuster's stock"), not an evaluation.
+      function isPossessor(i: number): boolean {
+        const t = tokens[i] as Token
+        const next = tokens[i + 1]
+        return (t.pos === 'PROPN' || t.pos === 'NOUN') && next !== undefined && !next.spaceBefore && /^['\u2019]s$/i.test(next.text)
       }
 
       // Part of a hyphenated compound ("tax-the-rich", "mock-ups"): the word is not used on its own.
