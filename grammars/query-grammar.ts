@@ -384,11 +384,12 @@ export function createQueryGrammar(): QueryGrammar {
       const pos = atEnd ? endPosition(text) : { line: tok.startLine ?? 1, column: tok.startColumn ?? 1 }
       let message: string
       if (err.name === 'NotAllInputParsedException') {
-        message = `expected an operator (AND, OR, NOT, NEAR/n, WITH, NOTWITH) before ${describe(tok)}; operators are upper case and a quoted phrase cannot follow a term directly`
+        message = `expected an operator (AND, OR, NOT, NEAR/n, WITH, NOTWITH) before ${describe(tok)}; operators are upper case, and terms, phrases and groups must be joined by one`
       } else if (atEnd) {
         message = 'query ends early: expected a term, a quoted phrase or ( after the last operator'
       } else {
-        message = `expected a term, a quoted phrase or ( but found ${describe(tok)}; an operator word used as a term must be quoted`
+        const isOperator = tok.tokenType !== RParen && tok.tokenType !== Term && tok.tokenType !== Phrase
+        message = `expected a term, a quoted phrase or ( but found ${describe(tok)}${isOperator ? '; an operator word used as a term must be quoted' : ''}`
       }
       problems.push({ ...pos, message })
     }
