@@ -263,6 +263,16 @@ function typedScalar(name: string, text: string): XmlValue {
   return text
 }
 
+/** `xsi:nil="true"` (any prefix), the way .NET clients write a member with no value: read as not given. */
+function isNilElement(node: OrderedNode): boolean {
+  const attributes = node[':@']
+  if (typeof attributes !== 'object' || attributes === null) return false
+  for (const [name, value] of Object.entries(attributes)) {
+    if ((name === 'nil' || name.endsWith(':nil')) && String(value).trim() === 'true') return true
+  }
+  return false
+}
+
 interface DecodeContext {
   readonly text: string
 }
@@ -275,7 +285,7 @@ function decodeElement(
   ctx: DecodeContext,
   isRoot: boolean,
 ): XmlValue | undefined {
-  const elements: { name: string; children: OrderedNode[] }[] = []
+  const elements: { name: string; children: OrderedNode[]; isNil: boolean }[] = []
   let text = ''
   for (const child of children) {
     const childName = nodeName(child)
@@ -285,7 +295,7 @@ function decodeElement(
       continue
     }
     const grand = child[childName]
-    elements.push({ name: childName, children: Array.isArray(grand) ? (grand as OrderedNode[]) : [] })
+    elements.push({ name: childName, children: Array.isArray(grand) ? (grand as OrderedNode[]) : [], isNil: isNilElement(child) })
   }
   if (elements.length === 0) {
     if (text.length > 0) return typedScalar(name, text)
@@ -304,6 +314,7 @@ function decodeElement(
   if (isList) {
     const items: XmlValue[] = []
     elements.forEach((e, i) => {
+      if (e.isNil) return
       const item = decodeElement(e.name, e.children, `${path}/${e.name}[${i + 1}]`, ctx, false)
       if (item !== undefined) items.push(item)
     })
@@ -312,6 +323,7 @@ function decodeElement(
   const obj: { [key: string]: XmlValue } = {}
   const seen = new Map<string, number>()
   for (const e of elements) {
+    if (e.isNil) continue
     const count = (seen.get(e.name) ?? 0) + 1
     seen.set(e.name, count)
     const childPath = `${path}/${e.name}`
@@ -336,7 +348,8 @@ function decodeElement(
  * items that are text only become strings, as the `documents` of a collection); a DELETE body
  * `<configurations><id>a</id><id>b</id></configurations>` becomes `["a", "b"]`; elements of
  * {@link XML_BOOLEAN_FIELDS} and number fields get their JSON type back; an empty typed element is omitted (not
- * given), an empty list wrapper is `[]`. Attributes (`xmlns:xsi`, …) and the XML declaration are ignored.
+ * given), an empty list wrapper is `[]`, an element with `xsi:nil="true"` is omitted. Other attributes (`xmlns:xsi`,
+ * …) and the XML declaration are ignored.
  *
  * `rootKind` names the root element(s) expected. Security: DOCTYPE and ENTITY declarations are refused before
  * parsing (no external entity is resolved, no entity expanded; only the five XML entities and character references
@@ -362,7 +375,10 @@ export function decodeXml(body: string, rootKind: string | readonly string[], op
   }
   const parser = new XMLParser({
     preserveOrder: true,
-    ignoreAttributes: true,
+    // Attributes are read only to honour xsi:nil; data never travels in attributes.
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    parseAttributeValue: false,
     parseTagValue: false,
     trimValues: false,
     processEntities: true,

@@ -52,6 +52,13 @@ describe('decodeXml: request bodies in their JSON form', () => {
     ])
   })
 
+  it('omits members marked xsi:nil and ignores other attributes', () => {
+    const body =
+      '<configurations xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><configuration><name lang="en">n</name>' +
+      '<callback xsi:nil="true" /><document><themes xsi:nil="true"/><themes_limit>2</themes_limit></document></configuration></configurations>'
+    expect(decodeXml(body, 'configurations')).toEqual([{ name: 'n', document: { themes_limit: 2 } }])
+  })
+
   it('keeps ids and names strings even when they look like numbers or booleans', () => {
     expect(decodeXml('<queries><query><id>42</id><name>true</name><query>"a" AND b</query></query></queries>', 'queries')).toEqual([
       { id: '42', name: 'true', query: '"a" AND b' },
