@@ -80,8 +80,9 @@ const TUNING: readonly { resource: TuningResource; xmlRoot: string; itemRoot: st
 
 function tuningRoutes(): Route[] {
   const out: Route[] = []
-  TUNING.forEach(({ resource, xmlRoot, itemRoot, label }, i) => {
-    const e = `E${16 + i * 4}-E${19 + i * 4}`
+  // The contract numbers the tuning operations E16-E35 as one table, without a number per row.
+  TUNING.forEach(({ resource, xmlRoot, itemRoot, label }) => {
+    const e = 'E16-E35'
     const cfg = (ctx: RouteContext): string | undefined => param(ctx.query, 'config_id')
     const common = { callClass: 'settings' as const, xmlRoot, queryParams: ['config_id'] }
     out.push(
