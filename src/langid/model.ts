@@ -1,0 +1,193 @@
+/**
+ * The language-identification model: per-language smoothed log-probabilities of character n-grams and
+ * whole words (naive Bayes), pruned and quantised to integers, with its text format
+ * (`lexicons/langid/model.tsv`, described in `lexicons/langid/README.md`), its training and its loading.
+ */
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { addWordFeatures, orderOf, wordsOf } from './features.ts'
+import { findLanguageEntry, type ScriptGroup } from './languages.ts'
+
+/** Costs are `round(-ln p * COST_SCALE)`: 1/16 nat resolution. */
+export const COST_SCALE = 16
+const FORMAT_VERSION = 1
+
+/** A trained model in memory, as read from or written to the model file. */
+export interface LanguageModelData {
+  /** Highest character n-gram order (1..maxOrder are used). */
+  readonly maxOrder: number
+  /** Softmax temperature applied to the mean per-feature cost gap (in nats) when scoring. */
+  readonly temperature: number
+  /** ISO 639-1 codes, one per column. */
+  readonly languages: readonly string[]
+  /** `floors[order][language]`: cost of a feature of that order the language never (or too rarely) showed; order 0 is words. */
+  readonly floors: readonly (readonly number[])[]
+  /** feature -> sparse costs as a flat list `[language index, cost, language index, cost, ...]`, indices ascending. */
+  readonly features: ReadonlyMap<string, readonly number[]>
+}
+
+/** Training options. */
+export interface TrainOptions {
+  /** Highest n-gram order. @defaultValue 4 */
+  readonly maxOrder?: number
+  /** Lidstone smoothing constant. @defaultValue 0.5 */
+  readonly alpha?: number
+  /** A (language, feature) pair seen fewer times is pruned to the floor. @defaultValue 2 */
+  readonly minCount?: number
+  /** Keep at most this many features per language, most frequent first (ties by feature). @defaultValue 6000 */
+  readonly maxPerLanguage?: number
+  /** Temperature stored in the model. @defaultValue 12 */
+  readonly temperature?: number
+}
+
+/**
+ * Train a model from samples per language (ISO 639-1 code -> lines of text). Deterministic: languages and
+ * features are sorted, so the same samples give the same model.
+ */
+export function trainLanguageModel(samples: ReadonlyMap<string, readonly string[]>, options: TrainOptions = {}): LanguageModelData {
+  const maxOrder = options.maxOrder ?? 4
+  const alpha = options.alpha ?? 0.5
+  const minCount = options.minCount ?? 2
+  const temperature = options.temperature ?? 12
+  const maxPerLanguage = options.maxPerLanguage ?? 6000
+  if (!Number.isInteger(maxOrder) || maxOrder < 1 || maxOrder > 8) throw new Error(`trainLanguageModel: maxOrder should be an integer 1..8, found ${maxOrder}`)
+  const languages = [...samples.keys()].sort()
+  for (const code of languages) {
+    if (findLanguageEntry(code)?.code !== code) throw new Error(`trainLanguageModel: unknown language code "${code}"`)
+  }
+  // A language alone in its script (or in CJK, told apart by kana) is decided by the prefilter: it needs
+  // floors but no features, which leaves the size budget to languages sharing a script.
+  const scriptOf = (code: string): ScriptGroup => findLanguageEntry(code)!.script
+  const decided = new Set(languages.filter((c) => scriptOf(c) === 'cjk' || languages.filter((d) => scriptOf(d) === scriptOf(c)).length === 1))
+  const counts = languages.map((code) => {
+    const into = new Map<string, number>()
+    for (const line of samples.get(code) ?? []) for (const w of wordsOf(line)) addWordFeatures(w, maxOrder, into)
+    return into
+  })
+  const vocab: Set<string>[] = Array.from({ length: maxOrder + 1 }, () => new Set<string>())
+  const totals = counts.map(() => new Array<number>(maxOrder + 1).fill(0))
+  counts.forEach((m, li) => {
+    for (const [f, c] of m) {
+      const o = orderOf(f)
+      vocab[o]?.add(f)
+      totals[li]![o]! += c
+    }
+  })
+  const denom = (li: number, o: number): number => totals[li]![o]! + alpha * vocab[o]!.size
+  const cost = (p: number): number => Math.round(-Math.log(p) * COST_SCALE)
+  const floors = Array.from({ length: maxOrder + 1 }, (_, o) => languages.map((_, li) => cost(alpha / denom(li, o))))
+  const byFeature = new Map<string, number[]>()
+  counts.forEach((m, li) => {
+    if (decided.has(languages[li]!)) return
+    const kept = [...m].filter(([, c]) => c >= minCount)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .slice(0, maxPerLanguage)
+    for (const [f, c] of kept) {
+      const o = orderOf(f)
+      const k = cost((c + alpha) / denom(li, o))
+      if (k >= floors[o]![li]!) continue
+      let row = byFeature.get(f)
+      if (row === undefined) byFeature.set(f, (row = []))
+      row.push(li, k)
+    }
+  })
+  const features = new Map([...byFeature.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)))
+  return { maxOrder, temperature, languages, floors, features }
+}
+
+/** Render a model in the text format of `lexicons/langid/model.tsv` (byte-identical for equal models). */
+export function serializeLanguageModel(model: LanguageModelData, comment: readonly string[] = []): string {
+  const out: string[] = comment.map((c) => `# ${c}`)
+  out.push(`@version\t${FORMAT_VERSION}`, `@scale\t${COST_SCALE}`, `@max-order\t${model.maxOrder}`, `@temperature\t${model.temperature}`)
+  out.push(`@languages\t${model.languages.join(' ')}`)
+  model.floors.forEach((row, o) => out.push(`@floor\t${o}\t${row.join(' ')}`))
+  for (const [f, row] of model.features) {
+    const items: string[] = []
+    for (let j = 0; j + 1 < row.length; j += 2) items.push(`${model.languages[row[j]!]}${row[j + 1]}`)
+    out.push(`${f}\t${items.join(' ')}`)
+  }
+  return out.join('\n') + '\n'
+}
+
+/** Parse the model text format. Throws naming `source` and the line when the text is malformed. */
+export function parseLanguageModel(text: string, source = 'language model'): LanguageModelData {
+  const lines = text.split('\n')
+  const header = new Map<string, string[]>()
+  const floors: number[][] = []
+  const features = new Map<string, number[]>()
+  let languages: string[] | undefined
+  let index: Map<string, number> | undefined
+  const bad = (i: number, what: string): never => {
+    throw new Error(`${source}:${i + 1}: ${what}`)
+  }
+  const int = (s: string | undefined, i: number): number => {
+    if (s === undefined || !/^\d+$/.test(s)) bad(i, `expected a non-negative integer, found ${JSON.stringify(s)}`)
+    return Number(s)
+  }
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    if (line === '' || line.startsWith('# ') || line === '#') continue
+    const cols = line.split('\t')
+    const key = cols[0]!
+    if (key.startsWith('@')) {
+      if (key === '@floor') {
+        const o = int(cols[1], i)
+        if (languages === undefined) bad(i, '@floor before @languages')
+        const row = (cols[2] ?? '').split(' ').map((s) => int(s, i))
+        if (row.length !== languages!.length) bad(i, `@floor ${o}: expected ${languages!.length} costs, found ${row.length}`)
+        floors[o] = row
+      } else if (key === '@languages') {
+        languages = (cols[1] ?? '').split(' ')
+        for (const c of languages) if (findLanguageEntry(c)?.code !== c) bad(i, `unknown language code ${JSON.stringify(c)}`)
+        index = new Map(languages.map((c, li) => [c, li]))
+      } else {
+        header.set(key, cols.slice(1))
+      }
+      continue
+    }
+    if (cols.length !== 2 || key === '') bad(i, 'expected "feature<TAB>costs"')
+    if (index === undefined) bad(i, 'feature before @languages')
+    const row: number[] = []
+    for (const item of cols[1]!.split(' ')) {
+      const li = index!.get(item.slice(0, 2))
+      const k = Number(item.slice(2))
+      if (li === undefined || item.length < 3 || !Number.isInteger(k) || k < 0 || item.charCodeAt(2) > 0x39 || item.charCodeAt(2) < 0x30) {
+        bad(i, `expected "<code><cost>" such as "en42", found ${JSON.stringify(item)}`)
+      }
+      row.push(li!, k)
+    }
+    if (features.has(key)) bad(i, `duplicate feature ${JSON.stringify(key)}`)
+    features.set(key, row)
+  }
+  const version = header.get('@version')?.[0]
+  if (version !== String(FORMAT_VERSION)) throw new Error(`${source}: expected @version ${FORMAT_VERSION}, found ${JSON.stringify(version)}`)
+  const scale = header.get('@scale')?.[0]
+  if (scale !== String(COST_SCALE)) throw new Error(`${source}: expected @scale ${COST_SCALE}, found ${JSON.stringify(scale)}`)
+  const maxOrder = Number(header.get('@max-order')?.[0])
+  if (!Number.isInteger(maxOrder) || maxOrder < 1 || maxOrder > 8) throw new Error(`${source}: @max-order should be an integer 1..8`)
+  const temperature = Number(header.get('@temperature')?.[0])
+  if (!Number.isFinite(temperature) || temperature <= 0) throw new Error(`${source}: @temperature should be a positive number`)
+  if (languages === undefined) throw new Error(`${source}: missing @languages`)
+  for (let o = 0; o <= maxOrder; o++) if (floors[o] === undefined) throw new Error(`${source}: missing @floor ${o}`)
+  for (const f of features.keys()) {
+    const o = orderOf(f)
+    if (o > maxOrder) throw new Error(`${source}: feature ${JSON.stringify(f)} is longer than @max-order ${maxOrder}`)
+  }
+  return { maxOrder, temperature, languages, floors, features }
+}
+
+/** Path of the committed model file. */
+export function defaultLanguageModelPath(): string {
+  return fileURLToPath(new URL('../../lexicons/langid/model.tsv', import.meta.url))
+}
+
+/** Read and parse a model file (the committed one by default). Throws naming the file when missing or malformed. */
+export function loadLanguageModel(path: string = defaultLanguageModelPath()): LanguageModelData {
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (e) {
+    throw new Error(`cannot read language model ${path}: ${(e as Error).message} (train it with bench/train-langid.ts)`)
+  }
+  return parseLanguageModel(text, path)
+}
