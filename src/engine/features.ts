@@ -5,6 +5,7 @@ import { detailsAnalyzer } from '../pipeline/analyzers/details.ts'
 import { summaryAnalyzer } from '../pipeline/analyzers/summary.ts'
 import { createSentimentAnalyzers } from '../pipeline/analyzers/sentiment.ts'
 import { createEntitiesAnalyzer } from '../pipeline/analyzers/entities.ts'
+import { themesAnalyzer } from '../pipeline/analyzers/themes.ts'
 import type { PreparingAnalyzer } from './analysis.ts'
 import { SUPPORTED_LANGUAGES } from './settings.ts'
 
@@ -16,7 +17,7 @@ export const ANALYSIS_LANGUAGES = SUPPORTED_LANGUAGES
  * Built per engine: the sentiment scorer's lexicons and model belong to one engine only.
  */
 export function builtinAnalyzers(): PreparingAnalyzer[] {
-  return [...createSentimentAnalyzers(), createEntitiesAnalyzer(), detailsAnalyzer, summaryAnalyzer] as PreparingAnalyzer[]
+  return [...createSentimentAnalyzers(), createEntitiesAnalyzer(), themesAnalyzer, detailsAnalyzer, summaryAnalyzer] as PreparingAnalyzer[]
 }
 
 /**
@@ -36,7 +37,7 @@ export function engineCapabilities(): FeatureSettings {
       named_entities: true,
       pos_tagging: true,
       summary: true,
-      themes: false,
+      themes: true,
       relations: false,
       mentions: true,
       opinions: false,

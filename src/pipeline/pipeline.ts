@@ -61,7 +61,7 @@ export function createPipeline(analyzers: readonly Analyzer[]): Pipeline {
       for (const a of ordered) {
         if (a.toWire === undefined || !a.enabled(ctx)) continue
         const value = (sections as Record<string, unknown>)[a.name]
-        ;(a.toWire as (v: unknown, o: DocumentOutput, c: AnalyzeContext) => void)(value, out, ctx)
+        ;(a.toWire as (v: unknown, o: DocumentOutput, c: AnalyzeContext, d: AnnotatedDocument) => void)(value, out, ctx, doc)
       }
       return sections
     },

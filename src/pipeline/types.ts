@@ -2,6 +2,7 @@ import type { AnnotatedDocument } from '../nlp/types.ts'
 import type { Configuration } from '../model/configuration.ts'
 import type { Subscription } from '../model/account.ts'
 import type { DocumentOutput, Polarity } from '../model/output.ts'
+import type { ThemesSection } from './analyzers/themes.ts'
 
 /** The sentiment of a document as the other analyzers consume it. */
 export interface SentimentSection {
@@ -36,6 +37,7 @@ export interface Sections {
   sentiment: SentimentSection
   details: DocumentOutput['details']
   summary: string
+  themes: ThemesSection
   [extra: string]: unknown
 }
 
@@ -64,5 +66,5 @@ export interface Analyzer<K extends SectionName = SectionName> {
   enabled(ctx: AnalyzeContext): boolean
   run(doc: AnnotatedDocument, sections: Partial<Sections>, ctx: AnalyzeContext): Sections[K]
   /** Write the section onto the wire output (omit it when empty or off). */
-  toWire?(value: Sections[K], out: DocumentOutput, ctx: AnalyzeContext): void
+  toWire?(value: Sections[K], out: DocumentOutput, ctx: AnalyzeContext, doc: AnnotatedDocument): void
 }

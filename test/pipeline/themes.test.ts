@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest'
+import { createEngine } from '../../src/engine/create-engine.ts'
+import { createAnnotator } from '../../src/nlp/annotate.ts'
+import { nounPhrases } from '../../src/pipeline/analyzers/themes.ts'
+
+describe('themes', () => {
+  it('should find noun phrases ending in a common noun, with their adjectives as attributes', () => {
+    const doc = createAnnotator().annotate('The friendly staff cleaned the huge swimming pool. Breakfast was cold.')
+    const p = nounPhrases(doc)
+    expect(p.map((x) => x.normalized)).toEqual(['friendly staff', 'huge swimming pool', 'breakfast'])
+    expect(p[0]!.attributes).toEqual(['friendly'])
+    expect(p[0]!.head).toBe('staff')
+  })
+
+  it('should rank themes, give sentiment from their sentences and byte mentions when asked', async () => {
+    const engine = createEngine({ background: false })
+    await engine.account(engine.defaultAccount).updateConfigurations({ document: { themes_limit: 5, theme_mentions_limit: 2, mentions: true } })
+    const text = 'The room service was awful. Room service took an hour. The pool area was lovely.'
+    const out = await engine.analyze(text)
+    const top = out.themes![0]!
+    expect(top).toMatchObject({ title: 'room service', normalized: 'room service', is_about: true, sentiment_polarity: 'negative' })
+    const loc = top.mentions![0]!.locations[0]!
+    expect(Buffer.from(text).subarray(loc.offset, loc.offset + loc.length).toString()).toBe('room service')
+    expect(out.themes!.find((t) => t.normalized === 'pool area')?.sentiment_polarity).toBe('positive')
+    await engine.close()
+  })
+
+  it('should leave themes out when themes_limit is 0 (the default)', async () => {
+    const engine = createEngine({ background: false })
+    expect((await engine.analyze('The room service was awful.')).themes).toBeUndefined()
+    await engine.close()
+  })
+})
