@@ -167,7 +167,7 @@ export type SignatureFailure =
 
 /** Input of {@link verifySignature}. */
 export interface VerifyRequest {
-  /** The request target exactly as received (`/path.ext?query`), never re-serialised or decoded. */
+  /** The request target exactly as received (`/path.ext?query`, or the absolute form), never re-serialised or decoded. */
   readonly rawTarget: string
   /** The `Host` header as received. */
   readonly host: string
@@ -288,9 +288,13 @@ export function verifySignature(request: VerifyRequest, options: VerifyOptions =
     }
   }
   const hmacKey = signingKey(secret)
-  const targets = [...new Set(targetVariants(request.rawTarget))]
+  // A request through a forward proxy carries the absolute form `http://host/path?…`: its host wins.
+  const absolute = /^https?:\/\/([^/?#]*)(.*)$/i.exec(request.rawTarget)
+  const requestHost = absolute?.[1] ?? request.host
+  const rawTarget = absolute === null ? request.rawTarget : absolute[2] || '/'
+  const targets = [...new Set(targetVariants(rawTarget))]
   for (const scheme of ['https', 'http'] as const) {
-    for (const host of hostVariants(request.host, scheme)) {
+    for (const host of hostVariants(requestHost, scheme)) {
       for (const target of targets) {
         const url = `${scheme}://${host}${target}`
         for (const family of ESCAPER_FAMILIES) {

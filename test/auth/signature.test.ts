@@ -123,6 +123,11 @@ describe('verifySignature', () => {
     expectOk(verifySignature({ rawTarget: `/status.json?${P}`, host: 'api.example.com', authorization: header(httpsSig), secretFor }))
   })
 
+  it('accepts the absolute-form target a forward proxy sends', () => {
+    const s = computeSignature(`http://api.example.com/status.json?${P}`, SECRET)
+    expectOk(verifySignature({ rawTarget: `http://api.example.com/status.json?${P}`, host: 'proxy.local', authorization: header(s), secretFor }))
+  })
+
   it('accepts a Host header with or without the default port', () => {
     const bare = computeSignature(`https://api.example.com/status.json?${P}`, SECRET)
     expectOk(verifySignature({ rawTarget: `/status.json?${P}`, host: 'api.example.com:443', authorization: header(bare), secretFor }))
