@@ -30,6 +30,8 @@ export interface DocumentIndex {
   positionsOfLower(form: string): readonly number[] | undefined
   /** Token positions (ascending) of each lemma. */
   positionsOfLemma(lemma: string): readonly number[] | undefined
+  /** Token positions (ascending) whose lower-case form or lemma is `word` (one lookup, no merging). */
+  positionsOfWord(word: string): readonly number[] | undefined
   /** Token positions (ascending) whose lower-case form starts with `prefix`. */
   positionsWithPrefix(prefix: string): readonly number[]
   /** Distinct lower-case forms of the document, sorted. */
@@ -53,6 +55,7 @@ export function createDocumentIndex(doc: AnnotatedDocument): DocumentIndex {
   const sentence = new Int32Array(n)
   const byLower = new Map<string, number[]>()
   const byLemma = new Map<string, number[]>()
+  const byWord = new Map<string, number[]>()
   let words = 0
   for (let i = 0; i < n; i++) {
     const t = doc.tokens[i]
@@ -65,7 +68,11 @@ export function createDocumentIndex(doc: AnnotatedDocument): DocumentIndex {
     sentence[i] = t.sentence
     if (!nonWordKinds.has(t.kind)) words++
     addTo(byLower, lo, i)
-    if (le !== lo) addTo(byLemma, le, i)
+    addTo(byWord, lo, i)
+    if (le !== lo) {
+      addTo(byLemma, le, i)
+      addTo(byWord, le, i)
+    }
   }
   let sortedForms: string[] | undefined
   const prefixMemo = new Map<string, number[]>()
@@ -79,6 +86,7 @@ export function createDocumentIndex(doc: AnnotatedDocument): DocumentIndex {
     sentence,
     memo: new Map(),
     positionsOfLower: (form) => byLower.get(form),
+    positionsOfWord: (word) => byWord.get(word),
     // A token whose lemma equals its form is filed under the form only; look in both.
     positionsOfLemma: (l) => mergeSorted(byLemma.get(l), byLower.get(l)),
     forms,

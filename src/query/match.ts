@@ -79,7 +79,7 @@ function wordsMatcher(words: readonly string[], wildcard: boolean, key: string):
     find(index) {
       const firsts = firstIsPrefix
         ? index.positionsWithPrefix(first)
-        : mergeLists(index.positionsOfLower(first), index.positionsOfLemma(first))
+        : index.positionsOfWord(first)
       if (firsts === undefined || firsts.length === 0) return noSpans
       if (rest.length === 0) return spansAt(firsts)
       const out: TokenSpan[] = []
