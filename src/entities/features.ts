@@ -4,8 +4,8 @@
  *
  * Features come in two kinds:
  * - static features of a token: computed once per sentence from the token strings alone (word, lower
- *   case, shape, affixes, context words within +-2, capitalisation of the sentence, sentence-initial,
- *   gazetteer membership);
+ *   case, shape, affixes, context words within +-2 (and the neighbours as written), capitalisation of
+ *   the sentence, sentence-initial, gazetteer membership, document context);
  * - dynamic features: depend on labels already decided (the two previous labels in the sentence, and
  *   the entity type the same word received earlier in the same document).
  */
@@ -202,6 +202,8 @@ export function staticFeatures(
       'ss+1=' + s + '|' + shp(i + 1),
       'ss3=' + shp(i - 1) + '|' + s + '|' + shp(i + 1),
       'l-1ss+1=' + low(i - 1) + '|' + s + '|' + shp(i + 1),
+      'w-1=' + (i > 0 ? (tokens[i - 1] ?? '') : '<s>'),
+      'w+1=' + (i + 1 < n ? (tokens[i + 1] ?? '') : '</s>'),
     )
     if (context !== undefined && /^[A-Za-z]/.test(w)) {
       const d = (context.capitalisedMid.has(l) ? 'C' : '-') + (context.lowerCase.has(l) ? 'L' : '-')
