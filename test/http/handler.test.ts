@@ -336,7 +336,21 @@ describe('account endpoints (E36-E39)', () => {
     expect((await call(handler, 'GET', '/status.xml')).text).toContain('<supported_languages><language>English</language></supported_languages>')
   })
 
-  it('counts calls by class and app, and answers 402 past the call limit and after expiry', async () => {
+  it('counts every call by class, app and configuration', async () => {
+    const e = makeEngine()
+    const h = createHttpHandler(e)
+    await call(h, 'POST', '/document.json', { body: '{"text":"counted"}' })
+    await call(h, 'GET', '/document/processed.json')
+    await call(h, 'GET', '/document/processed.json', { headers: { 'x-app-name': 'other-app' } })
+    await call(h, 'GET', '/queries.json')
+    const stats = await call(h, 'GET', '/statistics.json?interval=day')
+    expect((stats.json as Record<string, unknown>[])[0]).toMatchObject({ calls_data: 1, calls_polling: 2, calls_settings: 2, total_api_calls: 5 })
+    const byApp = await call(h, 'GET', '/statistics.json?interval=day&group=app')
+    expect((byApp.json as { app_group: string }[]).map((g) => g.app_group)).toEqual(expect.arrayContaining(['other-app', 'tests/node/1.0/json']))
+    await e.close()
+  })
+
+  it('answers 402 past the call limit and after expiry', async () => {
     const limited = createEngine({ accounts: [{ ...ACCOUNTS[0], subscription: { billing_settings: { settings_calls_limit: 2, settings_calls_interval: 60 } } }] })
     const h = createHttpHandler(limited)
     expect((await call(h, 'GET', '/status.json')).status).toBe(200)
@@ -438,6 +452,15 @@ describe('compression and mounting', () => {
     expect((await call(h, 'GET', '/status.json')).status).toBe(404)
     const doc = await call(h, 'GET', '/api/v4/openapi.json')
     expect(Object.keys((doc.json as { paths: object }).paths)).toContain('/api/v4/document/{document_id}.xml')
+  })
+
+  it('accepts a signature over X-Forwarded-Host only with trustProxy', async () => {
+    // The request reaches the server under another Host, as behind a proxy.
+    const signed = await import('../../src/auth/signature.ts').then((m) => m.signUrl('https://public.example.com/status.json', ACCOUNTS[0].key, ACCOUNTS[0].secret, '1', 1551274346))
+    const internal = signed.url.replace('https://public.example.com', 'http://10.0.0.7:8080')
+    const req = (): Request => new Request(internal, { headers: { authorization: signed.authorization, 'x-forwarded-host': 'public.example.com' } })
+    expect((await handler(req())).status).toBe(401)
+    expect((await createHttpHandler(engine, { trustProxy: true })(req())).status).toBe(200)
   })
 
   it('rejects bad handler options at creation', () => {
