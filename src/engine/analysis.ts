@@ -4,7 +4,7 @@ import type { Subscription } from '../model/account.ts'
 import type { CollectionOutput, DocumentOutput } from '../model/output.ts'
 import type { StoredConfiguration } from '../storage/types.ts'
 import { createPipeline, type Pipeline } from '../pipeline/pipeline.ts'
-import type { AnalyzeContext, Analyzer, Sections } from '../pipeline/types.ts'
+import type { AnalyzeContext, Analyzer } from '../pipeline/types.ts'
 import { contentProblem } from '../pipeline/content.ts'
 
 /** Identity and pass-through fields of a document being analysed. */
@@ -75,9 +75,15 @@ export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[]): Ana
       const ctx: AnalyzeContext = { configuration: config, subscription, resources: resourcesFor(stored, subscription, cacheKey) }
       const doc = annotator.annotate(text, { html: config.process_html, oneSentence: config.one_sentence_mode })
       try {
-        const sections = pipeline.run(doc, ctx, out)
-        const failure = (sections as Sections)['failure']
-        if (typeof failure === 'string') return ordered({ ...base(meta, config), status: 'FAILED', failure_reason: failure })
+        pipeline.run(doc, ctx, out)
+        if (out.status === 'FAILED') {
+          // A failed document carries its identity, language and reason, not half an analysis.
+          const failed: DocumentOutput = { ...base(meta, config), status: 'FAILED' }
+          if (out.failure_reason !== undefined) failed.failure_reason = out.failure_reason
+          if (out.language !== undefined) failed.language = out.language
+          if (out.language_score !== undefined) failed.language_score = out.language_score
+          return ordered(failed)
+        }
       } catch (e) {
         // An analyzer error fails this document, never the process or the batch.
         const reason = e instanceof Error ? e.message : String(e)

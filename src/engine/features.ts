@@ -6,6 +6,7 @@ import { summaryAnalyzer } from '../pipeline/analyzers/summary.ts'
 import { createSentimentAnalyzers } from '../pipeline/analyzers/sentiment.ts'
 import { createEntitiesAnalyzer } from '../pipeline/analyzers/entities.ts'
 import { themesAnalyzer } from '../pipeline/analyzers/themes.ts'
+import { createLanguageAnalyzer } from '../pipeline/analyzers/language.ts'
 import type { PreparingAnalyzer } from './analysis.ts'
 import { SUPPORTED_LANGUAGES } from './settings.ts'
 
@@ -17,7 +18,7 @@ export const ANALYSIS_LANGUAGES = SUPPORTED_LANGUAGES
  * Built per engine: the sentiment scorer's lexicons and model belong to one engine only.
  */
 export function builtinAnalyzers(): PreparingAnalyzer[] {
-  return [...createSentimentAnalyzers(), createEntitiesAnalyzer(), themesAnalyzer, detailsAnalyzer, summaryAnalyzer] as PreparingAnalyzer[]
+  return [createLanguageAnalyzer(), ...createSentimentAnalyzers(), createEntitiesAnalyzer(), themesAnalyzer, detailsAnalyzer, summaryAnalyzer] as PreparingAnalyzer[]
 }
 
 /**
@@ -33,7 +34,7 @@ export function engineCapabilities(): FeatureSettings {
       user_entities: true,
       intentions: false,
       model_sentiment: true,
-      language_detection: false,
+      language_detection: true,
       named_entities: true,
       pos_tagging: true,
       summary: true,
