@@ -250,7 +250,8 @@ class QueryParser extends EmbeddedActionsParser {
 
   private phraseTerm(tok: IToken): QueryNode {
     if (this.RECORDING_PHASE) return { type: 'term', text: '', quoted: true, wildcard: false }
-    let body = tok.image.slice(1, -1).replace(/\s+/g, ' ').trim()
+    // `\(` and `\)` are literal parentheses inside quotes too.
+    let body = tok.image.slice(1, -1).replace(/\\([()])/g, '$1').replace(/\s+/g, ' ').trim()
     let wildcard = false
     if (body.endsWith('*')) {
       wildcard = true

@@ -54,7 +54,8 @@ export interface TermMatcher {
 }
 
 const noSpans: readonly TokenSpan[] = Object.freeze([])
-const isPlainWord = (w: string): boolean => /^[\p{L}\p{M}_&]+$/u.test(w)
+// `&` is left to exact matching: the tokenizer may split AT&T into several tokens.
+const isPlainWord = (w: string): boolean => /^[\p{L}\p{M}_]+$/u.test(w)
 const isAlnum = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{M}\p{N}_]/u.test(c)
 
 function spansAt(positions: readonly number[] | undefined, length = 1): readonly TokenSpan[] {

@@ -138,3 +138,18 @@ describe('helpers for user entities and sentiment phrases', () => {
     expect(hasQuerySyntax('"value for money"')).toBe(true)
   })
 })
+
+describe('on documents annotated by wink', () => {
+  it('should match phrases across the tokenizer splits (contractions, hyphens, possessives, &)', async () => {
+    const { createAnnotator } = await import('../../src/nlp/annotate.ts')
+    const doc = createAnnotator().annotate("I don't like e-mail. New York's AT&T store (the big one) was running late.")
+    expect(texts('"don\'t like"', doc)).toEqual(["don't like"])
+    expect(texts('"e-mail"', doc)).toEqual(['e-mail'])
+    expect(texts('"new york\'s"', doc)).toEqual(["New York's"])
+    expect(texts('AT&T', doc)).toEqual(['AT&T'])
+    expect(texts('"\\(the big"', doc)).toEqual(['(the big'])
+    expect(texts('run NEAR/2 store', doc)).toEqual([])
+    expect(texts('run NEAR/7 store', doc)).toEqual(['store', 'running'])
+    expect(texts('email', doc)).toEqual([])
+  })
+})
