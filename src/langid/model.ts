@@ -117,6 +117,7 @@ export function parseLanguageModel(text: string, source = 'language model'): Lan
   const features = new Map<string, number[]>()
   let languages: string[] | undefined
   let index: Map<string, number> | undefined
+  let codeIndex: Int16Array | undefined
   const bad = (i: number, what: string): never => {
     throw new Error(`${source}:${i + 1}: ${what}`)
   }
@@ -140,6 +141,8 @@ export function parseLanguageModel(text: string, source = 'language model'): Lan
         languages = (cols[1] ?? '').split(' ')
         for (const c of languages) if (findLanguageEntry(c)?.code !== c) bad(i, `unknown language code ${JSON.stringify(c)}`)
         index = new Map(languages.map((c, li) => [c, li]))
+        codeIndex = new Int16Array(26 * 26).fill(-1)
+        languages.forEach((c, li) => (codeIndex![(c.charCodeAt(0) - 97) * 26 + c.charCodeAt(1) - 97] = li))
       } else {
         header.set(key, cols.slice(1))
       }
@@ -147,17 +150,10 @@ export function parseLanguageModel(text: string, source = 'language model'): Lan
     }
     if (cols.length !== 2 || key === '') bad(i, 'expected "feature<TAB>costs"')
     if (index === undefined) bad(i, 'feature before @languages')
-    const row: number[] = []
-    for (const item of cols[1]!.split(' ')) {
-      const li = index!.get(item.slice(0, 2))
-      const k = Number(item.slice(2))
-      if (li === undefined || item.length < 3 || !Number.isInteger(k) || k < 0 || item.charCodeAt(2) > 0x39 || item.charCodeAt(2) < 0x30) {
-        bad(i, `expected "<code><cost>" such as "en42", found ${JSON.stringify(item)}`)
-      }
-      row.push(li!, k)
-    }
+    const row = parseCosts(cols[1]!, codeIndex!)
+    if (row === undefined) bad(i, `expected "<code><cost>" items such as "en42 de57" with known codes, found ${JSON.stringify(cols[1])}`)
     if (features.has(key)) bad(i, `duplicate feature ${JSON.stringify(key)}`)
-    features.set(key, row)
+    features.set(key, row!)
   }
   const version = header.get('@version')?.[0]
   if (version !== String(FORMAT_VERSION)) throw new Error(`${source}: expected @version ${FORMAT_VERSION}, found ${JSON.stringify(version)}`)
@@ -174,6 +170,39 @@ export function parseLanguageModel(text: string, source = 'language model'): Lan
     if (o > maxOrder) throw new Error(`${source}: feature ${JSON.stringify(f)} is longer than @max-order ${maxOrder}`)
   }
   return { maxOrder, temperature, languages, floors, features }
+}
+
+/**
+ * Parse `en42 de57 ...` into `[language index, cost, ...]` by scanning character codes (no per-item strings:
+ * this is the hot loop of loading). Undefined when an item is malformed or names an unknown code.
+ */
+function parseCosts(s: string, codeIndex: Int16Array): number[] | undefined {
+  const row: number[] = []
+  let p = 0
+  const n = s.length
+  while (p < n) {
+    const a = s.charCodeAt(p) - 97
+    const b = s.charCodeAt(p + 1) - 97
+    if (a < 0 || a > 25 || b < 0 || b > 25) return undefined
+    const li = codeIndex[a * 26 + b]!
+    if (li < 0) return undefined
+    p += 2
+    let k = 0
+    const start = p
+    while (p < n) {
+      const d = s.charCodeAt(p) - 48
+      if (d < 0 || d > 9) break
+      k = k * 10 + d
+      p++
+    }
+    if (p === start || p - start > 6) return undefined
+    row.push(li, k)
+    if (p < n) {
+      if (s.charCodeAt(p) !== 32 || p + 1 === n) return undefined
+      p++
+    }
+  }
+  return row.length === 0 ? undefined : row
 }
 
 /** Path of the committed model file. */

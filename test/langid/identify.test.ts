@@ -133,7 +133,7 @@ describe('training and the model format', () => {
     const lines = text.split('\n')
     const at = lines.findIndex((l) => !l.startsWith('@') && l.includes('\t'))
     lines[at] = `${lines[at]!.split('\t')[0]}\ten12 zz7`
-    expect(() => parseLanguageModel(lines.join('\n'), 'm.tsv')).toThrow(new RegExp(`m\\.tsv:${at + 1}: expected "<code><cost>"`))
+    expect(() => parseLanguageModel(lines.join('\n'), 'm.tsv')).toThrow(new RegExp(`m\\.tsv:${at + 1}: expected "<code><cost>" items`))
     expect(() => parseLanguageModel(text.replace('@version\t1', '@version\t9'), 'm.tsv')).toThrow(/expected @version 1/)
   })
 })
