@@ -160,6 +160,16 @@ export function runStorageContract(name: string, makeStorage: () => Promise<Stor
         expect(await s.takeProcessed('a', 'collection', { configId: 'c2' }, 10)).toEqual([])
         expect((await s.takeProcessed('a', 'document', { configId: 'c2' }, 10)).map((i) => i.seq)).toEqual([2])
       })
+      it('should never give the same finished item to two concurrent takes', async () => {
+        await processed(Array.from({ length: 8 }, () => item()))
+        const [x, y] = await Promise.all([
+          s.takeProcessed('a', 'document', { configId: 'c1' }, 5),
+          s.takeProcessed('a', 'document', { configId: 'c1' }, 5),
+        ])
+        const ids = [...x!, ...y!].map((i) => i.id)
+        expect(ids).toHaveLength(8)
+        expect(new Set(ids).size).toBe(8)
+      })
       it('should respect the take limit', async () => {
         await processed([item(), item(), item()])
         expect(await s.takeProcessed('a', 'document', { configId: 'c1' }, 2)).toHaveLength(2)
