@@ -102,6 +102,9 @@ export const defaultQueryLimits: QueryLimits = Object.freeze({
   unquotedWordsLimit: 2,
 })
 
+/** Deepest parenthesis nesting accepted. */
+export const maxNesting = 100
+
 type ProximityOp = 'near' | 'with' | 'notwith'
 
 /**
@@ -366,7 +369,11 @@ export function createQueryGrammar(): QueryGrammar {
     const open: IToken[] = []
     for (const tok of lexed.tokens) {
       if (tok.tokenType === OpenQuote) problems.push({ line: tok.startLine ?? 1, column: tok.startColumn ?? 1, message: 'unbalanced double quote: this " is never closed' })
-      else if (tok.tokenType === LParen) open.push(tok)
+      else if (tok.tokenType === LParen) {
+        open.push(tok)
+        // Deeper nesting would exhaust the recursive-descent parser's stack; no real query needs it.
+        if (open.length === maxNesting + 1) problems.push({ line: tok.startLine ?? 1, column: tok.startColumn ?? 1, message: `parentheses nested too deeply: at most ${maxNesting} levels are allowed` })
+      }
       else if (tok.tokenType === RParen && open.pop() === undefined) {
         problems.push({ line: tok.startLine ?? 1, column: tok.startColumn ?? 1, message: "unbalanced parenthesis: this ')' has no matching '('" })
       }

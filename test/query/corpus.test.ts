@@ -57,6 +57,15 @@ describe('limits', () => {
     expect(grammar.parse('not very good', { unquotedWordsLimit: 3 }).ok).toBe(true)
   })
 
+  it('rejects nesting deeper than 100 parentheses with a problem, not a stack overflow', () => {
+    expect(grammar.parse(`${'('.repeat(100)}a${')'.repeat(100)}`).ok).toBe(true)
+    expect(grammar.parse(`${'('.repeat(700)}a${')'.repeat(700)}`)).toEqual({
+      ok: false,
+      problems: [{ line: 1, column: 101, message: 'parentheses nested too deeply: at most 100 levels are allowed' }],
+    })
+    expect(grammar.parse(`${'NOT '.repeat(370)}a AND b`).ok).toBe(true)
+  })
+
   it('reuses one parser: a failed parse leaves no state behind', () => {
     expect(grammar.parse('a NEAR b NEAR c NEAR d NEAR e NEAR f NEAR g').ok).toBe(false)
     expect(grammar.parse('a NEAR b').ok).toBe(true)
