@@ -64,7 +64,7 @@ function candidatesFor(counts: ScriptCounts, known: readonly LanguageEntry[]): L
 
 /**
  * Build an identifier from a model (the committed `lexicons/langid/model.tsv` when omitted).
- * The model is expanded once into dense cost rows; `identify` is then a pure function of its text.
+ * The model is used as is (sparse costs plus per-order floors); `identify` is then a pure function of its text.
  */
 export function createLanguageIdentifier(model: LanguageModelData = loadLanguageModel()): LanguageIdentifier {
   const entries: LanguageEntry[] = model.languages.map((code) => {
