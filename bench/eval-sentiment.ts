@@ -151,7 +151,7 @@ const lines: string[] = []
 lines.push(`Sentiment evaluation, ${K}-fold cross-validation for the trained systems (out-of-fold predictions; folds = position % ${K} over both corpora pooled).`)
 lines.push('Human classes: mean rating / 4, then > +0.05 positive, < -0.05 negative, else neutral. F1w = support-weighted 3-class F1, F1m = macro.')
 lines.push('')
-lines.push(`${'corpus'.padEnd(15)} ${'system'.padEnd(26)} ${'r'.padStart(6)} ${'F1w'.padStart(6)} ${'F1m'.padStart(6)}   VADER paper r / F1`)
+lines.push(`${'corpus'.padEnd(22)} ${'system'.padEnd(26)} ${'r'.padStart(6)} ${'F1w'.padStart(6)} ${'F1m'.padStart(6)}   VADER paper r / F1`)
 for (const c of corpora) {
   const idx = docs.flatMap((d, i) => (d.corpus === c.name ? [i] : []))
   const gold = idx.map((i) => cls((docs[i] as Doc).target))
@@ -184,7 +184,7 @@ for (const c of corpora) {
     }
     const f1 = f1Scores(pred, gold)
     const paper = s.startsWith('VADER') && pub !== undefined ? `   ${pub.r.toFixed(3)} / ${pub.f1.toFixed(2)}` : ''
-    lines.push(`${`${c.name} (${idx.length})`.padEnd(15)} ${s.padEnd(26)} ${pearson(scores, human).toFixed(3).padStart(6)} ${f1.weighted.toFixed(3).padStart(6)} ${f1.macro.toFixed(3).padStart(6)}${paper}`)
+    lines.push(`${`${c.name} (${idx.length})`.padEnd(22)} ${s.padEnd(26)} ${pearson(scores, human).toFixed(3).padStart(6)} ${f1.weighted.toFixed(3).padStart(6)} ${f1.macro.toFixed(3).padStart(6)}${paper}`)
   }
 }
 
