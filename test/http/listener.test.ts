@@ -15,6 +15,8 @@ const TEXTS = [
   'Great location near the station, but the wifi kept dropping.',
   'I would not recommend this place to anyone.',
   'The pool was lovely and the staff friendly.',
+  // One client mangles emoji into literal escapes; the text must simply go through.
+  'Loved it %F0%9F%98%80 and \u{1F600} both',
 ]
 
 let engine: Engine
