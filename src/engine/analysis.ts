@@ -6,6 +6,7 @@ import type { StoredConfiguration } from '../storage/types.ts'
 import { createPipeline, type Pipeline } from '../pipeline/pipeline.ts'
 import type { AnalyzeContext, Analyzer } from '../pipeline/types.ts'
 import { contentProblem } from '../pipeline/content.ts'
+import { aggregateCollection, discoveryConfiguration, type CollectionPart } from '../pipeline/discovery.ts'
 
 /** Identity and pass-through fields of a document being analysed. */
 export interface DocumentMeta {
@@ -91,20 +92,41 @@ export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[]): Ana
       }
       return ordered(out)
     },
-    analyzeCollection(texts, meta, stored, _subscription, _cacheKey) {
+    analyzeCollection(texts, meta, stored, subscription, cacheKey) {
       const config = stored.configuration
-      const out: CollectionOutput = { id: meta.id, config_id: config.config_id, status: 'PROCESSED' }
-      if (meta.jobId !== undefined) out.job_id = meta.jobId
-      if (meta.tag !== undefined) out.tag = meta.tag
-      if (meta.metadata !== undefined) out.metadata = meta.metadata
-      const usable = texts.filter((t) => contentProblem(t, config.alphanumeric_threshold) === undefined)
-      if (usable.length === 0) {
-        return { ...out, status: 'FAILED', failure_reason: 'no text of the collection can be analysed' }
-      }
-      out.docs_count = texts.length
-      return out
+      const base: CollectionOutput = { id: meta.id, config_id: config.config_id, status: 'PROCESSED' }
+      if (meta.jobId !== undefined) base.job_id = meta.jobId
+      if (meta.tag !== undefined) base.tag = meta.tag
+      if (meta.metadata !== undefined) base.metadata = meta.metadata
+      const dconfig = discoveryConfiguration(config)
+      const ctx: AnalyzeContext = { configuration: dconfig, subscription, resources: resourcesFor(stored, subscription, cacheKey), mode: 'discovery' }
+      const parts: CollectionPart[] = []
+      texts.forEach((text, index) => {
+        if (contentProblem(text, config.alphanumeric_threshold) !== undefined) return
+        const doc = annotator.annotate(text, { html: config.process_html, oneSentence: config.one_sentence_mode })
+        const scratch: DocumentOutput = { id: '', config_id: '', status: 'PROCESSED' }
+        try {
+          const sections = pipeline.run(doc, ctx, scratch)
+          // A text the language check failed does not count towards the collection.
+          if (scratch.status !== 'FAILED') parts.push({ index, doc, sections })
+        } catch {
+          // An analyzer error on one text leaves that text out, never the collection.
+        }
+      })
+      if (parts.length === 0) return orderedCollection({ ...base, status: 'FAILED', failure_reason: 'no text of the collection could be analysed' })
+      return orderedCollection(aggregateCollection(parts, config, { ...base, docs_count: texts.length }))
     },
   }
+}
+
+const COLLECTION_ORDER: readonly (keyof CollectionOutput)[] = [
+  'id', 'config_id', 'job_id', 'tag', 'metadata', 'status', 'failure_reason', 'docs_count', 'facets', 'themes', 'entities', 'topics', 'taxonomy',
+]
+
+function orderedCollection(out: CollectionOutput): CollectionOutput {
+  const o: Record<string, unknown> = {}
+  for (const k of COLLECTION_ORDER) if (out[k] !== undefined) o[k] = out[k]
+  return o as unknown as CollectionOutput
 }
 
 function ordered(out: DocumentOutput): DocumentOutput {

@@ -236,13 +236,9 @@ function createWorker(
     },
     async drain() {
       if (stopped) return
-      // Process until a claim comes back empty; when the worker already runs, wait for it, then re-check.
-      for (;;) {
-        if (running) await new Promise<void>((r) => waiters.push(r))
-        await loop()
-        const more = await storage.claimQueued(0)
-        if (more.length === 0 && !running) return
-      }
+      // loop() claims until a claim comes back empty; when it already runs, wait for that run first.
+      if (running) await new Promise<void>((r) => waiters.push(r))
+      await loop()
     },
     async stop() {
       stopped = true

@@ -53,6 +53,8 @@ export interface AnalyzeContext {
   readonly subscription: Subscription
   /** Compiled tuning resources of the configuration, keyed by the analyzer that owns them. */
   readonly resources: Readonly<Record<string, unknown>>
+  /** Detailed (one output per text) or Discovery (texts feeding one collection output). @defaultValue 'detailed' */
+  readonly mode?: 'detailed' | 'discovery'
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Analyzer } from '../types.ts'
 export const detailsAnalyzer: Analyzer<'details'> = {
   name: 'details',
   needs: ['sentiment'],
-  enabled: (ctx) => ctx.subscription.feature_settings.document.pos_tagging,
+  enabled: (ctx) => ctx.mode !== 'discovery' && ctx.subscription.feature_settings.document.pos_tagging,
   run(doc, sections, ctx) {
     const sentiment = need(sections, 'sentiment')
     const keep = posFilter(ctx.configuration.document.pos_types)

@@ -11,6 +11,7 @@ export const summaryAnalyzer: Analyzer<'summary'> = {
   name: 'summary',
   needs: [],
   enabled: (ctx) =>
+    ctx.mode !== 'discovery' &&
     ctx.subscription.feature_settings.document.summary &&
     ctx.configuration.document.summary_limit > 0 &&
     ctx.configuration.document.summary_size > 0,

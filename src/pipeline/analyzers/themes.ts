@@ -75,11 +75,40 @@ export function nounPhrases(doc: AnnotatedDocument): ThemeSpan[] {
           tokenEnd: end,
           normalized: words.map((w) => w.lemma.toLowerCase()).join(' '),
           head: head.lemma,
-          attributes: words.filter((w) => w.pos === 'ADJ').map((w) => w.lemma),
+          attributes: [...words.filter((w) => w.pos === 'ADJ').map((w) => w.lemma.toLowerCase()), ...predicates(doc, end)],
         })
       }
     }
     i = j
+  }
+  return out
+}
+
+const LINKING = new Set(['be', 'seem', 'look', 'feel', 'remain', 'become', 'get', 'appear', 'stay'])
+
+/**
+ * Predicative adjectives of a noun phrase ending before token `end`: "the room was (very) clean",
+ * "staff seemed friendly and helpful" give clean; friendly, helpful.
+ */
+function predicates(doc: AnnotatedDocument, end: number): string[] {
+  const toks = doc.tokens
+  let k = end
+  const sentence = toks[end - 1]?.sentence
+  const at = (i: number): Token | undefined => (toks[i]?.sentence === sentence ? toks[i] : undefined)
+  const verb = at(k)
+  if (verb === undefined || !(verb.pos === 'AUX' || verb.pos === 'VERB') || !LINKING.has(verb.lemma)) return []
+  k++
+  const out: string[] = []
+  for (let guard = 0; guard < 8; guard++) {
+    const t = at(k)
+    if (t === undefined) break
+    if (t.pos === 'ADV' || t.pos === 'PART' || t.pos === 'CCONJ' || t.text === ',') {
+      k++
+      continue
+    }
+    if (t.pos !== 'ADJ') break
+    out.push(t.lemma.toLowerCase())
+    k++
   }
   return out
 }
