@@ -328,9 +328,13 @@ function compileNode(node: QueryNode, table: TermTable): Evaluator {
       // Included operands first: they fail fast on most documents; exclusions are checked last.
       const ordered = [...node.operands.filter((o) => o.type !== 'not'), ...node.operands.filter((o) => o.type === 'not')]
       const parts = ordered.map((o) => compileNode(o, table))
+      const [first, ...rest] = parts as [Evaluator, ...Evaluator[]]
       return (ctx) => {
-        const lists: Array<readonly TokenSpan[]> = []
-        for (const p of parts) {
+        // Most documents fail on the first operand: allocate only past it.
+        const r0 = first(ctx)
+        if (r0 === null) return null
+        const lists: Array<readonly TokenSpan[]> = [r0]
+        for (const p of rest) {
           const r = p(ctx)
           if (r === null) return null
           lists.push(r)
@@ -341,16 +345,12 @@ function compileNode(node: QueryNode, table: TermTable): Evaluator {
     case 'or': {
       const parts = node.operands.map((o) => compileNode(o, table))
       return (ctx) => {
-        const lists: Array<readonly TokenSpan[]> = []
-        let any = false
+        let lists: Array<readonly TokenSpan[]> | undefined
         for (const p of parts) {
           const r = p(ctx)
-          if (r !== null) {
-            any = true
-            lists.push(r)
-          }
+          if (r !== null) (lists ??= []).push(r)
         }
-        return any ? union(lists) : null
+        return lists === undefined ? null : union(lists)
       }
     }
     case 'near': {
@@ -445,15 +445,20 @@ export function compileQuery(tree: QueryNode, options: CompileOptions = {}): Com
   }
 }
 
-/** Internal: compile many trees against one shared term table (used by query sets). */
-export function compileTrees(trees: readonly QueryNode[], blacklist: Blacklist | undefined): (index: DocumentIndex) => Array<QueryMatch> {
+/**
+ * Internal (used by query sets): compile many trees against one shared term table. The returned
+ * function yields `[position of the tree, its match]` for the trees that match, in order.
+ */
+export function compileTrees(trees: readonly QueryNode[], blacklist: Blacklist | undefined): (index: DocumentIndex) => Array<[number, QueryMatch]> {
   const table = createTermTable()
   const runs = trees.map((t) => compileNode(t, table))
   return (index) => {
-    const ctx: EvalContext = { index, blocked: blacklist?.blockedTokens(index), termHits: new Array(table.matchers.length) }
-    return runs.map((run) => {
-      const spans = run(ctx)
-      return spans === null ? noMatch : { matched: true, hitcount: spans.length, hits: toHits(index.doc, spans) }
-    })
+    const ctx: EvalContext = { index, blocked: blacklist?.blockedTokens(index), termHits: new Array(table.matchers.length).fill(undefined) }
+    const out: Array<[number, QueryMatch]> = []
+    for (let i = 0; i < runs.length; i++) {
+      const spans = (runs[i] as Evaluator)(ctx)
+      if (spans !== null) out.push([i, { matched: true, hitcount: spans.length, hits: toHits(index.doc, spans) }])
+    }
+    return out
   }
 }

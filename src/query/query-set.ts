@@ -80,14 +80,10 @@ export function compileQuerySet(
     problems,
     size: kept.length,
     evaluate(doc, index = createDocumentIndex(doc)) {
-      const results = run(index)
-      const out: QuerySetHit[] = []
-      for (let i = 0; i < results.length; i++) {
-        const r = results[i] as QueryMatch
+      return run(index).map(([i, r]) => {
         const q = kept[i] as QueryDefinition
-        if (r.matched) out.push({ id: q.id, name: q.name, ...r })
-      }
-      return out
+        return { id: q.id, name: q.name, ...r }
+      })
     },
   }
 }
@@ -99,10 +95,13 @@ export function isQueryEntityName(name: string): boolean {
 
 /**
  * Parse a `+` user entity's name: the query is the text after the `+`. Problems carry positions in
- * the query text (column 1 is the character after the `+`).
+ * the name as written (the `+` is column 1 of line 1).
  */
 export function parseEntityQuery(grammar: QueryGrammar, name: string, limits?: Partial<QueryLimits>): ParseResult {
-  return grammar.parse(isQueryEntityName(name) ? name.slice(1) : name, limits)
+  if (!isQueryEntityName(name)) return grammar.parse(name, limits)
+  const r = grammar.parse(name.slice(1), limits)
+  if (r.ok) return r
+  return { ok: false, problems: r.problems.map((p) => (p.line === 1 ? { ...p, column: p.column + 1 } : p)) }
 }
 
 /** True when a sentiment phrase uses query syntax (an operator, quotes, parentheses or `*`). */

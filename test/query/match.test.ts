@@ -129,7 +129,7 @@ describe('helpers for user entities and sentiment phrases', () => {
     expect(isQueryEntityName('+apple OR pear')).toBe(true)
     expect(isQueryEntityName('Apple')).toBe(false)
     expect(parseEntityQuery(grammar, '+apple OR pear').ok).toBe(true)
-    expect(parseEntityQuery(grammar, '+apple OR').ok).toBe(false)
+    expect(parseEntityQuery(grammar, '+apple OR')).toEqual({ ok: false, problems: [expect.objectContaining({ line: 1, column: 10 })] })
   })
 
   it('should tell phrases with operators from plain ones', () => {
