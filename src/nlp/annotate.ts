@@ -61,7 +61,8 @@ export function createAnnotator(): Annotator {
       // Sentence membership by token index: wink's sentences are contiguous token ranges.
       const sentenceOfToken = new Int32Array(values.length)
       const sentenceRanges: Array<[number, number]> = []
-      doc.sentences().each((s: ItemSentence) => {
+      // wink has no sentence for a text without tokens (it throws when asked for the first token of one).
+      if (values.length > 0) doc.sentences().each((s: ItemSentence) => {
         const toks = s.tokens()
         const first = toks.itemAt(0)
         if (first === undefined) return
@@ -144,7 +145,7 @@ export function createAnnotator(): Annotator {
       for (const t of tokens) (t as { sentence: number }).sentence = sentenceOfToken[t.index] ?? 0
 
       const patterns: PatternSpan[] = []
-      doc.entities().each((e: ItemEntity) => {
+      if (values.length > 0) doc.entities().each((e: ItemEntity) => {
         const toks = e.tokens()
         const first = toks.itemAt(0)
         if (first === undefined) return

@@ -63,6 +63,10 @@ describe('annotate', () => {
     )
   })
 
+  it('should annotate empty and blank text without throwing', () => {
+    for (const t of ['', ' ', '\n']) expect(annotator.annotate(t).text).toBe(t)
+  })
+
   it('should annotate the same text identically twice', () => {
     const text = 'Tim Cook visited Paris. He loved it!'
     expect(JSON.stringify(annotator.annotate(text))).toBe(JSON.stringify(createAnnotator().annotate(text)))

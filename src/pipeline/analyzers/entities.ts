@@ -1,8 +1,7 @@
 import type { AnnotatedDocument } from '../../nlp/types.ts'
 import type { Entity, Location, Mention, Polarity } from '../../model/output.ts'
 import type { StoredConfiguration } from '../../storage/types.ts'
-import { createEntityTagger, type EntityTagger } from '../../entities/tagger.ts'
-import { extractEntities, loadEntityLexicons, type ExtractedEntity } from '../../entities/extract.ts'
+import { createEntityExtractor, type EntityExtractor, type ExtractedEntity } from '../../entities/extract.ts'
 import { need } from '../pipeline.ts'
 import type { Analyzer, SentimentSection } from '../types.ts'
 
@@ -44,8 +43,7 @@ export interface EntityResources {
  * plus the configuration's user entities, which override a named result on the same span.
  * Sentiment of an entity is the mean sentiment of the sentences that mention it.
  */
-export function createEntitiesAnalyzer(tagger: EntityTagger = createEntityTagger()): Analyzer {
-  const lexicons = loadEntityLexicons()
+export function createEntitiesAnalyzer(extractor: EntityExtractor = createEntityExtractor()): Analyzer {
   const analyzer: Analyzer & { prepare(stored: StoredConfiguration): EntityResources } = {
     name: 'entities',
     needs: ['sentiment'],
@@ -76,7 +74,7 @@ export function createEntitiesAnalyzer(tagger: EntityTagger = createEntityTagger
       for (const u of user) for (const m of u.mentions) for (let i = m.tokenStart; i < m.tokenEnd; i++) taken.add(i)
       const named: FoundEntity[] =
         d.named_entities && f.named_entities
-          ? extractEntities(doc, tagger, lexicons)
+          ? extractor.extract(doc)
               .map((e) => dropTaken(e, taken))
               .filter((e): e is FoundEntity => e !== undefined)
           : []
