@@ -36,6 +36,8 @@ export interface DocumentIndex {
   positionsWithPrefix(prefix: string): readonly number[]
   /** Distinct lower-case forms of the document, sorted. */
   forms(): readonly string[]
+  /** Distinct lower-case forms and lemmas of the document (no order promised). */
+  wordKeys(): Iterable<string>
   /** Memo shared by matchers (keyed by matcher objects or strings); lives as long as the index. */
   readonly memo: Map<unknown, unknown>
 }
@@ -90,6 +92,7 @@ export function createDocumentIndex(doc: AnnotatedDocument): DocumentIndex {
     // A token whose lemma equals its form is filed under the form only; look in both.
     positionsOfLemma: (l) => mergeSorted(byLemma.get(l), byLower.get(l)),
     forms,
+    wordKeys: () => byWord.keys(),
     positionsWithPrefix(prefix) {
       let hit = prefixMemo.get(prefix)
       if (hit !== undefined) return hit

@@ -49,6 +49,12 @@ export interface QueryMatch {
 export interface TermMatcher {
   /** Identity for sharing results between queries: equal keys find equal spans. */
   readonly key: string
+  /**
+   * Keys that must occur in a document for `find` to return anything: `exact` keys are looked up
+   * among the document's lower-case forms and lemmas, `prefix` keys are prefixes of its forms.
+   * Absent (glob matchers) when no such key is known.
+   */
+  readonly triggers?: { readonly exact: readonly string[]; readonly prefix: readonly string[] }
   /** Spans ordered by start then end. */
   find(index: DocumentIndex): readonly TokenSpan[]
 }
@@ -77,6 +83,7 @@ function wordsMatcher(words: readonly string[], wildcard: boolean, key: string):
   const firstIsPrefix = wildcard && rest.length === 0
   return {
     key,
+    triggers: firstIsPrefix ? { exact: [], prefix: [first] } : { exact: [first], prefix: [] },
     find(index) {
       const firsts = firstIsPrefix
         ? index.positionsWithPrefix(first)
@@ -151,6 +158,7 @@ function phraseMatcher(text: string, wildcard: boolean, key: string): TermMatche
 
   return {
     key,
+    triggers: { exact: startKeys, prefix: wildcard && firstBlank < 0 && compact !== '' ? [compact] : [] },
     find(index) {
       if (compact === '') return noSpans
       let candidates: readonly number[] | undefined
@@ -446,16 +454,100 @@ export function compileQuery(tree: QueryNode, options: CompileOptions = {}): Com
 }
 
 /**
+ * The terms whose hits a query needs: when none of them hits a document, the query cannot match
+ * it. `null` when the query can match without any hit (an OR branch under NOT, for instance).
+ */
+function triggerTerms(node: QueryNode, table: TermTable): number[] | null {
+  switch (node.type) {
+    case 'term':
+      return table.matchers[table.idOf(node)]?.triggers === undefined ? null : [table.idOf(node)]
+    case 'not':
+      return null
+    case 'or': {
+      const all: number[] = []
+      for (const o of node.operands) {
+        const t = triggerTerms(o, table)
+        if (t === null) return null
+        all.push(...t)
+      }
+      return all
+    }
+    case 'and':
+      for (const o of node.operands) {
+        const t = triggerTerms(o, table)
+        if (t !== null) return t
+      }
+      return null
+    case 'near':
+    case 'with':
+      return triggerTerms(node.left, table) ?? triggerTerms(node.right, table)
+    case 'notwith':
+      return triggerTerms(node.left, table)
+  }
+}
+
+/**
  * Internal (used by query sets): compile many trees against one shared term table. The returned
  * function yields `[position of the tree, its match]` for the trees that match, in order.
+ *
+ * Per document, the document's distinct forms and lemmas are looked up in a table of the terms'
+ * trigger keys: terms with no trigger present are known to miss without calling their matcher, and
+ * queries none of whose trigger terms can hit are skipped. The cost follows the document's size and
+ * the number of queries that may match, not the number of queries.
  */
 export function compileTrees(trees: readonly QueryNode[], blacklist: Blacklist | undefined): (index: DocumentIndex) => Array<[number, QueryMatch]> {
   const table = createTermTable()
   const runs = trees.map((t) => compileNode(t, table))
+  const termCount = table.matchers.length
+  const exact = new Map<string, number[]>()
+  const prefix = new Map<string, number[]>()
+  let longestPrefix = 0
+  const alwaysTried: number[] = [] // terms without triggers: their matcher always runs
+  table.matchers.forEach((m, id) => {
+    if (m.triggers === undefined) {
+      alwaysTried.push(id)
+      return
+    }
+    for (const k of m.triggers.exact) (exact.get(k) ?? exact.set(k, []).get(k))?.push(id)
+    for (const k of m.triggers.prefix) {
+      ;(prefix.get(k) ?? prefix.set(k, []).get(k))?.push(id)
+      longestPrefix = Math.max(longestPrefix, k.length)
+    }
+  })
+  const queriesOfTerm: number[][] = Array.from({ length: termCount }, () => [])
+  const alwaysRun: number[] = []
+  trees.forEach((t, q) => {
+    const ts = triggerTerms(t, table)
+    if (ts === null) alwaysRun.push(q)
+    else for (const id of new Set(ts)) queriesOfTerm[id]?.push(q)
+  })
+
   return (index) => {
-    const ctx: EvalContext = { index, blocked: blacklist?.blockedTokens(index), termHits: new Array(table.matchers.length).fill(undefined) }
+    const termHits = new Array<readonly TokenSpan[] | undefined>(termCount).fill(noSpans)
+    const possible = new Uint8Array(termCount)
+    const mark = (ids: readonly number[] | undefined): void => {
+      if (ids === undefined) return
+      for (const id of ids) {
+        possible[id] = 1
+        termHits[id] = undefined // computed on first use
+      }
+    }
+    for (const key of index.wordKeys()) mark(exact.get(key))
+    if (longestPrefix > 0) {
+      for (const form of index.forms()) {
+        for (let k = 1; k <= Math.min(form.length, longestPrefix); k++) mark(prefix.get(form.slice(0, k)))
+      }
+    }
+    mark(alwaysTried)
+    const candidate = new Uint8Array(runs.length)
+    for (const q of alwaysRun) candidate[q] = 1
+    for (let id = 0; id < termCount; id++) {
+      if (possible[id] === 1) for (const q of queriesOfTerm[id] as number[]) candidate[q] = 1
+    }
+    const ctx: EvalContext = { index, blocked: blacklist?.blockedTokens(index), termHits }
     const out: Array<[number, QueryMatch]> = []
     for (let i = 0; i < runs.length; i++) {
+      if (candidate[i] !== 1) continue
       const spans = (runs[i] as Evaluator)(ctx)
       if (spans !== null) out.push([i, { matched: true, hitcount: spans.length, hits: toHits(index.doc, spans) }])
     }

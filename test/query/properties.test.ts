@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { compileQuery, createQueryGrammar, hasIncludedTerm, printQuery } from '../../src/query/index.ts'
+import { compileBlacklist, compileQuery, compileQuerySet, createQueryGrammar, hasIncludedTerm, printQuery } from '../../src/query/index.ts'
 import type { QueryNode, TermNode } from '../../src/query/index.ts'
 import { fakeDocument } from './fake-document.ts'
 
@@ -127,5 +127,41 @@ describe('evaluation on random documents', () => {
       expect(evaluate(`${a} WITH ${b}`, words).matched).toBe([...sa].some((s) => sb.has(s)))
       expect(evaluate(`${a} NOTWITH ${b}`, words).matched).toBe([...sa].some((s) => !sb.has(s)))
     }), { seed: 4248, numRuns: 300 })
+  })
+})
+
+describe('query sets', () => {
+  // Trees over the documents' vocabulary: words, wildcards, quoted phrases, every operator.
+  const vocabTerm: fc.Arbitrary<TermNode> = fc.oneof(
+    fc.record({ w: word, wildcard: fc.boolean() }).map(({ w, wildcard }) => ({ type: 'term' as const, text: wildcard ? w.slice(0, 3) : w, quoted: false, wildcard })),
+    fc.array(word, { minLength: 1, maxLength: 2 }).map((ws) => ({ type: 'term' as const, text: ws.join(' '), quoted: true, wildcard: false })),
+  )
+  const { q } = fc.letrec<{ q: QueryNode }>((tie) => ({
+    q: fc.oneof(
+      { depthSize: 'small' },
+      vocabTerm,
+      fc.record({ type: fc.constantFrom('and' as const, 'or' as const), operands: fc.array(tie('q'), { minLength: 2, maxLength: 3 }) }),
+      fc.record({ type: fc.constant('not' as const), operand: tie('q') }),
+      fc.record({ type: fc.constant('near' as const), left: tie('q'), right: tie('q'), distance: fc.integer({ min: 1, max: 10 }) }),
+      fc.record({ type: fc.constantFrom('with' as const, 'notwith' as const), left: tie('q'), right: tie('q') }),
+    ),
+  }))
+
+  it('should give each query the same result as compiling it alone (the trigger prefilter loses nothing)', () => {
+    fc.assert(
+      fc.property(fc.array(q.filter(hasIncludedTerm), { minLength: 1, maxLength: 12 }), doc, fc.array(word, { maxLength: 2 }), (trees, words, blacklist) => {
+        const defs = trees.map((t, i) => ({ id: `q${i}`, name: `n${i}`, query: printQuery(t) }))
+        const set = compileQuerySet(defs, blacklist, { grammar, limits: { nearOperatorLimit: 100 } })
+        expect(set.problems).toEqual([])
+        const d = fakeDocument(words)
+        const together = set.evaluate(d).map((h) => [h.id, h.hitcount])
+        const alone = trees.flatMap((t, i) => {
+          const m = compileQuery(t, blacklist.length > 0 ? { blacklist: compileBlacklist(blacklist) } : {}).evaluate(d)
+          return m.matched ? [[`q${i}`, m.hitcount]] : []
+        })
+        expect(together).toEqual(alone)
+      }),
+      { seed: 4249, numRuns: 300 },
+    )
   })
 })
