@@ -39,8 +39,15 @@ const DOCUMENT_ORDER: readonly (keyof DocumentOutput)[] = [
   'phrases', 'topics', 'taxonomy', 'auto_categories', 'relations', 'opinions', 'details',
 ]
 
+/** Options of {@link createAnalysisCore}. */
+export interface AnalysisCoreOptions {
+  /** Accumulate milliseconds per step ('annotate' and each analyzer) here (benchmarks). @defaultValue none */
+  readonly timings?: Map<string, number>
+}
+
 /** Create the analysis core. `analyzers` are ordered by their needs (ERR_INVALID_OPTIONS when they cannot be). */
-export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[]): AnalysisCore {
+export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[], options: AnalysisCoreOptions = {}): AnalysisCore {
+  const timings = options.timings
   const pipeline = createPipeline(analyzers)
   const annotator = createAnnotator()
   // Compiled resources per account/configuration; replaced when the configuration's revision changes.
@@ -74,9 +81,11 @@ export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[]): Ana
       const problem = contentProblem(text, config.alphanumeric_threshold)
       if (problem !== undefined) return ordered({ ...out, status: 'FAILED', failure_reason: problem })
       const ctx: AnalyzeContext = { configuration: config, subscription, resources: resourcesFor(stored, subscription, cacheKey) }
+      const t0 = timings === undefined ? 0 : performance.now()
       const doc = annotator.annotate(text, { html: config.process_html, oneSentence: config.one_sentence_mode })
+      if (timings !== undefined) timings.set('annotate', (timings.get('annotate') ?? 0) + performance.now() - t0)
       try {
-        pipeline.run(doc, ctx, out)
+        pipeline.run(doc, ctx, out, timings)
         if (out.status === 'FAILED') {
           // A failed document carries its identity, language and reason, not half an analysis.
           const failed: DocumentOutput = { ...base(meta, config), status: 'FAILED' }

@@ -6,8 +6,11 @@ import type { AnalyzeContext, Analyzer, SectionName, Sections } from './types.ts
 /** An ordered, checked list of analyzers. */
 export interface Pipeline {
   readonly order: readonly string[]
-  /** Run every enabled analyzer (and, first, every analyzer an enabled one needs) and fill `out`. */
-  run(doc: AnnotatedDocument, ctx: AnalyzeContext, out: DocumentOutput): Partial<Sections>
+  /**
+   * Run every enabled analyzer (and, first, every analyzer an enabled one needs) and fill `out`. When
+   * `timings` is given, each analyzer's milliseconds (run and mapping) are added to it by name.
+   */
+  run(doc: AnnotatedDocument, ctx: AnalyzeContext, out: DocumentOutput, timings?: Map<string, number>): Partial<Sections>
 }
 
 /**
@@ -42,7 +45,7 @@ export function createPipeline(analyzers: readonly Analyzer[]): Pipeline {
 
   return {
     order: ordered.map((a) => a.name),
-    run(doc, ctx, out) {
+    run(doc, ctx, out, timings) {
       // An analyzer runs when it is enabled or when an enabled analyzer (transitively) needs it.
       const wanted = new Set<SectionName>()
       for (let i = ordered.length - 1; i >= 0; i--) {
@@ -55,13 +58,17 @@ export function createPipeline(analyzers: readonly Analyzer[]): Pipeline {
       const sections: Partial<Sections> = {}
       for (const a of ordered) {
         if (!wanted.has(a.name)) continue
+        const t0 = timings === undefined ? 0 : performance.now()
         const value = a.run(doc, sections, ctx)
         ;(sections as Record<string, unknown>)[a.name] = value
+        if (timings !== undefined) timings.set(a.name, (timings.get(a.name) ?? 0) + performance.now() - t0)
       }
       for (const a of ordered) {
         if (a.toWire === undefined || !a.enabled(ctx)) continue
+        const t0 = timings === undefined ? 0 : performance.now()
         const value = (sections as Record<string, unknown>)[a.name]
         ;(a.toWire as (v: unknown, o: DocumentOutput, c: AnalyzeContext, d: AnnotatedDocument) => void)(value, out, ctx, doc)
+        if (timings !== undefined) timings.set(a.name, (timings.get(a.name) ?? 0) + performance.now() - t0)
       }
       return sections
     },
