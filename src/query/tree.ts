@@ -56,14 +56,15 @@ const level: Record<QueryNode['type'], number> = { or: 1, and: 2, not: 3, near: 
 
 const operatorWords = new Set(['AND', 'OR', 'NOT', 'NEAR', 'WITH', 'NOTWITH'])
 
-/** True when the unquoted form of `word` would lex as something other than one term. */
+/** True when `word` (as printed, `*` included) would lex as something other than one term. */
 function needsQuotes(word: string): boolean {
-  return !/^(?:[\p{L}\p{M}_&()])+$/u.test(word) || operatorWords.has(word) || /^NEAR\/\d+$/.test(word)
+  return !/^(?:[\p{L}\p{M}_&()])+\*?$/u.test(word) || operatorWords.has(word)
 }
 
 function printTerm(t: TermNode): string {
   const words = t.text.split(' ')
-  if (t.quoted || words.some(needsQuotes) || words.length === 0 || t.text === '') {
+  const printed = words.map((w, i) => (t.wildcard && i === words.length - 1 ? `${w}*` : w))
+  if (t.quoted || printed.some(needsQuotes) || t.text === '') {
     return `"${t.text}${t.wildcard ? '*' : ''}"`
   }
   return words.map((w) => w.replace(/[()]/g, '\\$&')).join(' ') + (t.wildcard ? '*' : '')
