@@ -252,7 +252,7 @@ export function matchRoute(
       continue
     }
     if (route.method !== method) {
-      allowed.push(route.method)
+      if (!allowed.includes(route.method)) allowed.push(route.method)
       continue
     }
     return { route, format, id }
