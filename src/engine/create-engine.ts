@@ -15,6 +15,8 @@ import { createAccountGuard, createStatistics } from './statistics.ts'
 import { createAccountStatistics, type AccountStatistics } from './account-statistics.ts'
 import type { AccountApi, AnalyzeOptions, CallClass, Engine, StatisticsQuery } from './types.ts'
 import { builtinTemplateSources } from './templates.ts'
+import { createQueryGrammar } from '../query/index.ts'
+import { queryLimitsOf } from '../pipeline/analyzers/topics.ts'
 
 interface AccountState {
   readonly key: string
@@ -35,6 +37,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const storage: Storage = opts.storage ?? createMemoryStorage()
   const core = createAnalysisCore([...builtinAnalyzers(), ...(opts.analyzers as PreparingAnalyzer[])])
   const templateSources = builtinTemplateSources()
+  // One query parser per engine checks the syntax of every account's queries.
+  const grammar = createQueryGrammar()
   const templates = templateSources.map((t) => t.template)
   const accounts = new Map<string, AccountState>()
   const stats = createStatistics({ storage, now: opts.now })
@@ -67,7 +71,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
       templates: templateSources,
       now: opts.now,
       newId: opts.newId,
-      ...(opts.checkQuery === undefined ? {} : { checkQuery: opts.checkQuery }),
+      checkQuery: opts.checkQuery ?? ((text: string) => {
+        const r = grammar.parse(text, queryLimitsOf(subscription))
+        return r.ok ? [] : r.problems
+      }),
     })
     const statistics = createAccountStatistics({ account: a.key, consumerName: a.name, subscription, settings, statistics: stats, guard, now: opts.now })
     const queue = createQueue({

@@ -7,6 +7,8 @@ import { createSentimentAnalyzers } from '../pipeline/analyzers/sentiment.ts'
 import { createEntitiesAnalyzer } from '../pipeline/analyzers/entities.ts'
 import { themesAnalyzer } from '../pipeline/analyzers/themes.ts'
 import { createLanguageAnalyzer } from '../pipeline/analyzers/language.ts'
+import { createTopicsAnalyzer, queryIndexAnalyzer } from '../pipeline/analyzers/topics.ts'
+import { createQueryGrammar } from '../query/index.ts'
 import type { PreparingAnalyzer } from './analysis.ts'
 import { SUPPORTED_LANGUAGES } from './settings.ts'
 
@@ -18,7 +20,17 @@ export const ANALYSIS_LANGUAGES = SUPPORTED_LANGUAGES
  * Built per engine: the sentiment scorer's lexicons and model belong to one engine only.
  */
 export function builtinAnalyzers(): PreparingAnalyzer[] {
-  return [createLanguageAnalyzer(), ...createSentimentAnalyzers(), createEntitiesAnalyzer(), themesAnalyzer, detailsAnalyzer, summaryAnalyzer] as PreparingAnalyzer[]
+  const grammar = createQueryGrammar()
+  return [
+    createLanguageAnalyzer(),
+    queryIndexAnalyzer,
+    ...createSentimentAnalyzers(),
+    createEntitiesAnalyzer(),
+    createTopicsAnalyzer(grammar),
+    themesAnalyzer,
+    detailsAnalyzer,
+    summaryAnalyzer,
+  ] as PreparingAnalyzer[]
 }
 
 /**
@@ -29,7 +41,7 @@ export function engineCapabilities(): FeatureSettings {
   return {
     document: {
       concept_topics: false,
-      query_topics: false,
+      query_topics: true,
       sentiment_phrases: true,
       user_entities: true,
       intentions: false,

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest'
+import { createEngine } from '../../src/engine/create-engine.ts'
+import { isEngineError } from '../../src/errors.ts'
+
+describe('query topics', () => {
+  it('should report matching queries with hitcount, sentiment and byte mentions', async () => {
+    const engine = createEngine({ background: false })
+    const acct = engine.account(engine.defaultAccount)
+    await acct.updateConfigurations({ document: { mentions: true } })
+    await acct.createTuning('queries', [
+      { name: 'Breakfast', query: 'breakfast OR buffet' },
+      { name: 'Staff', query: 'staff NEAR/3 (friendly OR rude)' },
+      { name: 'Pool', query: 'pool NOT "pool table"' },
+    ])
+    const text = 'The breakfast buffet was awful. The staff were very rude. We played at the pool table.'
+    const out = await engine.analyze(text)
+    const titles = out.topics!.map((t) => t.title)
+    expect(titles).toEqual(['Breakfast', 'Staff'])
+    const breakfast = out.topics![0]!
+    expect(breakfast).toMatchObject({ type: 'query', hitcount: 2, sentiment_polarity: 'negative' })
+    const loc = breakfast.mentions![0]!.locations[0]!
+    expect(Buffer.from(text).subarray(loc.offset, loc.offset + loc.length).toString()).toBe('breakfast')
+    await engine.close()
+  })
+
+  it('should refuse a query with a syntax error, naming line and column, and store nothing', async () => {
+    const engine = createEngine({ background: false })
+    const acct = engine.account(engine.defaultAccount)
+    try {
+      await acct.createTuning('queries', [{ name: 'ok', query: 'a OR b' }, { name: 'bad', query: 'room AND (clean' }])
+      expect.unreachable()
+    } catch (e) {
+      expect(isEngineError(e) && e.code).toBe('ERR_QUERY_SYNTAX')
+      expect((e as Error).message).toMatch(/line 1, column \d+/)
+    }
+    expect(await acct.listTuning('queries')).toEqual([])
+    await expect(acct.createTuning('entities', [{ name: '+apple AND', type: 'Company' }])).rejects.toThrow(/syntax error/)
+    await engine.close()
+  })
+
+  it('should nest taxonomy nodes and honour enforce_parent_matching', async () => {
+    const engine = createEngine({ background: false })
+    const acct = engine.account(engine.defaultAccount)
+    const [food, coffee] = (await acct.createTuning('queries', [
+      { name: 'Food', query: 'food OR breakfast' },
+      { name: 'Coffee', query: 'coffee' },
+    ])) as { id: string }[]
+    await acct.createTuning('taxonomy', [
+      {
+        name: 'Hotel',
+        nodes: [
+          { name: 'Dining', topics: [{ id: food!.id, type: 'query' }], nodes: [{ name: 'Drinks', enforce_parent_matching: true, topics: [{ id: coffee!.id, type: 'query' }] }] },
+        ],
+      },
+    ])
+    const both = await engine.analyze('Breakfast was fine and the coffee was great.')
+    const dining = both.taxonomy![0]!.topics!.find((t) => t.title === 'Dining')!
+    expect(dining.topics!.map((t) => t.title)).toEqual(['Food', 'Drinks'])
+    const coffeeOnly = await engine.analyze('The coffee was great.')
+    expect(coffeeOnly.taxonomy).toBeUndefined()
+    await engine.close()
+  })
+
+  it('should find topics of the hospitality template in a clone of it', async () => {
+    const engine = createEngine({ background: false })
+    const acct = engine.account(engine.defaultAccount)
+    const [clone] = await acct.createConfigurations([{ name: 'hotels', template: 'hospitality-reviews-en' }])
+    const out = await engine.analyze('The room was dirty but the staff at the front desk were lovely.', { configId: clone!.config_id })
+    expect(out.topics!.map((t) => t.title)).toEqual(expect.arrayContaining(['Room', 'Staff', 'Cleanliness']))
+    await engine.close()
+  })
+})
