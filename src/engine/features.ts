@@ -24,8 +24,8 @@ export function builtinAnalyzers(): PreparingAnalyzer[] {
   return [
     createLanguageAnalyzer(),
     queryIndexAnalyzer,
-    ...createSentimentAnalyzers(),
-    createEntitiesAnalyzer(),
+    ...createSentimentAnalyzers(undefined, grammar),
+    createEntitiesAnalyzer(undefined, grammar),
     createTopicsAnalyzer(grammar),
     themesAnalyzer,
     detailsAnalyzer,

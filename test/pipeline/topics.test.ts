@@ -70,3 +70,34 @@ describe('query topics', () => {
     await engine.close()
   })
 })
+
+describe('the query language in user entities and sentiment phrases', () => {
+  it('should find a + user entity by its query and label it as the configuration says', async () => {
+    const engine = createEngine({ background: false })
+    const acct = engine.account(engine.defaultAccount)
+    await acct.createTuning('entities', [
+      { name: '+"front desk" OR reception*', type: 'Department', label: 'Front office', normalized: 'Reception' },
+      { name: 'Bellagio', type: 'Hotel' },
+    ])
+    const out = await engine.analyze('The receptionist at the Bellagio was kind, and the front desk was quick.')
+    const users = out.entities!.filter((e) => e.type === 'user')
+    expect(users.map((e) => [e.title, e.entity_type, e.label, e.evidence])).toEqual([
+      ['Bellagio', 'Hotel', 'Hotel', 1],
+      ['Reception', 'Department', 'Front office', 2],
+    ])
+    await engine.close()
+  })
+
+  it('should apply the weight of a sentiment phrase with operators to the words that matched it', async () => {
+    const engine = createEngine({ background: false })
+    const acct = engine.account(engine.defaultAccount)
+    const text = 'The balcony is nice and faces the parking lot.'
+    const before = await engine.analyze(text)
+    await acct.createTuning('phrases', [{ name: 'balcony NEAR/8 "parking lot"', weight: -2 }])
+    const after = await engine.analyze(text)
+    expect(before.sentiment_polarity).toBe('positive')
+    expect(after.sentiment_polarity).toBe('negative')
+    expect(after.sentiment_score!).toBeLessThan(before.sentiment_score!)
+    await engine.close()
+  })
+})

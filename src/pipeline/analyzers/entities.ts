@@ -3,6 +3,11 @@ import type { Entity, Location, Mention, Polarity } from '../../model/output.ts'
 import type { StoredConfiguration } from '../../storage/types.ts'
 import { createEntityExtractor, type EntityExtractor, type ExtractedEntity } from '../../entities/extract.ts'
 import { need } from '../pipeline.ts'
+import type { Subscription } from '../../model/account.ts'
+import { createQueryGrammar, type QueryGrammar } from '../../query/index.ts'
+import { compileQuerySet, isQueryEntityName, type QuerySet } from '../../query/query-set.ts'
+import type { DocumentIndex } from '../../query/document-index.ts'
+import { queryLimitsOf } from './topics.ts'
 import type { Analyzer, SentimentSection } from '../types.ts'
 
 /** A mention as a token range, before it is grouped for the wire. */
@@ -32,9 +37,12 @@ interface LiteralUserEntity {
   readonly entity_type: string
 }
 
-/** Compiled user entities of a configuration. */
+/** Compiled user entities of a configuration: literal names, and `+` boolean queries as one query set. */
 export interface EntityResources {
   readonly literals: readonly LiteralUserEntity[]
+  readonly queries: QuerySet
+  /** The query entities by the id given to the query set. */
+  readonly queryEntities: ReadonlyMap<string, Omit<LiteralUserEntity, 'words'>>
 }
 
 /**
@@ -43,17 +51,25 @@ export interface EntityResources {
  * plus the configuration's user entities, which override a named result on the same span.
  * Sentiment of an entity is the mean sentiment of the sentences that mention it.
  */
-export function createEntitiesAnalyzer(extractor: EntityExtractor = createEntityExtractor()): Analyzer {
-  const analyzer: Analyzer & { prepare(stored: StoredConfiguration): EntityResources } = {
+export function createEntitiesAnalyzer(extractor: EntityExtractor = createEntityExtractor(), grammar: QueryGrammar = createQueryGrammar()): Analyzer {
+  const analyzer: Analyzer & { prepare(stored: StoredConfiguration, subscription: Subscription): EntityResources } = {
     name: 'entities',
-    needs: ['sentiment'],
+    needs: ['sentiment', 'query_index'],
     enabled: (ctx) => {
       const d = ctx.configuration.document
       const f = ctx.subscription.feature_settings.document
       return (d.named_entities && f.named_entities && d.named_entities_limit > 0) || (d.user_entities && f.user_entities && d.user_entities_limit > 0)
     },
-    prepare(stored) {
+    prepare(stored, subscription) {
       // Entities whose name is a boolean query (leading "+") are matched by the query language.
+      const queryEntities = new Map<string, Omit<LiteralUserEntity, 'words'>>()
+      const defs = stored.tuning.entities
+        .filter((e) => isQueryEntityName(e.name))
+        .map((e) => {
+          queryEntities.set(e.id, { title: e.normalized ?? e.name.slice(1).trim(), label: e.label ?? e.type, entity_type: e.type })
+          return { id: e.id, name: e.name, query: e.name.slice(1) }
+        })
+      const queries = compileQuerySet(defs, stored.tuning.blacklist.map((b) => b.name), { grammar, limits: queryLimitsOf(subscription) })
       const literals = stored.tuning.entities
         .filter((e) => !e.name.startsWith('+'))
         .map((e) => ({
@@ -63,13 +79,24 @@ export function createEntitiesAnalyzer(extractor: EntityExtractor = createEntity
           entity_type: e.type,
         }))
         .filter((e) => e.words.length > 0)
-      return { literals }
+      return { literals, queries, queryEntities }
     },
     run(doc, sections, ctx) {
       const d = ctx.configuration.document
       const f = ctx.subscription.feature_settings.document
       const res = ctx.resources['entities'] as EntityResources | undefined
-      const user = d.user_entities && f.user_entities ? matchLiterals(doc, res?.literals ?? []) : []
+      const user: FoundEntity[] = []
+      if (d.user_entities && f.user_entities && res !== undefined) {
+        user.push(...matchLiterals(doc, res.literals))
+        if (res.queries.size > 0) {
+          for (const hit of res.queries.evaluate(doc, sections['query_index'] as DocumentIndex)) {
+            const e = res.queryEntities.get(hit.id)
+            if (e === undefined) continue
+            const mentions = hit.hits.map((h) => ({ tokenStart: h.tokenStart, tokenEnd: h.tokenEnd, label: h.text }))
+            user.push({ type: 'user', ...e, evidence: mentions.length, confidence: 100, is_about: false, mentions })
+          }
+        }
+      }
       const taken = new Set<number>()
       for (const u of user) for (const m of u.mentions) for (let i = m.tokenStart; i < m.tokenEnd; i++) taken.add(i)
       const named: FoundEntity[] =

@@ -2,6 +2,11 @@ import type { Phrase } from '../../model/output.ts'
 import type { StoredConfiguration } from '../../storage/types.ts'
 import { createSentimentScorer, type SentimentResult, type SentimentScorer, type UserSentimentPhrase } from '../../sentiment/index.ts'
 import { need } from '../pipeline.ts'
+import type { Subscription } from '../../model/account.ts'
+import { createQueryGrammar, type QueryGrammar } from '../../query/index.ts'
+import { compileQuerySet, hasQuerySyntax, type QuerySet } from '../../query/query-set.ts'
+import type { DocumentIndex } from '../../query/document-index.ts'
+import { queryLimitsOf } from './topics.ts'
 import type { Analyzer, SentimentSection } from '../types.ts'
 
 /** The sentiment section plus the scorer's full result (phrases, model), for the analyzers that map it. */
@@ -9,9 +14,11 @@ export interface SentimentSectionWithResult extends SentimentSection {
   readonly result: SentimentResult
 }
 
-/** Compiled sentiment tuning of a configuration: its plain user phrases. */
+/** Compiled sentiment tuning of a configuration: plain user phrases, and phrases with operators as queries. */
 export interface SentimentResources {
   readonly userPhrases: readonly UserSentimentPhrase[]
+  readonly operatorPhrases: QuerySet
+  readonly weights: ReadonlyMap<string, number>
 }
 
 /**
@@ -19,21 +26,37 @@ export interface SentimentResources {
  * `sentiment` (document score and polarity, per-token and per-sentence scores), `phrases`
  * (detected and possible sentiment phrases) and `model_sentiment`.
  */
-export function createSentimentAnalyzers(scorer: SentimentScorer = createSentimentScorer()): Analyzer[] {
-  const sentiment: Analyzer<'sentiment'> & { prepare(stored: StoredConfiguration): SentimentResources } = {
+export function createSentimentAnalyzers(scorer: SentimentScorer = createSentimentScorer(), grammar: QueryGrammar = createQueryGrammar()): Analyzer[] {
+  const sentiment: Analyzer<'sentiment'> & { prepare(stored: StoredConfiguration, subscription: Subscription): SentimentResources } = {
     name: 'sentiment',
-    needs: [],
+    needs: ['query_index'],
     enabled: () => true,
-    prepare(stored) {
+    prepare(stored, subscription) {
       // Phrases written with query operators are matched by the query language; plain ones go to the scorer.
-      const userPhrases = stored.tuning.phrases
-        .filter((p) => !/[()"*]|\b(AND|OR|NOT|NEAR|WITH|NOTWITH)\b/.test(p.name))
-        .map((p) => ({ name: p.name, weight: p.weight }))
-      return { userPhrases }
+      const plain = stored.tuning.phrases.filter((p) => !hasQuerySyntax(p.name))
+      const withOperators = stored.tuning.phrases.filter((p) => hasQuerySyntax(p.name))
+      const operatorPhrases = compileQuerySet(
+        withOperators.map((p) => ({ id: p.id, name: p.name, query: p.name })),
+        [],
+        { grammar, limits: { ...queryLimitsOf(subscription), unquotedWordsLimit: 3 } },
+      )
+      return {
+        userPhrases: plain.map((p) => ({ name: p.name, weight: p.weight })),
+        operatorPhrases,
+        weights: new Map(withOperators.map((p) => [p.id, p.weight])),
+      }
     },
-    run(doc, _sections, ctx) {
+    run(doc, sections, ctx) {
       const res = ctx.resources['sentiment'] as SentimentResources | undefined
-      const result = scorer.score(doc, res?.userPhrases ?? [])
+      const phrases: UserSentimentPhrase[] = [...(res?.userPhrases ?? [])]
+      if (res !== undefined && res.operatorPhrases.size > 0) {
+        // A matched operator phrase lends its weight to the words that satisfied it ("good NEAR/2 food").
+        for (const hit of res.operatorPhrases.evaluate(doc, sections['query_index'] as DocumentIndex)) {
+          const weight = res.weights.get(hit.id) ?? 0
+          for (const h of hit.hits) if (!phrases.some((p) => p.name.toLowerCase() === h.text.toLowerCase())) phrases.push({ name: h.text, weight })
+        }
+      }
+      const result = scorer.score(doc, phrases)
       const section: SentimentSectionWithResult = {
         result,
         score: result.sentiment_score,
