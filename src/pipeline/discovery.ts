@@ -3,6 +3,7 @@ import type {
   CollectionEntity,
   CollectionOutput,
   CollectionTheme,
+  CollectionTopic,
   Entity,
   Facet,
   FacetAttribute,
@@ -13,6 +14,7 @@ import type {
 import type { AnnotatedDocument } from '../nlp/types.ts'
 import type { Sections } from './types.ts'
 import type { ThemesSection } from './analyzers/themes.ts'
+import type { TopicsSection } from './analyzers/topics.ts'
 
 /**
  * The Detailed configuration a collection's texts are analysed under: the collection block's switches
@@ -209,6 +211,28 @@ export function aggregateCollection(parts: readonly CollectionPart[], config: Co
         return item
       })
     if (list.length > 0) out.facets = list
+  }
+  // Query topics: hitcount summed over the texts; sentiment is the mean over the texts that matched.
+  if (col.query_topics && col.query_topics_limit > 0) {
+    const byId = new Map<string, { title: string; hitcount: number; texts: number; sum: number }>()
+    for (const p of parts) {
+      const section = p.sections['topics'] as TopicsSection | undefined
+      for (const t of section?.topics ?? []) {
+        const entry = byId.get(t.id) ?? { title: t.title, hitcount: 0, texts: 0, sum: 0 }
+        entry.hitcount += t.hitcount
+        entry.texts++
+        entry.sum += t.sentiment.score
+        byId.set(t.id, entry)
+      }
+    }
+    const topics: CollectionTopic[] = [...byId]
+      .sort((a, b) => b[1].hitcount - a[1].hitcount || (a[1].title < b[1].title ? -1 : a[1].title > b[1].title ? 1 : 0))
+      .slice(0, col.query_topics_limit)
+      .map(([id, t]) => {
+        const score = round4(t.sum / t.texts)
+        return { id, title: t.title, type: 'query' as const, hitcount: t.hitcount, sentiment_score: score, sentiment_polarity: polarity(score) }
+      })
+    if (topics.length > 0) out.topics = topics
   }
   return out
 }

@@ -44,6 +44,20 @@ describe('Discovery mode', () => {
     await engine.close()
   })
 
+  it('should count query topics over the collection', async () => {
+    const engine = createEngine({ background: false })
+    const acct = engine.account(engine.defaultAccount)
+    await acct.createTuning('queries', [
+      { name: 'Cleanliness', query: 'clean OR dirty' },
+      { name: 'Parking', query: 'parking' },
+    ])
+    const out = await engine.analyzeCollection(reviews, { id: 'q' })
+    expect(out.topics).toEqual([
+      expect.objectContaining({ title: 'Cleanliness', type: 'query', hitcount: 3 }),
+    ])
+    await engine.close()
+  })
+
   it('should give the same collection output twice', async () => {
     const engine = createEngine({ background: false })
     const a = JSON.stringify(await engine.analyzeCollection(reviews, { id: 'x' }))
