@@ -31,3 +31,16 @@ describe('themes', () => {
     await engine.close()
   })
 })
+
+describe('entity themes', () => {
+  it('should attach the themes of the sentences that mention an entity when entity_themes_limit > 0', async () => {
+    const engine = createEngine({ background: false })
+    await engine.account(engine.defaultAccount).updateConfigurations({ document: { entity_themes_limit: 3 } })
+    const out = await engine.analyze('Tim Cook praised the new battery life. The weather in Paris was grey.')
+    const tim = out.entities!.find((e) => e.title === 'Tim Cook')!
+    expect(tim.themes!.map((t) => t.normalized)).toEqual(['new battery life'])
+    const paris = out.entities!.find((e) => e.title === 'Paris')!
+    expect(paris.themes!.map((t) => t.normalized)).toEqual(['weather'])
+    await engine.close()
+  })
+})

@@ -1,5 +1,6 @@
 import type { AnnotatedDocument } from '../../nlp/types.ts'
-import type { Entity, Location, Mention, Polarity } from '../../model/output.ts'
+import type { Entity, Location, Mention, Polarity, Theme } from '../../model/output.ts'
+import { nounPhrases, rankThemes, themeWire } from './themes.ts'
 import type { StoredConfiguration } from '../../storage/types.ts'
 import { createEntityExtractor, type EntityExtractor, type ExtractedEntity } from '../../entities/extract.ts'
 import { need } from '../pipeline.ts'
@@ -108,6 +109,18 @@ export function createEntitiesAnalyzer(extractor: EntityExtractor = createEntity
       const sentiment = need(sections, 'sentiment')
       const withMentions = d.mentions && f.mentions
       const threshold = ctx.configuration.entities_threshold
+      // Themes about an entity: the document's themes that stand in a sentence mentioning it.
+      const themesLimit = d.entity_themes_limit > 0 && f.themes ? d.entity_themes_limit : 0
+      const docThemes = themesLimit > 0 ? rankThemes(doc, nounPhrases(doc), sentiment) : []
+      const entityThemes = (e: FoundEntity): Theme[] => {
+        const sentences = new Set(e.mentions.map((m) => doc.tokens[m.tokenStart]!.sentence))
+        const inside = new Set<number>()
+        for (const m of e.mentions) for (let i = m.tokenStart; i < m.tokenEnd; i++) inside.add(i)
+        return docThemes
+          .filter((t) => t.spans.some((sp) => sentences.has(doc.tokens[sp.tokenStart]!.sentence) && !inside.has(sp.tokenStart)))
+          .slice(0, themesLimit)
+          .map((t) => themeWire(doc, t, false, withMentions ? d.theme_mentions_limit : 0))
+      }
       const wire = (e: FoundEntity, mentionsLimit: number): Entity => {
         const score = entitySentiment(doc, e, sentiment)
         const item: Entity = {
@@ -122,6 +135,10 @@ export function createEntitiesAnalyzer(extractor: EntityExtractor = createEntity
           sentiment_polarity: score.polarity,
         }
         if (withMentions && mentionsLimit > 0) item.mentions = groupMentions(e.mentions, mentionsLimit, doc)
+        if (themesLimit > 0) {
+          const themes = entityThemes(e)
+          if (themes.length > 0) item.themes = themes
+        }
         return item
       }
       return [
