@@ -13,6 +13,7 @@ import type {
 } from '../model/output.ts'
 import type { AnnotatedDocument } from '../nlp/types.ts'
 import type { Sections } from './types.ts'
+import { spanMentions } from './mentions.ts'
 import type { ThemesSection } from './analyzers/themes.ts'
 import type { TopicsSection } from './analyzers/topics.ts'
 
@@ -135,7 +136,7 @@ export function aggregateCollection(parts: readonly CollectionPart[], config: Co
         entry.texts++
         entry.phrases += t.spans.length
         entry.sum += t.sentiment.score
-        if (withMentions) mergeMentions(entry.mentions, mentionsOf(p.doc, t.spans), p.index)
+        if (withMentions) mergeMentions(entry.mentions, spanMentions(p.doc, t.spans, Infinity), p.index)
         byTheme.set(t.normalized, entry)
       }
     }
@@ -175,7 +176,7 @@ export function aggregateCollection(parts: readonly CollectionPart[], config: Co
           for (const a of ph.attributes) {
             const att = entry.atts.get(a) ?? { count: 0, mentions: new Map<string, Mention>() }
             att.count++
-            mergeMentions(att.mentions, mentionsOf(p.doc, [ph]), p.index)
+            mergeMentions(att.mentions, spanMentions(p.doc, [ph], Infinity), p.index)
             entry.atts.set(a, att)
           }
         }
@@ -235,18 +236,6 @@ export function aggregateCollection(parts: readonly CollectionPart[], config: Co
     if (topics.length > 0) out.topics = topics
   }
   return out
-}
-
-function mentionsOf(doc: AnnotatedDocument, spans: readonly { tokenStart: number; tokenEnd: number }[]): Mention[] {
-  return spans.map((s) => {
-    const a = doc.tokens[s.tokenStart]!
-    const b = doc.tokens[s.tokenEnd - 1]!
-    return {
-      label: doc.text.slice(a.start, b.end),
-      is_negated: a.negated || b.negated,
-      locations: [{ offset: a.byteOffset, length: b.byteOffset + b.byteLength - a.byteOffset }],
-    }
-  })
 }
 
 function polarity(score: number): Polarity {

@@ -1,5 +1,6 @@
 import type { AnnotatedDocument } from '../../nlp/types.ts'
-import type { Entity, Location, Mention, Polarity, Theme } from '../../model/output.ts'
+import type { Entity, Polarity, Theme } from '../../model/output.ts'
+import { spanMentions } from '../mentions.ts'
 import { nounPhrases, rankThemes, themeWire } from './themes.ts'
 import type { StoredConfiguration } from '../../storage/types.ts'
 import { createEntityExtractor, type EntityExtractor, type ExtractedEntity } from '../../entities/extract.ts'
@@ -134,7 +135,7 @@ export function createEntitiesAnalyzer(extractor: EntityExtractor = createEntity
           sentiment_score: score.score,
           sentiment_polarity: score.polarity,
         }
-        if (withMentions && mentionsLimit > 0) item.mentions = groupMentions(e.mentions, mentionsLimit, doc)
+        if (withMentions && mentionsLimit > 0) item.mentions = spanMentions(doc, e.mentions, mentionsLimit)
         if (themesLimit > 0) {
           const themes = entityThemes(e)
           if (themes.length > 0) item.themes = themes
@@ -209,18 +210,4 @@ function entitySentiment(doc: AnnotatedDocument, e: FoundEntity, sentiment: Sent
   for (const s of sentences) sum += sentiment.sentenceScores[s] ?? 0
   const mean = Math.round((sum / sentences.length) * 10_000) / 10_000
   return { score: mean === 0 ? 0 : mean, polarity: sentiment.polarityOf(mean) }
-}
-
-/** Mentions grouped by label: one wire mention per distinct label with all its locations. */
-function groupMentions(mentions: readonly SpanMention[], limit: number, doc: AnnotatedDocument): Mention[] {
-  const byLabel = new Map<string, { negated: boolean; locations: Location[] }>()
-  for (const m of mentions) {
-    const first = doc.tokens[m.tokenStart]!
-    const last = doc.tokens[m.tokenEnd - 1]!
-    const entry = byLabel.get(m.label) ?? { negated: false, locations: [] }
-    entry.negated ||= first.negated
-    entry.locations.push({ offset: first.byteOffset, length: last.byteOffset + last.byteLength - first.byteOffset })
-    byLabel.set(m.label, entry)
-  }
-  return [...byLabel].slice(0, limit).map(([label, v]) => ({ label, is_negated: v.negated, locations: v.locations }))
 }

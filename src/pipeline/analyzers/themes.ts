@@ -1,5 +1,6 @@
 import type { AnnotatedDocument, Token } from '../../nlp/types.ts'
-import type { Location, Mention, Theme } from '../../model/output.ts'
+import type { Theme } from '../../model/output.ts'
+import { spanMentions } from '../mentions.ts'
 import { need } from '../pipeline.ts'
 import type { Analyzer, SentimentSection } from '../types.ts'
 
@@ -189,23 +190,6 @@ export function themeWire(doc: AnnotatedDocument, t: FoundTheme, isAbout: boolea
   }
   if (mentionsLimit > 0) item.mentions = spanMentions(doc, t.spans, mentionsLimit)
   return item
-}
-
-/** Mentions grouped by their text, with byte locations. */
-export function spanMentions(doc: AnnotatedDocument, spans: readonly { tokenStart: number; tokenEnd: number }[], limit: number, index?: number): Mention[] {
-  const byLabel = new Map<string, { negated: boolean; locations: Location[] }>()
-  for (const s of spans) {
-    const a = doc.tokens[s.tokenStart]!
-    const b = doc.tokens[s.tokenEnd - 1]!
-    const label = doc.text.slice(a.start, b.end)
-    const entry = byLabel.get(label) ?? { negated: false, locations: [] }
-    entry.negated ||= a.negated || b.negated
-    const loc: Location = { offset: a.byteOffset, length: b.byteOffset + b.byteLength - a.byteOffset }
-    if (index !== undefined) loc.index = index
-    entry.locations.push(loc)
-    byLabel.set(label, entry)
-  }
-  return [...byLabel].slice(0, limit).map(([label, v]) => ({ label, is_negated: v.negated, locations: v.locations }))
 }
 
 function round4(x: number): number {

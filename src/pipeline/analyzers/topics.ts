@@ -1,6 +1,7 @@
 import type { AnnotatedDocument } from '../../nlp/types.ts'
 import type { Subscription } from '../../model/account.ts'
-import type { Location, Mention, Topic } from '../../model/output.ts'
+import type { Topic } from '../../model/output.ts'
+import { spanMentions } from '../mentions.ts'
 import type { TaxonomyNode } from '../../model/tuning.ts'
 import type { StoredConfiguration } from '../../storage/types.ts'
 import { createQueryGrammar, type QueryGrammar, type QueryLimits } from '../../query/index.ts'
@@ -124,22 +125,8 @@ export function topicWire(doc: AnnotatedDocument, t: FoundTopic, mentionsLimit: 
     sentiment_score: t.sentiment.score,
     sentiment_polarity: t.sentiment.polarity,
   }
-  if (mentionsLimit > 0 && t.hits.length > 0) item.mentions = hitMentions(doc, t.hits, mentionsLimit)
+  if (mentionsLimit > 0 && t.hits.length > 0) item.mentions = spanMentions(doc, t.hits, mentionsLimit)
   return item
-}
-
-/** Hits grouped by their text, with byte locations (and the text's index in a collection). */
-export function hitMentions(doc: AnnotatedDocument, hits: readonly QueryHit[], limit: number, index?: number): Mention[] {
-  const byLabel = new Map<string, { negated: boolean; locations: Location[] }>()
-  for (const h of hits) {
-    const entry = byLabel.get(h.text) ?? { negated: false, locations: [] }
-    entry.negated ||= doc.tokens[h.tokenStart]?.negated === true
-    const loc: Location = { offset: h.byteOffset, length: h.byteLength }
-    if (index !== undefined) loc.index = index
-    entry.locations.push(loc)
-    byLabel.set(h.text, entry)
-  }
-  return [...byLabel].slice(0, limit).map(([label, v]) => ({ label, is_negated: v.negated, locations: v.locations }))
 }
 
 /**
