@@ -110,13 +110,30 @@ export const CALIBRATION_INPUTS = [
   'compound_x_abs_margin',
   'compound_x_neutral',
   'margin_x_neutral',
+  'no_evidence',
+  'no_evidence_x_margin',
+  'no_evidence_x_neutral',
 ] as const
+
+/**
+ * The evidence gate: a document with no lexicon evidence (no sentiment word, phrase, emoji or
+ * emoticon) whose model neutral likelihood exceeds this gets the document score 0 (neutral) instead of
+ * the calibrated value. Without words to go on, the calibrator otherwise leans the way the training
+ * texts without sentiment words lean; the gate reads only the text's own evidence, never its source.
+ */
+export const NEUTRAL_GATE = 0.4
+
+/** Whether lexicon features hold no sentiment evidence at all (see {@link NEUTRAL_GATE}). */
+export function hasNoEvidence(f: LexiconFeatures): boolean {
+  return f.positiveCount + f.negativeCount + f.icons === 0
+}
 
 /**
  * Calibrator input vector from lexicon features and the model's class probabilities: the lexicon
  * score, the model's margin (positive - negative) and neutral likelihood, and their interactions with
  * how the text expresses sentiment (exclamations, emoji/emoticons, capitals, density of sentiment
- * words, length), so that the calibrator learns when to trust which. No input names a source or genre.
+ * words, length, and whether there is any lexicon evidence at all), so that the calibrator learns when
+ * to trust which. No input names a source or genre.
  */
 export function calibrationInputs(f: LexiconFeatures, p: readonly number[]): number[] {
   const neg = p[0] ?? 0
@@ -144,6 +161,8 @@ export function calibrationInputs(f: LexiconFeatures, p: readonly number[]): num
     c * Math.abs(m),
     c * neu,
     m * neu,
+    // No lexicon evidence: the model alone speaks, with its own bias and slope.
+    ...(hasNoEvidence(f) ? [1, m, neu] : [0, 0, 0]),
   ]
 }
 
@@ -306,6 +325,7 @@ export function createSentimentModel(data: SentimentModelData, options: Sentimen
       const x = calibrationInputs(features, p)
       let calibrated = data.calibrator.bias
       for (let i = 0; i < x.length; i++) calibrated += (data.calibrator.weights[i] ?? 0) * (x[i] ?? 0)
+      if (hasNoEvidence(features) && neu > NEUTRAL_GATE) calibrated = 0
       return {
         model_sentiment: {
           model_name: data.model_name,

@@ -196,6 +196,40 @@ function ridge(xs: readonly (readonly number[])[], ys: readonly number[], lambda
   return { bias: w[0] ?? 0, weights: w.slice(1) }
 }
 
+/** Resolved hyper-parameters of {@link trainSentimentModel}. */
+type ResolvedOptions = Required<Omit<TrainOptions, 'trained' | 'modelName'>>
+
+function resolveOptions(options: TrainOptions): ResolvedOptions {
+  return {
+    minDf: options.minDf ?? 3,
+    maxFeatures: options.maxFeatures ?? 12000,
+    l2: options.l2 ?? 1e-3,
+    iterations: options.iterations ?? 250,
+    learningRate: options.learningRate ?? 0.05,
+    calibrationFolds: options.calibrationFolds ?? 3,
+    ridge: options.ridge ?? 1,
+    decimals: options.decimals ?? 3,
+    neutralBand: options.neutralBand ?? 0.05,
+  }
+}
+
+/**
+ * Train the logistic regression alone (no calibrator) and return its rounded weights in the model
+ * file's shape; with the calibrator left at zero. Deterministic.
+ */
+export function trainRegressionWeights(examples: readonly TrainingExample[], options: TrainOptions = {}): SentimentModelData {
+  const o = resolveOptions(options)
+  const part = regressionData(trainRegression(examples, o), o.decimals)
+  return {
+    format: 'textengine-sentiment-model/1',
+    model_name: options.modelName ?? 'textengine-lr-ngram-lexicon-en',
+    trained: {},
+    dense: DENSE_FEATURES,
+    ...part,
+    calibrator: { inputs: CALIBRATION_INPUTS, bias: 0, weights: CALIBRATION_INPUTS.map(() => 0) },
+  }
+}
+
 /**
  * Train a complete model (regression + calibrator) on `examples`. Deterministic: the same examples in
  * the same order give byte-identical weights.
