@@ -2,9 +2,10 @@
  * createLanguageIdentifier: script prefilter, then naive-Bayes scoring of character n-grams and words
  * among the languages written in the text's dominant script, with softmax-normalised scores.
  */
-import { countScripts, featuresOf, orderOf, type ScriptCounts } from './features.ts'
+import { compileLanguageModel, loadCompiledLanguageModel, type CompiledLanguageModel } from './compiled.ts'
+import { MAX_WORD_FEATURE_LENGTH, MAX_WORDS, type ScriptCounts } from './features.ts'
 import { findLanguageEntry, type LanguageEntry, type ScriptGroup } from './languages.ts'
-import { COST_SCALE, loadLanguageModel, type LanguageModelData } from './model.ts'
+import { COST_SCALE, type LanguageModelData } from './model.ts'
 
 /** One ranked language. */
 export interface LanguageScore {
@@ -62,50 +63,188 @@ function candidatesFor(counts: ScriptCounts, known: readonly LanguageEntry[]): L
   return inScript
 }
 
+/** Script groups in the order of the prefilter's tests (`features.ts`), then `other`: group codes 1..11. */
+const GROUP_NAMES = ['latin', 'cyrillic', 'greek', 'arabic', 'hebrew', 'devanagari', 'thai', 'hangul', 'kana', 'cjk', 'other'] as const
+const SCRIPT_TESTS: readonly RegExp[] = [
+  /\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/u, /\p{Script=Arabic}/u, /\p{Script=Hebrew}/u,
+  /\p{Script=Devanagari}/u, /\p{Script=Thai}/u, /\p{Script=Hangul}/u, /[\p{Script=Hiragana}\p{Script=Katakana}]/u, /\p{Script=Han}/u,
+]
+const LETTER = /\p{L}/u
+const LETTER_OR_MARK = /[\p{L}\p{M}]/u
+/** Class byte: KNOWN set once computed, WORD_CHAR for letters and marks, low 4 bits the script group code (0: not a letter). */
+const KNOWN = 0x80
+const WORD_CHAR = 0x40
+const BOUNDARY_CP = 0x5f
+/** Words up to this many code points have their summed costs cached (sums stay far inside int32). */
+const MAX_CACHED_WORD = 64
+/** The word cache is cleared when it holds this many words. */
+const WORD_CACHE_LIMIT = 50_000
+
+/** The class byte of a code point (see {@link KNOWN}), computed from the Unicode regexps of `features.ts`. */
+function classOf(cp: number): number {
+  const ch = String.fromCodePoint(cp)
+  let v = KNOWN | (LETTER_OR_MARK.test(ch) ? WORD_CHAR : 0)
+  if (LETTER.test(ch)) {
+    const g = SCRIPT_TESTS.findIndex((re) => re.test(ch))
+    v |= g < 0 ? GROUP_NAMES.length : g + 1
+  }
+  return v
+}
+
 /**
- * Build an identifier from a model (the committed `lexicons/langid/model.tsv` when omitted).
- * The model is used as is (sparse costs plus per-order floors); `identify` is then a pure function of its text.
+ * Build an identifier from a model: the committed `lexicons/langid/model.tsv` when omitted (read straight
+ * into the compiled layout), or model data as trained or parsed. `identify` is then a pure function of its
+ * text: the class of each code point is computed on first sight and kept in a table that only caches a
+ * pure function, so it changes no result.
  */
-export function createLanguageIdentifier(model: LanguageModelData = loadLanguageModel()): LanguageIdentifier {
-  const entries: LanguageEntry[] = model.languages.map((code) => {
+export function createLanguageIdentifier(model?: LanguageModelData | CompiledLanguageModel): LanguageIdentifier {
+  const m: CompiledLanguageModel = model === undefined ? loadCompiledLanguageModel() : 'costs' in model ? model : compileLanguageModel(model)
+  const entries: LanguageEntry[] = m.languages.map((code) => {
     const e = findLanguageEntry(code)
     if (e === undefined || e.code !== code) throw new Error(`createLanguageIdentifier: unknown language code "${code}" in the model`)
     return e
   })
-  for (let o = 0; o <= model.maxOrder; o++) {
-    if (model.floors[o]?.length !== entries.length) throw new Error(`createLanguageIdentifier: the model has no floor row of ${entries.length} costs for order ${o}`)
+  for (let o = 0; o <= m.maxOrder; o++) {
+    if (m.floors[o]?.length !== entries.length) throw new Error(`createLanguageIdentifier: the model has no floor row of ${entries.length} costs for order ${o}`)
   }
   const indexOf = new Map(entries.map((e, i) => [e.code, i]))
-  const maxOrder = model.maxOrder
-  const temperature = model.temperature
+  const { maxOrder, temperature, costs: table, words: wordIds, child, nodeFeature } = m
+  const L = entries.length
+  const classes = new Uint8Array(0x110000)
+  for (let cp = 0; cp < 0x80; cp++) classes[cp] = classOf(cp)
+  let buffer = new Int32Array(256)
+
+  /** Letters per script group, as `countScripts` counts them. */
+  const countScripts = (text: string): ScriptCounts => {
+    const g = new Int32Array(GROUP_NAMES.length + 1)
+    for (let i = 0; i < text.length; ) {
+      const cp = text.codePointAt(i)!
+      i += cp > 0xffff ? 2 : 1
+      let v = classes[cp]!
+      if (v === 0) classes[cp] = v = classOf(cp)
+      g[v & 0x0f]!++
+    }
+    return {
+      latin: g[1]!, cyrillic: g[2]!, greek: g[3]!, arabic: g[4]!, hebrew: g[5]!, devanagari: g[6]!, thai: g[7]!,
+      hangul: g[8]!, kana: g[9]!, cjk: g[10]!, other: g[11]!,
+    }
+  }
+
+  // Per word (lower-cased, at most MAX_CACHED_WORD code points): its feature count and summed cost per
+  // language, as rows of `slab` ([count, cost of language 0, ...]); a pure function of the word and the
+  // model, and sums of integers, so caching changes no result. Cleared when it holds WORD_CACHE_LIMIT words.
+  const W = L + 1
+  const ALL = Int32Array.from(entries, (_, i) => i)
+  const slots = new Map<string, number>()
+  let slab = new Int32Array(W * 1024)
+
+  /**
+   * Add the costs of the features of one word (its code points in `buffer[1..len]`, padded with the
+   * boundary) over columns `cols` to `into[at + j]`; returns the number of features counted.
+   */
+  const addWordCosts = (word: string, len: number, cols: Int32Array, K: number, into: Int32Array | Float64Array, at: number): number => {
+    let n = 0
+    const padded = len + 2
+    buffer[0] = BOUNDARY_CP
+    buffer[len + 1] = BOUNDARY_CP
+    for (let p = 0; p < padded; p++) {
+      let node = 0
+      for (let o = 1; o <= maxOrder && p + o <= padded; o++) {
+        node = child(node, buffer[p + o - 1]!)
+        if (node < 0) break
+        if (o === 1 && buffer[p] === BOUNDARY_CP) continue
+        const f = nodeFeature[node]!
+        if (f < 0) continue
+        n++
+        const base = f * L
+        for (let j = 0; j < K; j++) into[at + j]! += table[base + cols[j]!]!
+      }
+    }
+    if (len <= MAX_WORD_FEATURE_LENGTH) {
+      const f = wordIds.get(word)
+      if (f !== undefined) {
+        n++
+        const base = f * L
+        for (let j = 0; j < K; j++) into[at + j]! += table[base + cols[j]!]!
+      }
+    }
+    return n
+  }
+
+  /** Add the costs of the text's features to `costs` (columns `cols`); returns the number of features counted. */
+  const score = (text: string, cols: Int32Array, costs: Float64Array): number => {
+    let nfc = true
+    for (let i = 0; i < text.length; i++) {
+      if (text.charCodeAt(i) >= 0x300) {
+        nfc = false
+        break
+      }
+    }
+    const s = (nfc ? text : text.normalize('NFC')).toLowerCase()
+    const K = cols.length
+    let n = 0
+    let wordCount = 0
+    let i = 0
+    while (i < s.length && wordCount < MAX_WORDS) {
+      // Find the next run of letters and marks.
+      let cp = s.codePointAt(i)!
+      let v = classes[cp]!
+      if (v === 0) classes[cp] = v = classOf(cp)
+      if ((v & WORD_CHAR) === 0) {
+        i += cp > 0xffff ? 2 : 1
+        continue
+      }
+      const start = i
+      let len = 0
+      for (;;) {
+        if (len + 2 >= buffer.length) {
+          const grown = new Int32Array(buffer.length * 2)
+          grown.set(buffer)
+          buffer = grown
+        }
+        buffer[++len] = cp
+        i += cp > 0xffff ? 2 : 1
+        if (i >= s.length) break
+        cp = s.codePointAt(i)!
+        v = classes[cp]!
+        if (v === 0) classes[cp] = v = classOf(cp)
+        if ((v & WORD_CHAR) === 0) break
+      }
+      wordCount++
+      const word = s.slice(start, i)
+      let slot = slots.get(word)
+      if (slot === undefined) {
+        if (len > MAX_CACHED_WORD) {
+          n += addWordCosts(word, len, cols, K, costs, 0)
+          continue
+        }
+        if (slots.size >= WORD_CACHE_LIMIT) slots.clear()
+        slot = slots.size
+        if ((slot + 1) * W > slab.length) {
+          const grown = new Int32Array(Math.min(WORD_CACHE_LIMIT * W, slab.length * 2))
+          grown.set(slab)
+          slab = grown
+        }
+        slab.fill(0, slot * W, (slot + 1) * W)
+        slab[slot * W] = addWordCosts(word, len, ALL, L, slab, slot * W + 1)
+        slots.set(word, slot)
+      }
+      const row = slot * W
+      n += slab[row]!
+      for (let j = 0; j < K; j++) costs[j]! += slab[row + 1 + cols[j]!]!
+    }
+    return n
+  }
 
   return Object.freeze({
-    languages: Object.freeze([...model.languages]),
+    languages: Object.freeze([...m.languages]),
     identify(text: string): LanguageIdentification | undefined {
       if (typeof text !== 'string') throw new TypeError(`identify: text should be a string, found ${typeof text}`)
       const candidates = candidatesFor(countScripts(text), entries) ?? entries
       if (candidates.length === 0) return undefined
-      const idx = candidates.map((c) => indexOf.get(c.code)!)
       const costs = new Float64Array(candidates.length)
       let n = 0
-      if (candidates.length > 1) {
-        // Position of each model language among the candidates (-1 when not a candidate).
-        const at = new Int32Array(entries.length).fill(-1)
-        idx.forEach((li, j) => (at[li] = j))
-        for (const [f, count] of featuresOf(text, maxOrder)) {
-          const sparse = model.features.get(f)
-          if (sparse === undefined) continue
-          const floor = model.floors[orderOf(f)]
-          if (floor === undefined) continue
-          n += count
-          for (let j = 0; j < idx.length; j++) costs[j]! += count * floor[idx[j]!]!
-          for (let e = 0; e + 1 < sparse.length; e += 2) {
-            const li = sparse[e]!
-            const j = at[li]!
-            if (j >= 0) costs[j]! += count * (sparse[e + 1]! - floor[li]!)
-          }
-        }
-      }
+      if (candidates.length > 1) n = score(text, Int32Array.from(candidates, (c) => indexOf.get(c.code)!), costs)
       let min = Infinity
       for (const c of costs) if (c < min) min = c
       const scale = n === 0 ? 0 : temperature / (n * COST_SCALE)
@@ -120,4 +259,3 @@ export function createLanguageIdentifier(model: LanguageModelData = loadLanguage
     },
   })
 }
-

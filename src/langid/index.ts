@@ -1,7 +1,10 @@
 /** Language identification: the public surface of `src/langid/`. */
 export { createLanguageIdentifier, type LanguageIdentification, type LanguageIdentifier, type LanguageScore } from './identify.ts'
+export {
+  compileLanguageModel, compileLanguageModelText, loadCompiledLanguageModel, type CompiledLanguageModel,
+} from './compiled.ts'
 export { findLanguageEntry, LANGUAGES, type LanguageEntry, type ScriptGroup } from './languages.ts'
 export {
-  defaultLanguageModelPath, loadLanguageModel, parseLanguageModel, serializeLanguageModel, trainLanguageModel,
-  type LanguageModelData, type TrainOptions,
+  defaultLanguageModelPath, loadLanguageModel, parseLanguageModel, readLanguageModelFile, readLanguageModelText, serializeLanguageModel, trainLanguageModel,
+  type LanguageModelData, type ModelHeader, type ModelTextSink, type TrainOptions,
 } from './model.ts'

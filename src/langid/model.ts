@@ -109,15 +109,37 @@ export function serializeLanguageModel(model: LanguageModelData, comment: readon
   return out.join('\n') + '\n'
 }
 
-/** Parse the model text format. Throws naming `source` and the line when the text is malformed. */
-export function parseLanguageModel(text: string, source = 'language model'): LanguageModelData {
-  const lines = text.split('\n')
+/** The header of a model file: everything but the features. */
+export interface ModelHeader {
+  readonly maxOrder: number
+  readonly temperature: number
+  readonly languages: readonly string[]
+  readonly floors: readonly (readonly number[])[]
+}
+
+/** Receives the parts of a model file as {@link readLanguageModelText} reads them. */
+export interface ModelTextSink {
+  /** Called once, at the `@languages` line (before any feature). */
+  onLanguages?(languages: readonly string[]): void
+  /**
+   * One feature line: its key and its costs as `[language index, cost, ...]` in the first `n` numbers
+   * of `row` (a buffer reused between calls). Return false when the key was seen before.
+   */
+  onFeature(key: string, row: Int32Array, n: number): boolean
+}
+
+/**
+ * Read the model text format line by line, checking it, handing each feature to `sink`; returns the
+ * header. Throws naming `source` and the line when the text is malformed.
+ */
+export function readLanguageModelText(text: string, source: string, sink: ModelTextSink): ModelHeader {
   const header = new Map<string, string[]>()
   const floors: number[][] = []
-  const features = new Map<string, number[]>()
   let languages: string[] | undefined
-  let index: Map<string, number> | undefined
   let codeIndex: Int16Array | undefined
+  let row = new Int32Array(64)
+  // First feature (and its line) of each order, to report features longer than @max-order.
+  const firstOfOrder = new Map<number, string>()
   const bad = (i: number, what: string): never => {
     throw new Error(`${source}:${i + 1}: ${what}`)
   }
@@ -125,35 +147,47 @@ export function parseLanguageModel(text: string, source = 'language model'): Lan
     if (s === undefined || !/^\d+$/.test(s)) bad(i, `expected a non-negative integer, found ${JSON.stringify(s)}`)
     return Number(s)
   }
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!
-    if (line === '' || line.startsWith('# ') || line === '#') continue
-    const cols = line.split('\t')
-    const key = cols[0]!
-    if (key.startsWith('@')) {
+  let i = -1
+  for (let at = 0; at <= text.length; ) {
+    i++
+    let nl = text.indexOf('\n', at)
+    if (nl < 0) nl = text.length
+    const lineStart = at
+    at = nl + 1
+    if (nl === lineStart) continue
+    const c0 = text.charCodeAt(lineStart)
+    if (c0 === 35 /* # */ && (nl === lineStart + 1 || text.charCodeAt(lineStart + 1) === 32)) continue
+    const tab = text.indexOf('\t', lineStart)
+    if (c0 === 64 /* @ */) {
+      const cols = text.slice(lineStart, nl).split('\t')
+      const key = cols[0]!
       if (key === '@floor') {
         const o = int(cols[1], i)
         if (languages === undefined) bad(i, '@floor before @languages')
-        const row = (cols[2] ?? '').split(' ').map((s) => int(s, i))
-        if (row.length !== languages!.length) bad(i, `@floor ${o}: expected ${languages!.length} costs, found ${row.length}`)
-        floors[o] = row
+        const r = (cols[2] ?? '').split(' ').map((s) => int(s, i))
+        if (r.length !== languages!.length) bad(i, `@floor ${o}: expected ${languages!.length} costs, found ${r.length}`)
+        floors[o] = r
       } else if (key === '@languages') {
         languages = (cols[1] ?? '').split(' ')
         for (const c of languages) if (findLanguageEntry(c)?.code !== c) bad(i, `unknown language code ${JSON.stringify(c)}`)
-        index = new Map(languages.map((c, li) => [c, li]))
         codeIndex = new Int16Array(26 * 26).fill(-1)
         languages.forEach((c, li) => (codeIndex![(c.charCodeAt(0) - 97) * 26 + c.charCodeAt(1) - 97] = li))
+        sink.onLanguages?.(languages)
       } else {
         header.set(key, cols.slice(1))
       }
       continue
     }
-    if (cols.length !== 2 || key === '') bad(i, 'expected "feature<TAB>costs"')
-    if (index === undefined) bad(i, 'feature before @languages')
-    const row = parseCosts(cols[1]!, codeIndex!)
-    if (row === undefined) bad(i, `expected "<code><cost>" items such as "en42 de57" with known codes, found ${JSON.stringify(cols[1])}`)
-    if (features.has(key)) bad(i, `duplicate feature ${JSON.stringify(key)}`)
-    features.set(key, row!)
+    const tab2 = tab < 0 ? -1 : text.indexOf('\t', tab + 1)
+    if (tab < 0 || tab >= nl || tab === lineStart || (tab2 >= 0 && tab2 < nl)) bad(i, 'expected "feature<TAB>costs"')
+    if (codeIndex === undefined) bad(i, 'feature before @languages')
+    const key = text.slice(lineStart, tab)
+    if (row.length < nl - tab) row = new Int32Array(nl - tab)
+    const n = parseCosts(text, tab + 1, nl, codeIndex!, row)
+    if (n <= 0) bad(i, `expected "<code><cost>" items such as "en42 de57" with known codes, found ${JSON.stringify(text.slice(tab + 1, nl))}`)
+    if (!sink.onFeature(key, row, n)) bad(i, `duplicate feature ${JSON.stringify(key)}`)
+    const o = orderOf(key)
+    if (!firstOfOrder.has(o)) firstOfOrder.set(o, key)
   }
   const version = header.get('@version')?.[0]
   if (version !== String(FORMAT_VERSION)) throw new Error(`${source}: expected @version ${FORMAT_VERSION}, found ${JSON.stringify(version)}`)
@@ -165,27 +199,41 @@ export function parseLanguageModel(text: string, source = 'language model'): Lan
   if (!Number.isFinite(temperature) || temperature <= 0) throw new Error(`${source}: @temperature should be a positive number`)
   if (languages === undefined) throw new Error(`${source}: missing @languages`)
   for (let o = 0; o <= maxOrder; o++) if (floors[o] === undefined) throw new Error(`${source}: missing @floor ${o}`)
-  for (const f of features.keys()) {
-    const o = orderOf(f)
+  for (const [o, f] of firstOfOrder) {
     if (o > maxOrder) throw new Error(`${source}: feature ${JSON.stringify(f)} is longer than @max-order ${maxOrder}`)
   }
-  return { maxOrder, temperature, languages, floors, features }
+  return { maxOrder, temperature, languages, floors }
+}
+
+/** Parse the model text format. Throws naming `source` and the line when the text is malformed. */
+export function parseLanguageModel(text: string, source = 'language model'): LanguageModelData {
+  const features = new Map<string, number[]>()
+  const header = readLanguageModelText(text, source, {
+    onFeature(key, row, n) {
+      if (features.has(key)) return false
+      features.set(key, Array.from(row.subarray(0, n)))
+      return true
+    },
+  })
+  return { ...header, features }
 }
 
 /**
- * Parse `en42 de57 ...` into `[language index, cost, ...]` by scanning character codes (no per-item strings:
- * this is the hot loop of loading). Undefined when an item is malformed or names an unknown code.
+ * Parse `en42 de57 ...` (`s` from `from` to `to`) into `row` as `[language index, cost, ...]` by scanning
+ * character codes (no per-item strings: this is the hot loop of loading). Returns the count of numbers
+ * written, or -1 when an item is malformed or names an unknown code.
  */
-function parseCosts(s: string, codeIndex: Int16Array): number[] | undefined {
-  const row: number[] = []
-  let p = 0
-  const n = s.length
+function parseCosts(s: string, from: number, to: number, codeIndex: Int16Array, row: Int32Array): number {
+  let w = 0
+  let p = from
+  const n = to
   while (p < n) {
+    if (p + 1 >= n) return -1
     const a = s.charCodeAt(p) - 97
     const b = s.charCodeAt(p + 1) - 97
-    if (a < 0 || a > 25 || b < 0 || b > 25) return undefined
+    if (a < 0 || a > 25 || b < 0 || b > 25) return -1
     const li = codeIndex[a * 26 + b]!
-    if (li < 0) return undefined
+    if (li < 0) return -1
     p += 2
     let k = 0
     const start = p
@@ -195,14 +243,15 @@ function parseCosts(s: string, codeIndex: Int16Array): number[] | undefined {
       k = k * 10 + d
       p++
     }
-    if (p === start || p - start > 6) return undefined
-    row.push(li, k)
+    if (p === start || p - start > 6) return -1
+    row[w++] = li
+    row[w++] = k
     if (p < n) {
-      if (s.charCodeAt(p) !== 32 || p + 1 === n) return undefined
+      if (s.charCodeAt(p) !== 32 || p + 1 === n) return -1
       p++
     }
   }
-  return row.length === 0 ? undefined : row
+  return w === 0 ? -1 : w
 }
 
 /** Path of the committed model file. */
@@ -210,13 +259,16 @@ export function defaultLanguageModelPath(): string {
   return fileURLToPath(new URL('../../lexicons/langid/model.tsv', import.meta.url))
 }
 
-/** Read and parse a model file (the committed one by default). Throws naming the file when missing or malformed. */
-export function loadLanguageModel(path: string = defaultLanguageModelPath()): LanguageModelData {
-  let text: string
+/** Read a model file's text (the committed one by default). Throws naming the file when missing. */
+export function readLanguageModelFile(path: string = defaultLanguageModelPath()): string {
   try {
-    text = readFileSync(path, 'utf8')
+    return readFileSync(path, 'utf8')
   } catch (e) {
     throw new Error(`cannot read language model ${path}: ${(e as Error).message} (train it with bench/train-langid.ts)`)
   }
-  return parseLanguageModel(text, path)
+}
+
+/** Read and parse a model file (the committed one by default). Throws naming the file when missing or malformed. */
+export function loadLanguageModel(path: string = defaultLanguageModelPath()): LanguageModelData {
+  return parseLanguageModel(readLanguageModelFile(path), path)
 }

@@ -1,0 +1,240 @@
+/**
+ * The language model in the layout scoring wants: every feature interned to an integer id once, n-grams
+ * found by walking a code-point trie (no substring per n-gram), and costs in one dense `Int32Array`
+ * laid out `[feature][language]` (unlisted costs hold the floor of the feature's order), so scoring a
+ * text is a few integer adds per feature. Built from a {@link LanguageModelData} or straight from the
+ * model file text (no intermediate map of feature strings).
+ */
+import { WORD_PREFIX } from './features.ts'
+import { defaultLanguageModelPath, readLanguageModelFile, readLanguageModelText, type LanguageModelData, type ModelHeader } from './model.ts'
+
+/** A model compiled for scoring. Read-only after construction. */
+export interface CompiledLanguageModel {
+  /** ISO 639-1 codes, one per column. */
+  readonly languages: readonly string[]
+  /** Highest character n-gram order. */
+  readonly maxOrder: number
+  /** Softmax temperature. */
+  readonly temperature: number
+  /** `floors[order][language]`, as in the model. */
+  readonly floors: readonly (readonly number[])[]
+  /** Number of interned features. */
+  readonly featureCount: number
+  /** `costs[feature * languages.length + language]`: the cost of the feature, the floor when unlisted. */
+  readonly costs: Int32Array
+  /** Feature id of a whole word (without the `#` prefix), if the model lists it. */
+  readonly words: ReadonlyMap<string, number>
+  /** Trie node reached from `node` by code point `cp` (the root is 0), or -1. */
+  child(node: number, cp: number): number
+  /** Feature id of the n-gram spelled by the path to `node`, or -1. */
+  readonly nodeFeature: Int32Array
+}
+
+/** Open-addressing hash table of trie edges (parent node, code point) -> child node, growing as needed. */
+function createTrie(expectedNodes: number): {
+  child(node: number, cp: number): number
+  insert(node: number, cp: number): number
+  frozen(): (node: number, cp: number) => number
+  nodeCount(): number
+} {
+  let cap = 1024
+  while (cap < expectedNodes * 2) cap *= 2
+  let mask = cap - 1
+  let parents = new Int32Array(cap).fill(-1)
+  let cps = new Int32Array(cap)
+  let children = new Int32Array(cap)
+  let nodes = 1
+  let edges = 0
+  const slot = (node: number, cp: number): number => {
+    let h = (Math.imul(node, 0x9e3779b1) + cp) | 0
+    h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
+    h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
+    return (h ^ (h >>> 16)) & mask
+  }
+  const child = (node: number, cp: number): number => {
+    let i = slot(node, cp)
+    for (;;) {
+      const p = parents[i]!
+      if (p === -1) return -1
+      if (p === node && cps[i] === cp) return children[i]!
+      i = (i + 1) & mask
+    }
+  }
+  const put = (node: number, cp: number, c: number): void => {
+    let i = slot(node, cp)
+    while (parents[i] !== -1) i = (i + 1) & mask
+    parents[i] = node
+    cps[i] = cp
+    children[i] = c
+  }
+  const insert = (node: number, cp: number): number => {
+    const found = child(node, cp)
+    if (found >= 0) return found
+    if ((edges + 1) * 2 > cap) {
+      const [op, oc, och] = [parents, cps, children]
+      cap *= 2
+      mask = cap - 1
+      parents = new Int32Array(cap).fill(-1)
+      cps = new Int32Array(cap)
+      children = new Int32Array(cap)
+      for (let i = 0; i < op.length; i++) if (op[i] !== -1) put(op[i]!, oc[i]!, och[i]!)
+    }
+    const c = nodes++
+    put(node, cp, c)
+    edges++
+    return c
+  }
+  /** A lookup over the finished table (constant bindings: the hot path of scoring). */
+  const frozen = (): ((node: number, cp: number) => number) => {
+    const p = parents
+    const c = cps
+    const ch = children
+    const m = mask
+    const f = (node: number, cp: number): number => {
+      let h = (Math.imul(node, 0x9e3779b1) + cp) | 0
+      h = Math.imul(h ^ (h >>> 16), 0x85ebca6b)
+      h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35)
+      let i = (h ^ (h >>> 16)) & m
+      for (;;) {
+        const q = p[i]!
+        if (q === -1) return -1
+        if (q === node && c[i] === cp) return ch[i]!
+        i = (i + 1) & m
+      }
+    }
+    return f
+  }
+  return { child, insert, frozen, nodeCount: () => nodes }
+}
+
+/** Builds a compiled model feature by feature. */
+function createBuilder(languageCount: number, expectedFeatures: number) {
+  const trie = createTrie(expectedFeatures)
+  const words = new Map<string, number>()
+  let nodeFeature = new Int32Array(Math.max(16, expectedFeatures)).fill(-1)
+  let orders = new Uint8Array(Math.max(16, expectedFeatures))
+  let entries = new Int32Array(Math.max(48, expectedFeatures * 6))
+  let entryCount = 0
+  let featureCount = 0
+  /** Intern a feature; undefined when it is already known (a duplicate). */
+  const intern = (f: string): number | undefined => {
+    let id: number
+    let order: number
+    if (f.startsWith(WORD_PREFIX)) {
+      const w = f.slice(WORD_PREFIX.length)
+      if (words.has(w)) return undefined
+      id = featureCount++
+      words.set(w, id)
+      order = 0
+    } else {
+      let node = 0
+      order = 0
+      for (let i = 0; i < f.length; ) {
+        const cp = f.codePointAt(i)!
+        i += cp > 0xffff ? 2 : 1
+        node = trie.insert(node, cp)
+        order++
+      }
+      if (node >= nodeFeature.length) {
+        const grown = new Int32Array(Math.max(node + 1, nodeFeature.length * 2)).fill(-1)
+        grown.set(nodeFeature)
+        nodeFeature = grown
+      }
+      if (nodeFeature[node] !== -1) return undefined
+      id = featureCount++
+      nodeFeature[node] = id
+    }
+    if (id >= orders.length) {
+      const grown = new Uint8Array(orders.length * 2)
+      grown.set(orders)
+      orders = grown
+    }
+    orders[id] = Math.min(order, 255)
+    return id
+  }
+  /** Record the sparse costs `[language, cost, ...]` (first `n` numbers of `row`) of feature `id`. */
+  const addCosts = (id: number, row: ArrayLike<number>, n: number): void => {
+    if (entryCount + (n / 2) * 3 > entries.length) {
+      const grown = new Int32Array(Math.max(entries.length * 2, entryCount + n * 2))
+      grown.set(entries)
+      entries = grown
+    }
+    for (let e = 0; e + 1 < n; e += 2) {
+      entries[entryCount++] = id
+      entries[entryCount++] = row[e]!
+      entries[entryCount++] = row[e + 1]!
+    }
+  }
+  const finish = (header: { languages: readonly string[]; maxOrder: number; temperature: number; floors: readonly (readonly number[])[] }): CompiledLanguageModel => {
+    const L = languageCount
+    const costs = new Int32Array(featureCount * L)
+    for (let f = 0; f < featureCount; f++) {
+      const floor = header.floors[orders[f]!]
+      if (floor === undefined) continue // longer than maxOrder: text never yields it
+      costs.set(floor, f * L)
+    }
+    // cost = floor + sum of (listed cost - floor), as the sparse scorer added it.
+    for (let e = 0; e < entryCount; e += 3) {
+      const f = entries[e]!
+      const li = entries[e + 1]!
+      const floor = header.floors[orders[f]!]
+      if (floor === undefined) continue
+      costs[f * L + li]! += entries[e + 2]! - floor[li]!
+    }
+    const finalFeature = nodeFeature.length >= trie.nodeCount() ? nodeFeature : (() => {
+      const grown = new Int32Array(trie.nodeCount()).fill(-1)
+      grown.set(nodeFeature)
+      return grown
+    })()
+    return Object.freeze({
+      languages: header.languages,
+      maxOrder: header.maxOrder,
+      temperature: header.temperature,
+      floors: header.floors,
+      featureCount,
+      costs,
+      words,
+      child: trie.frozen(),
+      nodeFeature: finalFeature,
+    })
+  }
+  return { intern, addCosts, finish }
+}
+
+/** Compile model data (as trained or parsed) for scoring. */
+export function compileLanguageModel(model: LanguageModelData): CompiledLanguageModel {
+  const b = createBuilder(model.languages.length, model.features.size)
+  for (const [f, row] of model.features) {
+    const id = b.intern(f)
+    if (id === undefined) continue // cannot happen with a Map; kept for safety
+    b.addCosts(id, row, row.length)
+  }
+  return b.finish(model)
+}
+
+/**
+ * Parse model file text straight into the compiled layout (the fast path of loading). Same checks and
+ * error messages as `parseLanguageModel`.
+ */
+export function compileLanguageModelText(text: string, source = 'language model'): CompiledLanguageModel {
+  let lines = 1
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++
+  let b: ReturnType<typeof createBuilder> | undefined
+  const header: ModelHeader = readLanguageModelText(text, source, {
+    onLanguages: (languages) => {
+      b = createBuilder(languages.length, lines)
+    },
+    onFeature: (key, row, n) => {
+      const id = b!.intern(key)
+      if (id === undefined) return false
+      b!.addCosts(id, row, n)
+      return true
+    },
+  })
+  return b!.finish(header)
+}
+
+/** Read and compile a model file (the committed one by default). Throws naming the file when missing or malformed. */
+export function loadCompiledLanguageModel(path: string = defaultLanguageModelPath()): CompiledLanguageModel {
+  return compileLanguageModelText(readLanguageModelFile(path), path)
+}
