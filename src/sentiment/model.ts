@@ -110,9 +110,6 @@ export const CALIBRATION_INPUTS = [
   'compound_x_abs_margin',
   'compound_x_neutral',
   'margin_x_neutral',
-  'no_evidence',
-  'no_evidence_x_margin',
-  'no_evidence_x_neutral',
 ] as const
 
 /**
@@ -132,8 +129,7 @@ export function hasNoEvidence(f: LexiconFeatures): boolean {
  * Calibrator input vector from lexicon features and the model's class probabilities: the lexicon
  * score, the model's margin (positive - negative) and neutral likelihood, and their interactions with
  * how the text expresses sentiment (exclamations, emoji/emoticons, capitals, density of sentiment
- * words, length, and whether there is any lexicon evidence at all), so that the calibrator learns when
- * to trust which. No input names a source or genre.
+ * words, length), so that the calibrator learns when to trust which. No input names a source or genre.
  */
 export function calibrationInputs(f: LexiconFeatures, p: readonly number[]): number[] {
   const neg = p[0] ?? 0
@@ -161,8 +157,6 @@ export function calibrationInputs(f: LexiconFeatures, p: readonly number[]): num
     c * Math.abs(m),
     c * neu,
     m * neu,
-    // No lexicon evidence: the model alone speaks, with its own bias and slope.
-    ...(hasNoEvidence(f) ? [1, m, neu] : [0, 0, 0]),
   ]
 }
 

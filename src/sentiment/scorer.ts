@@ -228,6 +228,15 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       if (sp > 0) multiWordStarts.add(key.slice(0, sp))
     }
   }
+  const known = (w: string): boolean =>
+    lexicon.words.has(w) || lexicon.modifiers.has(w) || lexicon.negators.has(w) || lexicon.contrasts.has(w) || lexicon.idioms.has(w)
+  // A word with a letter repeated three times or more that the lexicon does not know: the first of
+  // "runs cut to two letters", "runs cut to one letter" that it knows, else undefined.
+  const unstretch = (w: string): string | undefined => {
+    if (!/(\p{L})\1\1/u.test(w) || known(w)) return undefined
+    for (const c of [w.replace(/(\p{L})\1{2,}/gu, '$1$1'), w.replace(/(\p{L})\1{2,}/gu, '$1')]) if (known(c)) return c
+    return undefined
+  }
   const scale = 10 ** opts.decimals
   const round = (x: number): number => {
     const r = Math.round(x * scale) / scale
@@ -255,8 +264,10 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         // Hashtags read as their word; a word the tokenizer kept with its full stop ("NO.") as the word.
         const normal =
           t.kind === 'hashtag' ? t.normal.replace(/^#/, '') : /^\p{L}{2,}\.$/u.test(t.normal) ? t.normal.slice(0, -1) : t.normal
-        keysNormal[i] = normal
-        keysLemma[i] = t.kind === 'hashtag' ? normal : t.lemma
+        // An elongated word ("sooo", "yayyyy", "goooood") reads as the lexicon word it stretches.
+        const stretched = t.kind === 'word' || t.kind === 'hashtag' ? unstretch(normal) : undefined
+        keysNormal[i] = stretched ?? normal
+        keysLemma[i] = stretched ?? (t.kind === 'hashtag' ? normal : t.lemma)
         if (isWord(t)) {
           wordCount++
           if (isAllCaps(t.text)) capsCount++

@@ -157,6 +157,19 @@ describe('lexicon scorer', () => {
   })
 })
 
+describe('elongated words', () => {
+  it('reads a stretched word as the lexicon word it stretches', () => {
+    const plain = score('The food was good.')
+    const stretched = score('The food was goooood.')
+    expect(stretched.lexicon_score).toBe(plain.lexicon_score)
+    expect(score('yayyyyy').lexicon_score).toBeGreaterThan(0.05)
+    // A stretched intensifier still intensifies ("sooo" -> "so").
+    expect(score('The food was sooo good.').lexicon_score).toBeGreaterThan(plain.lexicon_score)
+    // Words the lexicon does not know stay unknown, stretched or not.
+    expect(score('The zzzzz was there.').lexicon_score).toBe(0)
+  })
+})
+
 describe('document score and model_sentiment', () => {
   it('returns likelihoods that sum to 1 after rounding, and a polarity', () => {
     for (const t of ['I loved every minute of it!', 'Worst purchase ever. It broke in a day.', 'The meeting is at 10.', 'Great food but awful service.']) {
