@@ -40,7 +40,7 @@ export function builtinAnalyzers(): PreparingAnalyzer[] {
 export function engineCapabilities(): FeatureSettings {
   return {
     document: {
-      concept_topics: false,
+      concept_topics: true,
       query_topics: true,
       sentiment_phrases: true,
       user_entities: true,
@@ -57,7 +57,7 @@ export function engineCapabilities(): FeatureSettings {
       auto_categories: false,
     },
     collection: {
-      concept_topics: false,
+      concept_topics: true,
       query_topics: true,
       user_entities: true,
       named_entities: true,

@@ -213,12 +213,15 @@ export function aggregateCollection(parts: readonly CollectionPart[], config: Co
       })
     if (list.length > 0) out.facets = list
   }
-  // Query topics: hitcount summed over the texts; sentiment is the mean over the texts that matched.
-  if (col.query_topics && col.query_topics_limit > 0) {
+  // Query and concept topics: hitcount summed over the texts; sentiment is the mean over the texts that matched.
+  const topics: CollectionTopic[] = []
+  for (const kind of ['query', 'concept'] as const) {
+    const limit = kind === 'query' ? (col.query_topics ? col.query_topics_limit : 0) : col.concept_topics ? col.concept_topics_limit : 0
+    if (limit <= 0) continue
     const byId = new Map<string, { title: string; hitcount: number; texts: number; sum: number }>()
     for (const p of parts) {
       const section = p.sections['topics'] as TopicsSection | undefined
-      for (const t of section?.topics ?? []) {
+      for (const t of (kind === 'query' ? section?.topics : section?.concepts) ?? []) {
         const entry = byId.get(t.id) ?? { title: t.title, hitcount: 0, texts: 0, sum: 0 }
         entry.hitcount += t.hitcount
         entry.texts++
@@ -226,15 +229,14 @@ export function aggregateCollection(parts: readonly CollectionPart[], config: Co
         byId.set(t.id, entry)
       }
     }
-    const topics: CollectionTopic[] = [...byId]
+    for (const [id, t] of [...byId]
       .sort((a, b) => b[1].hitcount - a[1].hitcount || (a[1].title < b[1].title ? -1 : a[1].title > b[1].title ? 1 : 0))
-      .slice(0, col.query_topics_limit)
-      .map(([id, t]) => {
-        const score = round4(t.sum / t.texts)
-        return { id, title: t.title, type: 'query' as const, hitcount: t.hitcount, sentiment_score: score, sentiment_polarity: polarity(score) }
-      })
-    if (topics.length > 0) out.topics = topics
+      .slice(0, limit)) {
+      const score = round4(t.sum / t.texts)
+      topics.push({ id, title: t.title, type: kind, hitcount: t.hitcount, sentiment_score: score, sentiment_polarity: polarity(score) })
+    }
   }
+  if (topics.length > 0) out.topics = topics
   return out
 }
 

@@ -101,3 +101,29 @@ describe('the query language in user entities and sentiment phrases', () => {
     await engine.close()
   })
 })
+
+describe('concept topics', () => {
+  it('should report a category whose samples occur, above concept_topics_threshold, and nest it in the taxonomy', async () => {
+    const engine = createEngine({ background: false })
+    const acct = engine.account(engine.defaultAccount)
+    await acct.updateConfigurations({ document: { concept_topics: true } })
+    const [wellness, nightlife] = (await acct.createTuning('categories', [
+      { name: 'Wellness', weight: 1, samples: ['spa', 'massage', 'sauna', 'yoga'] },
+      { name: 'Nightlife', weight: 1, samples: ['bar', 'club', 'cocktail'] },
+    ])) as { id: string }[]
+    await acct.createTuning('taxonomy', [{ name: 'Leisure', nodes: [{ name: 'Relax', topics: [{ id: wellness!.id, type: 'concept' }] }] }])
+    const out = await engine.analyze('The spa was lovely and the massage even better. We skipped the bar.')
+    const concepts = out.topics!.filter((t) => t.type === 'concept')
+    // Wellness: two distinct samples of four (strength 2/3); Nightlife: one of three (1/3, under the 0.45 threshold).
+    expect(concepts.map((t) => [t.title, t.hitcount, t.strength_score])).toEqual([['Wellness', 2, 0.6667]])
+    expect(out.taxonomy![0]!.topics![0]!).toMatchObject({ title: 'Relax', type: 'node' })
+    expect(out.taxonomy![0]!.topics![0]!.topics![0]!).toMatchObject({ title: 'Wellness', type: 'concept' })
+    void nightlife
+    const off = await engine.analyze('The spa was lovely and the massage even better.', {})
+    expect(off.topics?.some((t) => t.type === 'concept')).toBe(true)
+    await acct.updateConfigurations({ document: { concept_topics: false } })
+    const none = await engine.analyze('The spa was lovely and the massage even better.')
+    expect(none.topics?.some((t) => t.type === 'concept') ?? false).toBe(false)
+    await engine.close()
+  })
+})

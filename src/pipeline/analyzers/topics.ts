@@ -20,6 +20,9 @@ export function queryLimitsOf(subscription: Subscription): Partial<QueryLimits> 
 /** Compiled query topics of a configuration. */
 export interface TopicResources {
   readonly set: QuerySet
+  /** Categories (concept topics): each one's samples OR'ed into one query. */
+  readonly concepts: QuerySet
+  readonly categories: ReadonlyMap<string, { readonly samples: number; readonly weight: number }>
   readonly taxonomy: TaxonomyNode | undefined
 }
 
@@ -33,9 +36,17 @@ export interface FoundTopic {
   readonly sentiment: { readonly score: number; readonly polarity: 'positive' | 'negative' | 'neutral' }
 }
 
-/** The topics section: matched query topics in configuration order. */
+/** The topics section: matched query topics and concept topics, in configuration order. */
 export interface TopicsSection {
   readonly topics: readonly FoundTopic[]
+  readonly concepts: readonly FoundTopic[]
+}
+
+/** A sample term as a query term: quoted unless it is one plain word (a trailing `*` is kept). */
+function sampleTerm(sample: string): string {
+  const s = sample.trim()
+  if (/^[\p{L}][\p{L}'&_-]*\*?$/u.test(s) && !/^(AND|OR|NOT|NEAR|WITH|NOTWITH)$/.test(s)) return s
+  return `"${s.replace(/"/g, '')}"`
 }
 
 /**
@@ -59,10 +70,11 @@ export function createTopicsAnalyzer(grammar: QueryGrammar = createQueryGrammar(
   const analyzer: Analyzer & { prepare(stored: StoredConfiguration, subscription: Subscription): TopicResources } = {
     name: 'topics',
     needs: ['sentiment', 'query_index'],
-    enabled: (ctx) =>
-      ctx.subscription.feature_settings.document.query_topics &&
-      ctx.configuration.document.query_topics &&
-      ctx.configuration.document.query_topics_limit > 0,
+    enabled: (ctx) => {
+      const d = ctx.configuration.document
+      const f = ctx.subscription.feature_settings.document
+      return (f.query_topics && d.query_topics && d.query_topics_limit > 0) || (f.concept_topics && d.concept_topics && d.concept_topics_limit > 0)
+    },
     prepare(stored, subscription) {
       const t = stored.tuning
       const set = compileQuerySet(
@@ -70,28 +82,52 @@ export function createTopicsAnalyzer(grammar: QueryGrammar = createQueryGrammar(
         t.blacklist.map((b) => b.name),
         { grammar, limits: queryLimitsOf(subscription) },
       )
-      return { set, taxonomy: t.taxonomy }
+      const withSamples = t.categories.filter((c) => c.samples.some((x) => x.trim() !== ''))
+      const concepts = compileQuerySet(
+        withSamples.map((c) => ({ id: c.id, name: c.name, query: c.samples.filter((x) => x.trim() !== '').map(sampleTerm).join(' OR ') })),
+        t.blacklist.map((b) => b.name),
+        { grammar, limits: { ...queryLimitsOf(subscription), maxLength: Number.MAX_SAFE_INTEGER } },
+      )
+      const categories = new Map(withSamples.map((c) => [c.id, { samples: c.samples.length, weight: c.weight }]))
+      return { set, concepts, categories, taxonomy: t.taxonomy }
     },
     run(doc, sections, ctx) {
       const res = ctx.resources['topics'] as TopicResources | undefined
-      if (res === undefined || res.set.size === 0) return { topics: [] }
+      if (res === undefined) return { topics: [], concepts: [] }
       const sentiment = need(sections, 'sentiment')
       const index = sections['query_index'] as DocumentIndex
       const words = doc.tokens.filter((t) => t.kind === 'word').length || 1
-      const topics = res.set.evaluate(doc, index).map((h) => foundTopic(doc, h, sentiment, words))
-      return { topics }
+      const d = ctx.configuration.document
+      const f = ctx.subscription.feature_settings.document
+      const topics = res.set.size === 0 ? [] : res.set.evaluate(doc, index).map((h) => foundTopic(doc, h, sentiment, words))
+      const concepts: FoundTopic[] = []
+      if (res.concepts.size > 0 && f.concept_topics && d.concept_topics) {
+        for (const h of res.concepts.evaluate(doc, index)) {
+          const c = res.categories.get(h.id)
+          if (c === undefined) continue
+          // Strength: the share of distinct samples found, saturating at three, scaled by the category's weight.
+          const distinct = new Set(h.hits.map((x) => doc.tokens[x.tokenStart]!.lemma)).size
+          const strength = round4(Math.min(1, distinct / Math.min(3, c.samples)) * (c.weight > 0 ? Math.min(1, c.weight) : 1))
+          if (strength < ctx.configuration.concept_topics_threshold) continue
+          concepts.push({ ...foundTopic(doc, h, sentiment, words), strength })
+        }
+      }
+      return { topics, concepts }
     },
     toWire(value, out, ctx, doc) {
-      const { topics } = value as TopicsSection
+      const { topics, concepts } = value as TopicsSection
       const d = ctx.configuration.document
-      const mentionsLimit = d.mentions && ctx.subscription.feature_settings.document.mentions ? 20 : 0
-      const list = [...topics].sort((a, b) => b.hitcount - a.hitcount || (a.title < b.title ? -1 : a.title > b.title ? 1 : 0))
-      const wired = list.slice(0, d.query_topics_limit).map((t) => topicWire(doc, t, mentionsLimit))
+      const f = ctx.subscription.feature_settings.document
+      const mentionsLimit = d.mentions && f.mentions ? 20 : 0
+      const byHits = (a: FoundTopic, b: FoundTopic): number => b.hitcount - a.hitcount || (a.title < b.title ? -1 : a.title > b.title ? 1 : 0)
+      const queryList = f.query_topics && d.query_topics ? [...topics].sort(byHits).slice(0, d.query_topics_limit) : []
+      const conceptList = [...concepts].sort((a, b) => b.strength - a.strength || byHits(a, b)).slice(0, d.concept_topics_limit)
+      const wired = [...queryList.map((t) => topicWire(doc, t, mentionsLimit)), ...conceptList.map((t) => topicWire(doc, t, mentionsLimit, 'concept'))]
       if (wired.length > 0) out.topics = wired
       const res = ctx.resources['topics'] as TopicResources | undefined
       if (res?.taxonomy !== undefined) {
-        const byId = new Map(topics.map((t) => [t.id, t]))
-        const root = nodeWire(res.taxonomy, byId, true, doc, mentionsLimit)
+        const found: Found = { query: new Map(topics.map((t) => [t.id, t])), concept: new Map(concepts.map((t) => [t.id, t])) }
+        const root = nodeWire(res.taxonomy, found, true, doc, mentionsLimit)
         if (root !== undefined) out.taxonomy = [root]
       }
     },
@@ -115,11 +151,11 @@ function foundTopic(doc: AnnotatedDocument, h: QuerySetHit, sentiment: Sentiment
 }
 
 /** Wire form of a query topic. */
-export function topicWire(doc: AnnotatedDocument, t: FoundTopic, mentionsLimit: number): Topic {
+export function topicWire(doc: AnnotatedDocument, t: FoundTopic, mentionsLimit: number, type: 'query' | 'concept' = 'query'): Topic {
   const item: Topic = {
     id: t.id,
     title: t.title,
-    type: 'query',
+    type,
     hitcount: t.hitcount,
     strength_score: t.strength,
     sentiment_score: t.sentiment.score,
@@ -132,10 +168,12 @@ export function topicWire(doc: AnnotatedDocument, t: FoundTopic, mentionsLimit: 
 /**
  * Taxonomy nodes that matched: a node matches when one of its query topics or of its child nodes
  * matched; a node with `enforce_parent_matching` is returned only when its parent matched too (the
- * root's children have no parent topic to require). Categories (concept topics) are not evaluated yet,
- * so nodes list query topics only.
+ * root's children have no parent topic to require). A node lists its matched query and concept topics,
+ * then its matched child nodes.
  */
-function taxonomyWire(node: TaxonomyNode, found: ReadonlyMap<string, FoundTopic>, parentMatched: boolean, doc: AnnotatedDocument, mentionsLimit: number): Topic[] {
+type Found = { readonly query: ReadonlyMap<string, FoundTopic>; readonly concept: ReadonlyMap<string, FoundTopic> }
+
+function taxonomyWire(node: TaxonomyNode, found: Found, parentMatched: boolean, doc: AnnotatedDocument, mentionsLimit: number): Topic[] {
   const out: Topic[] = []
   for (const child of node.nodes) {
     const t = nodeWire(child, found, parentMatched, doc, mentionsLimit)
@@ -144,13 +182,17 @@ function taxonomyWire(node: TaxonomyNode, found: ReadonlyMap<string, FoundTopic>
   return out
 }
 
-function nodeWire(node: TaxonomyNode, found: ReadonlyMap<string, FoundTopic>, parentMatched: boolean, doc: AnnotatedDocument, mentionsLimit: number): Topic | undefined {
+function nodeWire(node: TaxonomyNode, found: Found, parentMatched: boolean, doc: AnnotatedDocument, mentionsLimit: number): Topic | undefined {
   if (node.enforce_parent_matching && !parentMatched) return undefined
-  const own = node.topics.filter((t) => t.type === 'query').map((t) => found.get(t.id)).filter((t): t is FoundTopic => t !== undefined)
+  const own: Topic[] = []
+  for (const ref of node.topics) {
+    const t = found[ref.type].get(ref.id)
+    if (t !== undefined) own.push(topicWire(doc, t, mentionsLimit, ref.type))
+  }
   const ownMatched = own.length > 0
   const children = taxonomyWire(node, found, ownMatched, doc, mentionsLimit)
   if (!ownMatched && children.length === 0) return undefined
-  const topics = [...own.map((t) => topicWire(doc, t, mentionsLimit)), ...children]
+  const topics = [...own, ...children]
   const hitcount = topics.reduce((n, t) => n + t.hitcount, 0)
   const scored = topics.filter((t) => t.hitcount > 0)
   const score = scored.length === 0 ? 0 : round4(scored.reduce((n, t) => n + t.sentiment_score * t.hitcount, 0) / hitcount)
