@@ -10,7 +10,9 @@ import {
   LABELS,
   documentContext,
   dynamicFeatures,
+  gazetteerMarks,
   isAllowedTransition,
+  isCapsSentence,
   recall,
   rememberSentence,
   shortShape,
@@ -73,6 +75,33 @@ export function loadDefaultModel(): { weights: PerceptronWeights; gazetteer: Gaz
 }
 
 const WORD_CACHE_LIMIT = 200_000
+/**
+ * Interned words and shapes stay below these counts, so that cache keys combining two or three ids stay
+ * small integers; a longer sentence than fits is decoded from the feature strings directly.
+ */
+const STR_ID_LIMIT = 1 << 20
+const SHAPE_ID_LIMIT = 1 << 13
+
+/** What the tagger keeps per distinct token: its own features' summed weights and its derived strings. */
+interface TokenInfo {
+  /** Sum of the weight rows of {@link wordFeatures}, in their order. */
+  readonly vec: Float64Array
+  readonly lower: string
+  /** Short shape. */
+  readonly shape: string
+  /** Rows of `w-1=<token>` and `w+1=<token>` (the token as a neighbour), -1 when unknown. */
+  readonly wPrev: number
+  readonly wNext: number
+  /** Starts with an ASCII letter (document-context features apply). */
+  readonly alpha: boolean
+}
+
+// Feature templates whose rows are cached by the ids of their parts.
+const [T_LM1, T_LP1, T_LM2, T_LP2, T_LM1L, T_LLP1, T_SSM1, T_SSP1, T_SS3, T_LM1SSP1, T_DCS, T_DCP, T_FIRSTS, T_FIRSTL,
+  T_CAPSS, T_CAPSL, T_ALONE, T_Y1, T_Y2Y1, T_Y1L, T_Y1SS, T_DT, T_DTSS, T_DTY1] = Array.from({ length: 24 }, (_, i) => i) as [
+  number, number, number, number, number, number, number, number, number, number, number, number, number, number,
+  number, number, number, number, number, number, number, number, number, number]
+const TEMPLATE_COUNT = 24
 
 // Logistic squashing of the margin: a margin of MARGIN_UNIT (in weight units) gives 0.73.
 const MARGIN_UNIT = 8
@@ -88,9 +117,73 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
   const { index, weights: w } = weights
   const L = LABELS.length
   const labelNames: readonly string[] = LABELS
-  // Weight rows of each word's own features (a pure function of the word and the weights, so caching
-  // it changes no result); cleared when it reaches WORD_CACHE_LIMIT words.
-  const wordRows = new Map<string, Int32Array>()
+  // Everything below caches pure functions of the weights and of strings (a word's summed own-feature
+  // weights, the row of a feature given the ids of its parts), so no cache changes a result. Rows are
+  // added to the scores in exactly the order the feature strings of `features.ts` list them, so the
+  // floating-point sums are the same as adding the rows of those strings. All caches are cleared
+  // together, between sentences, when they grow large.
+  const strIds = new Map<string, number>()
+  const shapeIds = new Map<string, number>()
+  const tokenCache = new Map<string, TokenInfo>()
+  const memo: Map<number, number>[] = Array.from({ length: TEMPLATE_COUNT }, () => new Map<number, number>())
+  const rowOf = (name: string): number => index.get(name) ?? -1
+  const fill = (t: number, key: number, name: string): number => {
+    const r = rowOf(name)
+    memo[t]!.set(key, r)
+    return r
+  }
+  const strId = (x: string): number => {
+    let id = strIds.get(x)
+    if (id === undefined) strIds.set(x, (id = strIds.size))
+    return id
+  }
+  const shapeId = (x: string): number => {
+    let id = shapeIds.get(x)
+    if (id === undefined) shapeIds.set(x, (id = shapeIds.size))
+    return id
+  }
+  /** Make room for the ids of a sentence of `n` tokens; false when it cannot fit even in empty tables. */
+  const makeRoom = (n: number): boolean => {
+    if (tokenCache.size >= WORD_CACHE_LIMIT) tokenCache.clear()
+    if (n + 4 >= SHAPE_ID_LIMIT || n + 4 >= STR_ID_LIMIT) return false
+    if (strIds.size + n + 4 < STR_ID_LIMIT && shapeIds.size + n + 4 < SHAPE_ID_LIMIT) return true
+    strIds.clear()
+    shapeIds.clear()
+    for (const m of memo) m.clear()
+    return true
+  }
+  const tokenInfo = (tok: string): TokenInfo => {
+    let info = tokenCache.get(tok)
+    if (info !== undefined) return info
+    const vec = new Float64Array(L)
+    for (const f of wordFeatures(tok)) {
+      const row = index.get(f)
+      if (row === undefined) continue
+      const base = row * L
+      for (let k = 0; k < L; k++) vec[k] = (vec[k] ?? 0) + (w[base + k] ?? 0)
+    }
+    const lower = tok.toLowerCase()
+    const shape = shortShape(tok)
+    const c = tok.charCodeAt(0)
+    info = {
+      vec, lower, shape,
+      wPrev: rowOf('w-1=' + tok),
+      wNext: rowOf('w+1=' + tok),
+      alpha: (c >= 65 && c <= 90) || (c >= 97 && c <= 122),
+    }
+    tokenCache.set(tok, info)
+    return info
+  }
+  const allowed = new Uint8Array(L * L)
+  for (let p = 0; p < L; p++) for (let k = 0; k < L; k++) allowed[p * L + k] = isAllowedTransition(p, k) ? 1 : 0
+  const rowB = rowOf('b')
+  const rowWStart = rowOf('w-1=<s>')
+  const rowWEnd = rowOf('w+1=</s>')
+  const PREV_NAMES = ['<s>', ...LABELS] // previous label: 0 before the sentence, else label + 1
+  const DOC_TYPES = ['-', 'O', 'PER', 'ORG', 'LOC', 'MISC']
+  const docTypeIndex = new Map(DOC_TYPES.map((t, i) => [t, i]))
+  const DC = ['--', '-L', 'C-', 'CL']
+  const POSITIONS = ['first', 'caps', 'mid']
 
   const tagDocument = (sentences: readonly (readonly string[])[]): TaggedSpan[][] => {
     if (!Array.isArray(sentences)) throw new TypeError(`tagDocument: sentences should be an array of token arrays, instead found ${typeof sentences}`)
@@ -101,66 +194,138 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
       }
     })
     const memory: DocumentMemory = new Map()
-    const dyn: string[] = []
     const scores = new Float64Array(L)
     const out: TaggedSpan[][] = []
     const context = documentContext(sentences)
+    const rows: number[] = []
+    const dyn: string[] = []
     for (let si = 0; si < sentences.length; si++) {
       const tokens = sentences[si] ?? []
-      const feats = staticFeatures(tokens, gazetteer, context, false)
-      const labels = new Int32Array(tokens.length)
-      const margins = new Float64Array(tokens.length)
+      const n = tokens.length
+      const fast = makeRoom(n)
+      const infos = tokens.map(tokenInfo)
+      const lowers = infos.map((x: TokenInfo) => x.lower)
+      // Ids and strings of the parts, padded by two on each side: token i is at i + 2, the sentence
+      // bounds ('<s>' / '</s>') before and after.
+      // (Without room for the ids, the feature strings of features.ts are looked up instead.)
+      const feats = fast ? undefined : staticFeatures(tokens, gazetteer, context, false)
+      const low = new Int32Array(n + 4)
+      const shp = new Int32Array(n + 4)
+      const lowS: string[] = new Array<string>(n + 4)
+      const shpS: string[] = new Array<string>(n + 4)
+      if (fast) {
+      low[0] = low[1] = strId('<s>')
+      shp[0] = shp[1] = shapeId('<s>')
+      lowS[0] = lowS[1] = shpS[0] = shpS[1] = '<s>'
+      for (let i = 0; i < n; i++) {
+        low[i + 2] = strId((lowS[i + 2] = infos[i]!.lower))
+        shp[i + 2] = shapeId((shpS[i + 2] = infos[i]!.shape))
+      }
+      low[n + 2] = low[n + 3] = strId('</s>')
+      shp[n + 2] = shp[n + 3] = shapeId('</s>')
+      }
+      lowS[n + 2] = lowS[n + 3] = shpS[n + 2] = shpS[n + 3] = '</s>'
+      const caps = isCapsSentence(tokens)
+      const marks = gazetteer === undefined || gazetteer.phrases.size === 0 ? undefined : gazetteerMarks(lowers, gazetteer)
+      const labels = new Int32Array(n)
+      const margins = new Float64Array(n)
       let prev1 = 0
       let prev2 = -1
-      for (let i = 0; i < tokens.length; i++) {
-        scores.fill(0)
-        const tok = tokens[i] ?? ''
-        let rows = wordRows.get(tok)
-        if (rows === undefined) {
-          const found: number[] = []
-          for (const f of wordFeatures(tok)) {
-            const row = index.get(f)
-            if (row !== undefined) found.push(row)
-          }
-          rows = Int32Array.from(found)
-          if (wordRows.size >= WORD_CACHE_LIMIT) wordRows.clear()
-          wordRows.set(tok, rows)
+      for (let i = 0; i < n; i++) {
+        const info = infos[i]!
+        const l = info.lower
+        const s = info.shape
+        const sId = shp[i + 2]!
+        const lId = low[i + 2]!
+        if (feats !== undefined) {
+          rows.length = 0
+          for (const f of feats[i] ?? []) rows.push(rowOf(f))
+          dynamicFeatures(i === 0 ? '<s>' : (LABELS[prev1] ?? 'O'), i < 2 ? '<s>' : (LABELS[prev2] ?? 'O'), l, s, recall(memory, tokens[i] ?? ''), dyn)
+          for (const f of dyn) rows.push(rowOf(f))
+        } else {
+        // Static features, in the order of staticFeatures(tokens, gazetteer, context, false).
+        rows.length = 0
+        rows.push(rowB)
+        let k1 = low[i + 1]!
+        rows.push(memo[T_LM1]!.get(k1) ?? fill(T_LM1, k1, 'l-1=' + lowS[i + 1]!))
+        k1 = low[i + 3]!
+        rows.push(memo[T_LP1]!.get(k1) ?? fill(T_LP1, k1, 'l+1=' + lowS[i + 3]!))
+        k1 = low[i + 0]!
+        rows.push(memo[T_LM2]!.get(k1) ?? fill(T_LM2, k1, 'l-2=' + lowS[i + 0]!))
+        k1 = low[i + 4]!
+        rows.push(memo[T_LP2]!.get(k1) ?? fill(T_LP2, k1, 'l+2=' + lowS[i + 4]!))
+        k1 = low[i + 1]! * STR_ID_LIMIT + lId
+        rows.push(memo[T_LM1L]!.get(k1) ?? fill(T_LM1L, k1, 'l-1l=' + lowS[i + 1]! + '|' + l))
+        k1 = lId * STR_ID_LIMIT + low[i + 3]!
+        rows.push(memo[T_LLP1]!.get(k1) ?? fill(T_LLP1, k1, 'll+1=' + l + '|' + lowS[i + 3]!))
+        k1 = shp[i + 1]! * SHAPE_ID_LIMIT + sId
+        rows.push(memo[T_SSM1]!.get(k1) ?? fill(T_SSM1, k1, 'ss-1=' + shpS[i + 1]! + '|' + s))
+        k1 = sId * SHAPE_ID_LIMIT + shp[i + 3]!
+        rows.push(memo[T_SSP1]!.get(k1) ?? fill(T_SSP1, k1, 'ss+1=' + s + '|' + shpS[i + 3]!))
+        k1 = (shp[i + 1]! * SHAPE_ID_LIMIT + sId) * SHAPE_ID_LIMIT + shp[i + 3]!
+        rows.push(memo[T_SS3]!.get(k1) ?? fill(T_SS3, k1, 'ss3=' + shpS[i + 1]! + '|' + s + '|' + shpS[i + 3]!))
+        k1 = (low[i + 1]! * SHAPE_ID_LIMIT + sId) * SHAPE_ID_LIMIT + shp[i + 3]!
+        rows.push(memo[T_LM1SSP1]!.get(k1) ?? fill(T_LM1SSP1, k1, 'l-1ss+1=' + lowS[i + 1]! + '|' + s + '|' + shpS[i + 3]!))
+        rows.push(i > 0 ? infos[i - 1]!.wPrev : rowWStart)
+        rows.push(i + 1 < n ? infos[i + 1]!.wNext : rowWEnd)
+        if (info.alpha) {
+          const d = (context.capitalisedMid.has(l) ? 2 : 0) + (context.lowerCase.has(l) ? 1 : 0)
+          k1 = sId * 4 + d
+          rows.push(memo[T_DCS]!.get(k1) ?? fill(T_DCS, k1, 'dc=' + DC[d] + '|' + s))
+          const pos = i === 0 ? 0 : caps ? 1 : 2
+          k1 = d * 4 + pos
+          rows.push(memo[T_DCP]!.get(k1) ?? fill(T_DCP, k1, 'dc=' + DC[d] + '|' + POSITIONS[pos]))
         }
-        for (const row of rows) {
-          const base = row * L
-          for (let k = 0; k < L; k++) scores[k] = (scores[k] ?? 0) + (w[base + k] ?? 0)
+        if (i === 0) {
+          rows.push(memo[T_FIRSTS]!.get(sId) ?? fill(T_FIRSTS, sId, 'first|' + s))
+          rows.push(memo[T_FIRSTL]!.get(lId) ?? fill(T_FIRSTL, lId, 'first|' + l))
         }
-        for (const f of feats[i] ?? []) {
-          const row = index.get(f)
-          if (row === undefined) continue
-          const base = row * L
-          for (let k = 0; k < L; k++) scores[k] = (scores[k] ?? 0) + (w[base + k] ?? 0)
+        if (caps) {
+          rows.push(memo[T_CAPSS]!.get(sId) ?? fill(T_CAPSS, sId, 'caps|' + s))
+          rows.push(memo[T_CAPSL]!.get(lId) ?? fill(T_CAPSL, lId, 'caps|' + l))
         }
-        const lower = tok.toLowerCase()
-        const docType = recall(memory, tok)
-        dynamicFeatures(
-          i === 0 ? '<s>' : (labelNames[prev1] ?? 'O'),
-          i < 2 ? '<s>' : (labelNames[prev2] ?? 'O'),
-          lower,
-          shortShape(tok),
-          docType,
-          dyn,
-        )
-        for (const f of dyn) {
-          const row = index.get(f)
-          if (row === undefined) continue
+        if (n === 1) rows.push(memo[T_ALONE]!.get(sId) ?? fill(T_ALONE, sId, 'alone|' + s))
+        if (marks !== undefined) {
+          for (const m of marks[i] ?? []) rows.push(rowOf('gz=' + m), rowOf('gz=' + m + '|' + s))
+          const prevMarks = marks[i - 1]
+          if (prevMarks !== undefined) for (const m of prevMarks) rows.push(rowOf('gz-1=' + m))
+          const nextMarks = marks[i + 1]
+          if (nextMarks !== undefined) for (const m of nextMarks) rows.push(rowOf('gz+1=' + m))
+        }
+        // Dynamic features, in the order of dynamicFeatures().
+        const p1 = i === 0 ? 0 : prev1 + 1
+        const p2 = i < 2 ? 0 : prev2 + 1
+        const dt = docTypeIndex.get(recall(memory, tokens[i] ?? '')) ?? 0
+        rows.push(memo[T_Y1]!.get(p1) ?? fill(T_Y1, p1, 'y-1=' + PREV_NAMES[p1]))
+        k1 = p2 * 16 + p1
+        rows.push(memo[T_Y2Y1]!.get(k1) ?? fill(T_Y2Y1, k1, 'y-2y-1=' + PREV_NAMES[p2] + '|' + PREV_NAMES[p1]))
+        k1 = lId * 16 + p1
+        rows.push(memo[T_Y1L]!.get(k1) ?? fill(T_Y1L, k1, 'y-1l=' + PREV_NAMES[p1] + '|' + l))
+        k1 = sId * 16 + p1
+        rows.push(memo[T_Y1SS]!.get(k1) ?? fill(T_Y1SS, k1, 'y-1ss=' + PREV_NAMES[p1] + '|' + s))
+        rows.push(memo[T_DT]!.get(dt) ?? fill(T_DT, dt, 'dt=' + DOC_TYPES[dt]))
+        k1 = sId * 8 + dt
+        rows.push(memo[T_DTSS]!.get(k1) ?? fill(T_DTSS, k1, 'dt|ss=' + DOC_TYPES[dt] + '|' + s))
+        k1 = dt * 16 + p1
+        rows.push(memo[T_DTY1]!.get(k1) ?? fill(T_DTY1, k1, 'dt|y-1=' + DOC_TYPES[dt] + '|' + PREV_NAMES[p1]))
+
+        }
+        scores.set(info.vec)
+        for (let r = 0; r < rows.length; r++) {
+          const row = rows[r]!
+          if (row < 0) continue
           const base = row * L
           for (let k = 0; k < L; k++) scores[k] = (scores[k] ?? 0) + (w[base + k] ?? 0)
         }
         let best = -1
         let second = -Infinity
         for (let k = 0; k < L; k++) {
-          if (i === 0 ? !isAllowedTransition(0, k) : !isAllowedTransition(prev1, k)) continue
-          const s = scores[k] ?? 0
-          if (best < 0 || s > (scores[best] ?? 0)) {
+          if (allowed[(i === 0 ? 0 : prev1) * L + k] !== 1) continue
+          const sc = scores[k] ?? 0
+          if (best < 0 || sc > (scores[best] ?? 0)) {
             if (best >= 0) second = Math.max(second, scores[best] ?? 0)
             best = k
-          } else if (s > second) second = s
+          } else if (sc > second) second = sc
         }
         labels[i] = best
         margins[i] = (scores[best] ?? 0) - second
