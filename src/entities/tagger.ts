@@ -13,6 +13,7 @@ import {
   gazetteerMarks,
   isAllowedTransition,
   isCapsSentence,
+  isMemorable,
   recall,
   rememberSentence,
   shortShape,
@@ -94,14 +95,38 @@ interface TokenInfo {
   readonly wNext: number
   /** Starts with an ASCII letter (document-context features apply). */
   readonly alpha: boolean
+  /** Rows of `l-1=`, `l+1=`, `l-2=`, `l+2=` with this token's lower case (as a neighbour). */
+  readonly lm1: number
+  readonly lp1: number
+  readonly lm2: number
+  readonly lp2: number
+  /** Rows of `first|shape`, `first|lower`, `caps|shape`, `caps|lower`, `alone|shape`. */
+  readonly firstS: number
+  readonly firstL: number
+  readonly capsS: number
+  readonly capsL: number
+  readonly alone: number
+  /** Rows filled on first use (-2 until then): `y-1l` and `y-1ss` by previous label, `dt|ss` by document type, `dc=..|shape` by context. */
+  readonly y1l: Int32Array
+  readonly y1ss: Int32Array
+  readonly dtss: Int32Array
+  readonly dcs: Int32Array
+  /** A candidate for document memory ({@link isMemorable}). */
+  readonly memorable: boolean
+  /** Interned ids of the lower case and shape, valid while `generation` equals the tagger's. */
+  lowId: number
+  shapeId: number
+  generation: number
 }
 
-// Feature templates whose rows are cached by the ids of their parts.
-const [T_LM1, T_LP1, T_LM2, T_LP2, T_LM1L, T_LLP1, T_SSM1, T_SSP1, T_SS3, T_LM1SSP1, T_DCS, T_DCP, T_FIRSTS, T_FIRSTL,
-  T_CAPSS, T_CAPSL, T_ALONE, T_Y1, T_Y2Y1, T_Y1L, T_Y1SS, T_DT, T_DTSS, T_DTY1] = Array.from({ length: 24 }, (_, i) => i) as [
-  number, number, number, number, number, number, number, number, number, number, number, number, number, number,
-  number, number, number, number, number, number, number, number, number, number]
-const TEMPLATE_COUNT = 24
+// Feature templates whose rows are cached by the ids of their parts (index into the tagger's memo maps).
+const T_LM1L = 0
+const T_LLP1 = 1
+const T_SSM1 = 2
+const T_SSP1 = 3
+const T_SS3 = 4
+const T_LM1SSP1 = 5
+const TEMPLATE_COUNT = 6
 
 // Logistic squashing of the margin: a margin of MARGIN_UNIT (in weight units) gives 0.73.
 const MARGIN_UNIT = 8
@@ -123,6 +148,7 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
   // floating-point sums are the same as adding the rows of those strings. All caches are cleared
   // together, between sentences, when they grow large.
   const strIds = new Map<string, number>()
+  let generation = 0
   const shapeIds = new Map<string, number>()
   const tokenCache = new Map<string, TokenInfo>()
   const memo: Map<number, number>[] = Array.from({ length: TEMPLATE_COUNT }, () => new Map<number, number>())
@@ -150,8 +176,19 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
     strIds.clear()
     shapeIds.clear()
     for (const m of memo) m.clear()
+    generation++
     return true
   }
+  const PREV_NAMES = ['<s>', ...LABELS] // previous label: 0 before the sentence, else label + 1
+  const DOC_TYPES = ['-', 'O', 'PER', 'ORG', 'LOC', 'MISC']
+  const DC = ['--', '-L', 'C-', 'CL']
+  const POSITIONS = ['first', 'caps', 'mid']
+  // Rows of features over small fixed domains, filled on first use (-2 until then).
+  const y1Rows = new Int32Array(PREV_NAMES.length).fill(-2)
+  const y2y1Rows = new Int32Array(PREV_NAMES.length * PREV_NAMES.length).fill(-2)
+  const dtRows = new Int32Array(DOC_TYPES.length).fill(-2)
+  const dty1Rows = new Int32Array(DOC_TYPES.length * PREV_NAMES.length).fill(-2)
+  const dcpRows = new Int32Array(DC.length * POSITIONS.length).fill(-2)
   const tokenInfo = (tok: string): TokenInfo => {
     let info = tokenCache.get(tok)
     if (info !== undefined) return info
@@ -170,6 +207,23 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
       wPrev: rowOf('w-1=' + tok),
       wNext: rowOf('w+1=' + tok),
       alpha: (c >= 65 && c <= 90) || (c >= 97 && c <= 122),
+      lm1: rowOf('l-1=' + lower),
+      lp1: rowOf('l+1=' + lower),
+      lm2: rowOf('l-2=' + lower),
+      lp2: rowOf('l+2=' + lower),
+      firstS: rowOf('first|' + shape),
+      firstL: rowOf('first|' + lower),
+      capsS: rowOf('caps|' + shape),
+      capsL: rowOf('caps|' + lower),
+      alone: rowOf('alone|' + shape),
+      y1l: new Int32Array(PREV_NAMES.length).fill(-2),
+      y1ss: new Int32Array(PREV_NAMES.length).fill(-2),
+      dtss: new Int32Array(DOC_TYPES.length).fill(-2),
+      dcs: new Int32Array(DC.length).fill(-2),
+      memorable: isMemorable(tok),
+      lowId: -1,
+      shapeId: -1,
+      generation: -1,
     }
     tokenCache.set(tok, info)
     return info
@@ -177,13 +231,12 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
   const allowed = new Uint8Array(L * L)
   for (let p = 0; p < L; p++) for (let k = 0; k < L; k++) allowed[p * L + k] = isAllowedTransition(p, k) ? 1 : 0
   const rowB = rowOf('b')
+  const rowLm1Start = rowOf('l-1=<s>')
+  const rowLp1End = rowOf('l+1=</s>')
+  const rowLm2Start = rowOf('l-2=<s>')
+  const rowLp2End = rowOf('l+2=</s>')
   const rowWStart = rowOf('w-1=<s>')
   const rowWEnd = rowOf('w+1=</s>')
-  const PREV_NAMES = ['<s>', ...LABELS] // previous label: 0 before the sentence, else label + 1
-  const DOC_TYPES = ['-', 'O', 'PER', 'ORG', 'LOC', 'MISC']
-  const docTypeIndex = new Map(DOC_TYPES.map((t, i) => [t, i]))
-  const DC = ['--', '-L', 'C-', 'CL']
-  const POSITIONS = ['first', 'caps', 'mid']
 
   const tagDocument = (sentences: readonly (readonly string[])[]): TaggedSpan[][] => {
     if (!Array.isArray(sentences)) throw new TypeError(`tagDocument: sentences should be an array of token arrays, instead found ${typeof sentences}`)
@@ -218,8 +271,16 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
       shp[0] = shp[1] = shapeId('<s>')
       lowS[0] = lowS[1] = shpS[0] = shpS[1] = '<s>'
       for (let i = 0; i < n; i++) {
-        low[i + 2] = strId((lowS[i + 2] = infos[i]!.lower))
-        shp[i + 2] = shapeId((shpS[i + 2] = infos[i]!.shape))
+        const info = infos[i]!
+        lowS[i + 2] = info.lower
+        shpS[i + 2] = info.shape
+        if (info.generation !== generation) {
+          info.lowId = strId(info.lower)
+          info.shapeId = shapeId(info.shape)
+          info.generation = generation
+        }
+        low[i + 2] = info.lowId
+        shp[i + 2] = info.shapeId
       }
       low[n + 2] = low[n + 3] = strId('</s>')
       shp[n + 2] = shp[n + 3] = shapeId('</s>')
@@ -246,15 +307,11 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
         // Static features, in the order of staticFeatures(tokens, gazetteer, context, false).
         rows.length = 0
         rows.push(rowB)
-        let k1 = low[i + 1]!
-        rows.push(memo[T_LM1]!.get(k1) ?? fill(T_LM1, k1, 'l-1=' + lowS[i + 1]!))
-        k1 = low[i + 3]!
-        rows.push(memo[T_LP1]!.get(k1) ?? fill(T_LP1, k1, 'l+1=' + lowS[i + 3]!))
-        k1 = low[i + 0]!
-        rows.push(memo[T_LM2]!.get(k1) ?? fill(T_LM2, k1, 'l-2=' + lowS[i + 0]!))
-        k1 = low[i + 4]!
-        rows.push(memo[T_LP2]!.get(k1) ?? fill(T_LP2, k1, 'l+2=' + lowS[i + 4]!))
-        k1 = low[i + 1]! * STR_ID_LIMIT + lId
+        rows.push(i >= 1 ? infos[i - 1]!.lm1 : rowLm1Start)
+        rows.push(i + 1 < n ? infos[i + 1]!.lp1 : rowLp1End)
+        rows.push(i >= 2 ? infos[i - 2]!.lm2 : rowLm2Start)
+        rows.push(i + 2 < n ? infos[i + 2]!.lp2 : rowLp2End)
+        let k1 = low[i + 1]! * STR_ID_LIMIT + lId
         rows.push(memo[T_LM1L]!.get(k1) ?? fill(T_LM1L, k1, 'l-1l=' + lowS[i + 1]! + '|' + l))
         k1 = lId * STR_ID_LIMIT + low[i + 3]!
         rows.push(memo[T_LLP1]!.get(k1) ?? fill(T_LLP1, k1, 'll+1=' + l + '|' + lowS[i + 3]!))
@@ -270,21 +327,17 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
         rows.push(i + 1 < n ? infos[i + 1]!.wNext : rowWEnd)
         if (info.alpha) {
           const d = (context.capitalisedMid.has(l) ? 2 : 0) + (context.lowerCase.has(l) ? 1 : 0)
-          k1 = sId * 4 + d
-          rows.push(memo[T_DCS]!.get(k1) ?? fill(T_DCS, k1, 'dc=' + DC[d] + '|' + s))
+          rows.push(info.dcs[d] !== -2 ? info.dcs[d]! : (info.dcs[d] = rowOf('dc=' + DC[d] + '|' + s)))
           const pos = i === 0 ? 0 : caps ? 1 : 2
-          k1 = d * 4 + pos
-          rows.push(memo[T_DCP]!.get(k1) ?? fill(T_DCP, k1, 'dc=' + DC[d] + '|' + POSITIONS[pos]))
+          rows.push(dcpRows[d * POSITIONS.length + pos] !== -2 ? dcpRows[d * POSITIONS.length + pos]! : (dcpRows[d * POSITIONS.length + pos] = rowOf('dc=' + DC[d] + '|' + POSITIONS[pos])))
         }
         if (i === 0) {
-          rows.push(memo[T_FIRSTS]!.get(sId) ?? fill(T_FIRSTS, sId, 'first|' + s))
-          rows.push(memo[T_FIRSTL]!.get(lId) ?? fill(T_FIRSTL, lId, 'first|' + l))
+          rows.push(info.firstS, info.firstL)
         }
         if (caps) {
-          rows.push(memo[T_CAPSS]!.get(sId) ?? fill(T_CAPSS, sId, 'caps|' + s))
-          rows.push(memo[T_CAPSL]!.get(lId) ?? fill(T_CAPSL, lId, 'caps|' + l))
+          rows.push(info.capsS, info.capsL)
         }
-        if (n === 1) rows.push(memo[T_ALONE]!.get(sId) ?? fill(T_ALONE, sId, 'alone|' + s))
+        if (n === 1) rows.push(info.alone)
         if (marks !== undefined) {
           for (const m of marks[i] ?? []) rows.push(rowOf('gz=' + m), rowOf('gz=' + m + '|' + s))
           const prevMarks = marks[i - 1]
@@ -295,19 +348,16 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
         // Dynamic features, in the order of dynamicFeatures().
         const p1 = i === 0 ? 0 : prev1 + 1
         const p2 = i < 2 ? 0 : prev2 + 1
-        const dt = docTypeIndex.get(recall(memory, tokens[i] ?? '')) ?? 0
-        rows.push(memo[T_Y1]!.get(p1) ?? fill(T_Y1, p1, 'y-1=' + PREV_NAMES[p1]))
-        k1 = p2 * 16 + p1
-        rows.push(memo[T_Y2Y1]!.get(k1) ?? fill(T_Y2Y1, k1, 'y-2y-1=' + PREV_NAMES[p2] + '|' + PREV_NAMES[p1]))
-        k1 = lId * 16 + p1
-        rows.push(memo[T_Y1L]!.get(k1) ?? fill(T_Y1L, k1, 'y-1l=' + PREV_NAMES[p1] + '|' + l))
-        k1 = sId * 16 + p1
-        rows.push(memo[T_Y1SS]!.get(k1) ?? fill(T_Y1SS, k1, 'y-1ss=' + PREV_NAMES[p1] + '|' + s))
-        rows.push(memo[T_DT]!.get(dt) ?? fill(T_DT, dt, 'dt=' + DOC_TYPES[dt]))
-        k1 = sId * 8 + dt
-        rows.push(memo[T_DTSS]!.get(k1) ?? fill(T_DTSS, k1, 'dt|ss=' + DOC_TYPES[dt] + '|' + s))
-        k1 = dt * 16 + p1
-        rows.push(memo[T_DTY1]!.get(k1) ?? fill(T_DTY1, k1, 'dt|y-1=' + DOC_TYPES[dt] + '|' + PREV_NAMES[p1]))
+        // recall(memory, token) as an index of DOC_TYPES: '-' when unseen, else the last type remembered.
+        const remembered = info.memorable ? memory.get(l) : undefined
+        const dt = remembered === undefined ? 0 : (remembered[DOC_TYPES.length - 1] ?? 0) + 1
+        rows.push(y1Rows[p1] !== -2 ? y1Rows[p1]! : (y1Rows[p1] = rowOf('y-1=' + PREV_NAMES[p1])))
+        rows.push(y2y1Rows[p2 * PREV_NAMES.length + p1] !== -2 ? y2y1Rows[p2 * PREV_NAMES.length + p1]! : (y2y1Rows[p2 * PREV_NAMES.length + p1] = rowOf('y-2y-1=' + PREV_NAMES[p2] + '|' + PREV_NAMES[p1])))
+        rows.push(info.y1l[p1] !== -2 ? info.y1l[p1]! : (info.y1l[p1] = rowOf('y-1l=' + PREV_NAMES[p1] + '|' + l)))
+        rows.push(info.y1ss[p1] !== -2 ? info.y1ss[p1]! : (info.y1ss[p1] = rowOf('y-1ss=' + PREV_NAMES[p1] + '|' + s)))
+        rows.push(dtRows[dt] !== -2 ? dtRows[dt]! : (dtRows[dt] = rowOf('dt=' + DOC_TYPES[dt])))
+        rows.push(info.dtss[dt] !== -2 ? info.dtss[dt]! : (info.dtss[dt] = rowOf('dt|ss=' + DOC_TYPES[dt] + '|' + s)))
+        rows.push(dty1Rows[dt * PREV_NAMES.length + p1] !== -2 ? dty1Rows[dt * PREV_NAMES.length + p1]! : (dty1Rows[dt * PREV_NAMES.length + p1] = rowOf('dt|y-1=' + DOC_TYPES[dt] + '|' + PREV_NAMES[p1])))
 
         }
         scores.set(info.vec)
