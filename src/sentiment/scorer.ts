@@ -233,6 +233,9 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
   // A word with a letter repeated three times or more that the lexicon does not know: the first of
   // "runs cut to two letters", "runs cut to one letter" that it knows, else undefined.
   const unstretch = (w: string): string | undefined => {
+    // Laughter of any length ("hahahah", "hahaa", "heheh") reads as "haha" / "hehe".
+    const laugh = /^(?:ha){2,}h?a*$/.test(w) ? 'haha' : /^(?:he){2,}h?e*$/.test(w) ? 'hehe' : undefined
+    if (laugh !== undefined && laugh !== w && !known(w) && known(laugh)) return laugh
     if (!/(\p{L})\1\1/u.test(w) || known(w)) return undefined
     for (const c of [w.replace(/(\p{L})\1{2,}/gu, '$1$1'), w.replace(/(\p{L})\1{2,}/gu, '$1')]) if (known(c)) return c
     return undefined
@@ -593,7 +596,8 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
             glued += nt.text
             const after = tokens[k + 1]
             if (after !== undefined && !after.spaceBefore && /[\p{L}\p{N}]/u.test(after.text)) continue
-            const w = /^[\p{L}\p{N}]+$/u.test(glued) ? undefined : lexicon.words.get(glued.toLowerCase())
+            // Emoticons escaped as HTML ("&lt;3" is "<3").
+            const w = /^[\p{L}\p{N}]+$/u.test(glued) ? undefined : lexicon.words.get(unescapeHtml(glued.toLowerCase()))
             if (w !== undefined && glued.length >= 2) best = { kind: 'sentiment', start: i, end: k + 1, source: 'lexicon', weight: w.weight }
           }
           if (best !== undefined) return best
@@ -734,6 +738,11 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       }
     },
   }
+}
+
+// The HTML escapes tweets carry in place of the characters emoticons are made of.
+function unescapeHtml(s: string): string {
+  return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').replace(/&quot;/g, '"')
 }
 
 function isWord(t: Token): boolean {

@@ -168,6 +168,17 @@ describe('elongated words', () => {
     // Words the lexicon does not know stay unknown, stretched or not.
     expect(score('The zzzzz was there.').lexicon_score).toBe(0)
   })
+
+  it('reads laughter of any length as haha', () => {
+    expect(score('hahahahah').lexicon_score).toBe(score('haha').lexicon_score)
+    expect(score('hahaa').lexicon_score).toBe(score('haha').lexicon_score)
+  })
+
+  it('reads an HTML-escaped heart as the emoticon', () => {
+    expect(score('I &lt;3 you').lexicon_score).toBe(score('I <3 you').lexicon_score)
+    expect(score('I &lt;3 you').lexicon_score).toBeGreaterThan(0.05)
+    expect(score('x &gt; y').lexicon_score).toBe(0)
+  })
 })
 
 describe('document score and model_sentiment', () => {
