@@ -215,7 +215,8 @@ function resolveOptions(options: TrainOptions): ResolvedOptions {
 
 /**
  * Train the logistic regression alone (no calibrator) and return its rounded weights in the model
- * file's shape; with the calibrator left at zero. Deterministic.
+ * file's shape, with the calibrator left at zero (for experiments on the calibrator over cached
+ * likelihoods). Deterministic.
  */
 export function trainRegressionWeights(examples: readonly TrainingExample[], options: TrainOptions = {}): SentimentModelData {
   const o = resolveOptions(options)
@@ -235,17 +236,7 @@ export function trainRegressionWeights(examples: readonly TrainingExample[], opt
  * the same order give byte-identical weights.
  */
 export function trainSentimentModel(examples: readonly TrainingExample[], options: TrainOptions = {}): SentimentModelData {
-  const o = {
-    minDf: options.minDf ?? 3,
-    maxFeatures: options.maxFeatures ?? 12000,
-    l2: options.l2 ?? 1e-3,
-    iterations: options.iterations ?? 250,
-    learningRate: options.learningRate ?? 0.05,
-    calibrationFolds: options.calibrationFolds ?? 3,
-    ridge: options.ridge ?? 1,
-    decimals: options.decimals ?? 3,
-    neutralBand: options.neutralBand ?? 0.05,
-  }
+  const o = resolveOptions(options)
   if (examples.length < Math.max(2, o.calibrationFolds * 2)) throw new Error(`training needs at least ${o.calibrationFolds * 2} examples, found ${examples.length}`)
   // Out-of-fold likelihoods for the calibrator.
   const oof: number[][] = new Array<number[]>(examples.length)
