@@ -68,8 +68,13 @@ function createTrie(expectedNodes: number): {
     children[i] = c
   }
   const insert = (node: number, cp: number): number => {
-    const found = child(node, cp)
-    if (found >= 0) return found
+    let i = slot(node, cp)
+    for (;;) {
+      const p = parents[i]!
+      if (p === -1) break
+      if (p === node && cps[i] === cp) return children[i]!
+      i = (i + 1) & mask
+    }
     if ((edges + 1) * 2 > cap) {
       const [op, oc, och] = [parents, cps, children]
       cap *= 2
@@ -116,7 +121,8 @@ function createBuilder(languageCount: number, expectedFeatures: number) {
   let entries = new Int32Array(Math.max(48, expectedFeatures * 6))
   let entryCount = 0
   let featureCount = 0
-  /** Intern a feature; undefined when it is already known (a duplicate). */
+  let lastOrder = 0
+  /** Intern a feature; undefined when it is already known (a duplicate). Its order is left in `lastOrder`. */
   const intern = (f: string): number | undefined => {
     let id: number
     let order: number
@@ -150,6 +156,7 @@ function createBuilder(languageCount: number, expectedFeatures: number) {
       orders = grown
     }
     orders[id] = Math.min(order, 255)
+    lastOrder = order
     return id
   }
   /** Record the sparse costs `[language, cost, ...]` (first `n` numbers of `row`) of feature `id`. */
@@ -168,8 +175,9 @@ function createBuilder(languageCount: number, expectedFeatures: number) {
   const finish = (header: { languages: readonly string[]; maxOrder: number; temperature: number; floors: readonly (readonly number[])[] }): CompiledLanguageModel => {
     const L = languageCount
     const costs = new Int32Array(featureCount * L)
+    const floorRows = header.floors.map((r) => Int32Array.from(r))
     for (let f = 0; f < featureCount; f++) {
-      const floor = header.floors[orders[f]!]
+      const floor = floorRows[orders[f]!]
       if (floor === undefined) continue // longer than maxOrder: text never yields it
       costs.set(floor, f * L)
     }
@@ -198,7 +206,7 @@ function createBuilder(languageCount: number, expectedFeatures: number) {
       nodeFeature: finalFeature,
     })
   }
-  return { intern, addCosts, finish }
+  return { intern, addCosts, finish, order: () => lastOrder }
 }
 
 /** Compile model data (as trained or parsed) for scoring. */
@@ -226,9 +234,9 @@ export function compileLanguageModelText(text: string, source = 'language model'
     },
     onFeature: (key, row, n) => {
       const id = b!.intern(key)
-      if (id === undefined) return false
+      if (id === undefined) return -1
       b!.addCosts(id, row, n)
-      return true
+      return b!.order()
     },
   })
   return b!.finish(header)

@@ -123,9 +123,10 @@ export interface ModelTextSink {
   onLanguages?(languages: readonly string[]): void
   /**
    * One feature line: its key and its costs as `[language index, cost, ...]` in the first `n` numbers
-   * of `row` (a buffer reused between calls). Return false when the key was seen before.
+   * of `row` (a buffer reused between calls). Returns the feature's order (code points of an n-gram, 0
+   * for a whole word), or -1 when the key was seen before.
    */
-  onFeature(key: string, row: Int32Array, n: number): boolean
+  onFeature(key: string, row: Int32Array, n: number): number
 }
 
 /**
@@ -140,6 +141,7 @@ export function readLanguageModelText(text: string, source: string, sink: ModelT
   let row = new Int32Array(64)
   // First feature (and its line) of each order, to report features longer than @max-order.
   const firstOfOrder = new Map<number, string>()
+  let maxSeen = 0
   const bad = (i: number, what: string): never => {
     throw new Error(`${source}:${i + 1}: ${what}`)
   }
@@ -185,9 +187,12 @@ export function readLanguageModelText(text: string, source: string, sink: ModelT
     if (row.length < nl - tab) row = new Int32Array(nl - tab)
     const n = parseCosts(text, tab + 1, nl, codeIndex!, row)
     if (n <= 0) bad(i, `expected "<code><cost>" items such as "en42 de57" with known codes, found ${JSON.stringify(text.slice(tab + 1, nl))}`)
-    if (!sink.onFeature(key, row, n)) bad(i, `duplicate feature ${JSON.stringify(key)}`)
-    const o = orderOf(key)
-    if (!firstOfOrder.has(o)) firstOfOrder.set(o, key)
+    const o = sink.onFeature(key, row, n)
+    if (o < 0) bad(i, `duplicate feature ${JSON.stringify(key)}`)
+    if (o > maxSeen) {
+      maxSeen = o
+      firstOfOrder.set(o, key)
+    }
   }
   const version = header.get('@version')?.[0]
   if (version !== String(FORMAT_VERSION)) throw new Error(`${source}: expected @version ${FORMAT_VERSION}, found ${JSON.stringify(version)}`)
@@ -210,9 +215,9 @@ export function parseLanguageModel(text: string, source = 'language model'): Lan
   const features = new Map<string, number[]>()
   const header = readLanguageModelText(text, source, {
     onFeature(key, row, n) {
-      if (features.has(key)) return false
+      if (features.has(key)) return -1
       features.set(key, Array.from(row.subarray(0, n)))
-      return true
+      return orderOf(key)
     },
   })
   return { ...header, features }
