@@ -77,10 +77,9 @@ export function loadDefaultModel(): { weights: PerceptronWeights; gazetteer: Gaz
 
 const WORD_CACHE_LIMIT = 200_000
 /**
- * Interned words and shapes stay below these counts, so that cache keys combining two or three ids stay
- * small integers; a longer sentence than fits is decoded from the feature strings directly.
+ * Interned shapes stay below this count, so that cache keys combining up to three shape ids stay
+ * integers; a sentence longer than fits is decoded from the feature strings directly.
  */
-const STR_ID_LIMIT = 1 << 20
 const SHAPE_ID_LIMIT = 1 << 13
 
 /** What the tagger keeps per distinct token: its own features' summed weights and its derived strings. */
@@ -100,33 +99,34 @@ interface TokenInfo {
   readonly lp1: number
   readonly lm2: number
   readonly lp2: number
-  /** Rows of `first|shape`, `first|lower`, `caps|shape`, `caps|lower`, `alone|shape`. */
-  readonly firstS: number
-  readonly firstL: number
-  readonly capsS: number
-  readonly capsL: number
-  readonly alone: number
-  /** Rows filled on first use (-2 until then): `y-1l` and `y-1ss` by previous label, `dt|ss` by document type, `dc=..|shape` by context. */
-  readonly y1l: Int32Array
-  readonly y1ss: Int32Array
-  readonly dtss: Int32Array
-  readonly dcs: Int32Array
+  /**
+   * Rows filled on first use (-2 until then), at the offsets `AT_*`: `y-1l` and `y-1ss` by previous
+   * label, `dt|ss` by document type, `dc=..|shape` by context, `first|`, `caps|` and `alone|` rows.
+   */
+  readonly lazy: Int32Array
   /** A candidate for document memory ({@link isMemorable}). */
   readonly memorable: boolean
-  /** Interned ids of the lower case and shape, valid while `generation` equals the tagger's. */
-  lowId: number
+  /** Interned id of the shape, valid while `generation` equals the tagger's. */
   shapeId: number
   generation: number
 }
 
 // Feature templates whose rows are cached by the ids of their parts (index into the tagger's memo maps).
-const T_LM1L = 0
-const T_LLP1 = 1
-const T_SSM1 = 2
-const T_SSP1 = 3
-const T_SS3 = 4
-const T_LM1SSP1 = 5
-const TEMPLATE_COUNT = 6
+const T_SSM1 = 0
+const T_SSP1 = 1
+const T_SS3 = 2
+const TEMPLATE_COUNT = 3
+// Offsets in TokenInfo.lazy.
+const AT_Y1L = 0
+const AT_Y1SS = 10
+const AT_DTSS = 20
+const AT_DCS = 26
+const AT_FIRSTS = 30
+const AT_FIRSTL = 31
+const AT_CAPSS = 32
+const AT_CAPSL = 33
+const AT_ALONE = 34
+const LAZY_SIZE = 35
 
 // Logistic squashing of the margin: a margin of MARGIN_UNIT (in weight units) gives 0.73.
 const MARGIN_UNIT = 8
@@ -147,7 +147,6 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
   // added to the scores in exactly the order the feature strings of `features.ts` list them, so the
   // floating-point sums are the same as adding the rows of those strings. All caches are cleared
   // together, between sentences, when they grow large.
-  const strIds = new Map<string, number>()
   let generation = 0
   const shapeIds = new Map<string, number>()
   const tokenCache = new Map<string, TokenInfo>()
@@ -158,11 +157,6 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
     memo[t]!.set(key, r)
     return r
   }
-  const strId = (x: string): number => {
-    let id = strIds.get(x)
-    if (id === undefined) strIds.set(x, (id = strIds.size))
-    return id
-  }
   const shapeId = (x: string): number => {
     let id = shapeIds.get(x)
     if (id === undefined) shapeIds.set(x, (id = shapeIds.size))
@@ -171,9 +165,8 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
   /** Make room for the ids of a sentence of `n` tokens; false when it cannot fit even in empty tables. */
   const makeRoom = (n: number): boolean => {
     if (tokenCache.size >= WORD_CACHE_LIMIT) tokenCache.clear()
-    if (n + 4 >= SHAPE_ID_LIMIT || n + 4 >= STR_ID_LIMIT) return false
-    if (strIds.size + n + 4 < STR_ID_LIMIT && shapeIds.size + n + 4 < SHAPE_ID_LIMIT) return true
-    strIds.clear()
+    if (n + 4 >= SHAPE_ID_LIMIT) return false
+    if (shapeIds.size + n + 4 < SHAPE_ID_LIMIT) return true
     shapeIds.clear()
     for (const m of memo) m.clear()
     generation++
@@ -211,17 +204,8 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
       lp1: rowOf('l+1=' + lower),
       lm2: rowOf('l-2=' + lower),
       lp2: rowOf('l+2=' + lower),
-      firstS: rowOf('first|' + shape),
-      firstL: rowOf('first|' + lower),
-      capsS: rowOf('caps|' + shape),
-      capsL: rowOf('caps|' + lower),
-      alone: rowOf('alone|' + shape),
-      y1l: new Int32Array(PREV_NAMES.length).fill(-2),
-      y1ss: new Int32Array(PREV_NAMES.length).fill(-2),
-      dtss: new Int32Array(DOC_TYPES.length).fill(-2),
-      dcs: new Int32Array(DC.length).fill(-2),
+      lazy: new Int32Array(LAZY_SIZE).fill(-2),
       memorable: isMemorable(tok),
-      lowId: -1,
       shapeId: -1,
       generation: -1,
     }
@@ -262,12 +246,10 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
       // bounds ('<s>' / '</s>') before and after.
       // (Without room for the ids, the feature strings of features.ts are looked up instead.)
       const feats = fast ? undefined : staticFeatures(tokens, gazetteer, context, false)
-      const low = new Int32Array(n + 4)
       const shp = new Int32Array(n + 4)
       const lowS: string[] = new Array<string>(n + 4)
       const shpS: string[] = new Array<string>(n + 4)
       if (fast) {
-      low[0] = low[1] = strId('<s>')
       shp[0] = shp[1] = shapeId('<s>')
       lowS[0] = lowS[1] = shpS[0] = shpS[1] = '<s>'
       for (let i = 0; i < n; i++) {
@@ -275,14 +257,11 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
         lowS[i + 2] = info.lower
         shpS[i + 2] = info.shape
         if (info.generation !== generation) {
-          info.lowId = strId(info.lower)
           info.shapeId = shapeId(info.shape)
           info.generation = generation
         }
-        low[i + 2] = info.lowId
         shp[i + 2] = info.shapeId
       }
-      low[n + 2] = low[n + 3] = strId('</s>')
       shp[n + 2] = shp[n + 3] = shapeId('</s>')
       }
       lowS[n + 2] = lowS[n + 3] = shpS[n + 2] = shpS[n + 3] = '</s>'
@@ -297,7 +276,7 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
         const l = info.lower
         const s = info.shape
         const sId = shp[i + 2]!
-        const lId = low[i + 2]!
+        const lz = info.lazy
         if (feats !== undefined) {
           rows.length = 0
           for (const f of feats[i] ?? []) rows.push(rowOf(f))
@@ -311,33 +290,32 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
         rows.push(i + 1 < n ? infos[i + 1]!.lp1 : rowLp1End)
         rows.push(i >= 2 ? infos[i - 2]!.lm2 : rowLm2Start)
         rows.push(i + 2 < n ? infos[i + 2]!.lp2 : rowLp2End)
-        let k1 = low[i + 1]! * STR_ID_LIMIT + lId
-        rows.push(memo[T_LM1L]!.get(k1) ?? fill(T_LM1L, k1, 'l-1l=' + lowS[i + 1]! + '|' + l))
-        k1 = lId * STR_ID_LIMIT + low[i + 3]!
-        rows.push(memo[T_LLP1]!.get(k1) ?? fill(T_LLP1, k1, 'll+1=' + l + '|' + lowS[i + 3]!))
-        k1 = shp[i + 1]! * SHAPE_ID_LIMIT + sId
+        // Pairs with words are too sparse to be worth caching.
+        rows.push(rowOf('l-1l=' + lowS[i + 1]! + '|' + l), rowOf('ll+1=' + l + '|' + lowS[i + 3]!))
+        let k1 = shp[i + 1]! * SHAPE_ID_LIMIT + sId
         rows.push(memo[T_SSM1]!.get(k1) ?? fill(T_SSM1, k1, 'ss-1=' + shpS[i + 1]! + '|' + s))
         k1 = sId * SHAPE_ID_LIMIT + shp[i + 3]!
         rows.push(memo[T_SSP1]!.get(k1) ?? fill(T_SSP1, k1, 'ss+1=' + s + '|' + shpS[i + 3]!))
         k1 = (shp[i + 1]! * SHAPE_ID_LIMIT + sId) * SHAPE_ID_LIMIT + shp[i + 3]!
         rows.push(memo[T_SS3]!.get(k1) ?? fill(T_SS3, k1, 'ss3=' + shpS[i + 1]! + '|' + s + '|' + shpS[i + 3]!))
-        k1 = (low[i + 1]! * SHAPE_ID_LIMIT + sId) * SHAPE_ID_LIMIT + shp[i + 3]!
-        rows.push(memo[T_LM1SSP1]!.get(k1) ?? fill(T_LM1SSP1, k1, 'l-1ss+1=' + lowS[i + 1]! + '|' + s + '|' + shpS[i + 3]!))
+        rows.push(rowOf('l-1ss+1=' + lowS[i + 1]! + '|' + s + '|' + shpS[i + 3]!))
         rows.push(i > 0 ? infos[i - 1]!.wPrev : rowWStart)
         rows.push(i + 1 < n ? infos[i + 1]!.wNext : rowWEnd)
         if (info.alpha) {
           const d = (context.capitalisedMid.has(l) ? 2 : 0) + (context.lowerCase.has(l) ? 1 : 0)
-          rows.push(info.dcs[d] !== -2 ? info.dcs[d]! : (info.dcs[d] = rowOf('dc=' + DC[d] + '|' + s)))
+          rows.push(lz[AT_DCS + d] !== -2 ? lz[AT_DCS + d]! : (lz[AT_DCS + d] = rowOf('dc=' + DC[d] + '|' + s)))
           const pos = i === 0 ? 0 : caps ? 1 : 2
           rows.push(dcpRows[d * POSITIONS.length + pos] !== -2 ? dcpRows[d * POSITIONS.length + pos]! : (dcpRows[d * POSITIONS.length + pos] = rowOf('dc=' + DC[d] + '|' + POSITIONS[pos])))
         }
         if (i === 0) {
-          rows.push(info.firstS, info.firstL)
+          rows.push(lz[AT_FIRSTS] !== -2 ? lz[AT_FIRSTS]! : (lz[AT_FIRSTS] = rowOf('first|' + s)))
+          rows.push(lz[AT_FIRSTL] !== -2 ? lz[AT_FIRSTL]! : (lz[AT_FIRSTL] = rowOf('first|' + l)))
         }
         if (caps) {
-          rows.push(info.capsS, info.capsL)
+          rows.push(lz[AT_CAPSS] !== -2 ? lz[AT_CAPSS]! : (lz[AT_CAPSS] = rowOf('caps|' + s)))
+          rows.push(lz[AT_CAPSL] !== -2 ? lz[AT_CAPSL]! : (lz[AT_CAPSL] = rowOf('caps|' + l)))
         }
-        if (n === 1) rows.push(info.alone)
+        if (n === 1) rows.push(lz[AT_ALONE] !== -2 ? lz[AT_ALONE]! : (lz[AT_ALONE] = rowOf('alone|' + s)))
         if (marks !== undefined) {
           for (const m of marks[i] ?? []) rows.push(rowOf('gz=' + m), rowOf('gz=' + m + '|' + s))
           const prevMarks = marks[i - 1]
@@ -353,10 +331,10 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
         const dt = remembered === undefined ? 0 : (remembered[DOC_TYPES.length - 1] ?? 0) + 1
         rows.push(y1Rows[p1] !== -2 ? y1Rows[p1]! : (y1Rows[p1] = rowOf('y-1=' + PREV_NAMES[p1])))
         rows.push(y2y1Rows[p2 * PREV_NAMES.length + p1] !== -2 ? y2y1Rows[p2 * PREV_NAMES.length + p1]! : (y2y1Rows[p2 * PREV_NAMES.length + p1] = rowOf('y-2y-1=' + PREV_NAMES[p2] + '|' + PREV_NAMES[p1])))
-        rows.push(info.y1l[p1] !== -2 ? info.y1l[p1]! : (info.y1l[p1] = rowOf('y-1l=' + PREV_NAMES[p1] + '|' + l)))
-        rows.push(info.y1ss[p1] !== -2 ? info.y1ss[p1]! : (info.y1ss[p1] = rowOf('y-1ss=' + PREV_NAMES[p1] + '|' + s)))
+        rows.push(lz[AT_Y1L + p1] !== -2 ? lz[AT_Y1L + p1]! : (lz[AT_Y1L + p1] = rowOf('y-1l=' + PREV_NAMES[p1] + '|' + l)))
+        rows.push(lz[AT_Y1SS + p1] !== -2 ? lz[AT_Y1SS + p1]! : (lz[AT_Y1SS + p1] = rowOf('y-1ss=' + PREV_NAMES[p1] + '|' + s)))
         rows.push(dtRows[dt] !== -2 ? dtRows[dt]! : (dtRows[dt] = rowOf('dt=' + DOC_TYPES[dt])))
-        rows.push(info.dtss[dt] !== -2 ? info.dtss[dt]! : (info.dtss[dt] = rowOf('dt|ss=' + DOC_TYPES[dt] + '|' + s)))
+        rows.push(lz[AT_DTSS + dt] !== -2 ? lz[AT_DTSS + dt]! : (lz[AT_DTSS + dt] = rowOf('dt|ss=' + DOC_TYPES[dt] + '|' + s)))
         rows.push(dty1Rows[dt * PREV_NAMES.length + p1] !== -2 ? dty1Rows[dt * PREV_NAMES.length + p1]! : (dty1Rows[dt * PREV_NAMES.length + p1] = rowOf('dt|y-1=' + DOC_TYPES[dt] + '|' + PREV_NAMES[p1])))
 
         }
