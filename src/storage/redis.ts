@@ -242,7 +242,8 @@ function checkItem(item: QueueItem, where: string): void {
  * contract asks. Values are stored as JSON and parsed on every read, so callers always get fresh copies; like
  * JSON, stored values drop `undefined` properties and turn non-finite numbers into `null`.
  *
- * Needs Redis 6.2 or later.
+ * Uses only EVALSHA/EVAL, hashes and sorted sets (tested with Redis 7.0). Scripts build the names of some keys
+ * from stored data, so on Redis Cluster give a prefix with a hash tag (see {@link RedisStorageOptions.prefix}).
  */
 export function createRedisStorage(options: RedisStorageOptions = {}): Storage {
   if (options.url !== undefined && options.client !== undefined) {
