@@ -113,15 +113,18 @@ function createTrie(expectedNodes: number): {
 }
 
 /** Builds a compiled model feature by feature. */
-function createBuilder(languageCount: number, expectedFeatures: number) {
+function createBuilder(languageCount: number, expectedFeatures: number, expectedEntries: number) {
   const trie = createTrie(expectedFeatures)
   const words = new Map<string, number>()
   let nodeFeature = new Int32Array(Math.max(16, expectedFeatures)).fill(-1)
   let orders = new Uint8Array(Math.max(16, expectedFeatures))
-  let entries = new Int32Array(Math.max(48, expectedFeatures * 6))
+  let entries = new Int32Array(Math.max(48, expectedEntries))
   let entryCount = 0
   let featureCount = 0
   let lastOrder = 0
+  let prevKey = ''
+  let prevOrder = 0
+  const path = new Int32Array(16)
   /** Intern a feature; undefined when it is already known (a duplicate). Its order is left in `lastOrder`. */
   const intern = (f: string): number | undefined => {
     let id: number
@@ -133,14 +136,25 @@ function createBuilder(languageCount: number, expectedFeatures: number) {
       words.set(w, id)
       order = 0
     } else {
+      // Features usually come sorted, so a key shares a prefix with the one before: reuse its path.
       let node = 0
       order = 0
+      let same = true
       for (let i = 0; i < f.length; ) {
         const cp = f.codePointAt(i)!
-        i += cp > 0xffff ? 2 : 1
-        node = trie.insert(node, cp)
+        const w = cp > 0xffff ? 2 : 1
+        if (same && order < prevOrder && prevKey.codePointAt(i) === cp) {
+          node = path[order]!
+        } else {
+          same = false
+          node = trie.insert(node, cp)
+        }
+        if (order < path.length) path[order] = node
         order++
+        i += w
       }
+      prevKey = f
+      prevOrder = Math.min(order, path.length)
       if (node >= nodeFeature.length) {
         const grown = new Int32Array(Math.max(node + 1, nodeFeature.length * 2)).fill(-1)
         grown.set(nodeFeature)
@@ -211,7 +225,9 @@ function createBuilder(languageCount: number, expectedFeatures: number) {
 
 /** Compile model data (as trained or parsed) for scoring. */
 export function compileLanguageModel(model: LanguageModelData): CompiledLanguageModel {
-  const b = createBuilder(model.languages.length, model.features.size)
+  let entryCount = 0
+  for (const row of model.features.values()) entryCount += (row.length / 2) * 3
+  const b = createBuilder(model.languages.length, model.features.size, entryCount)
   for (const [f, row] of model.features) {
     const id = b.intern(f)
     if (id === undefined) continue // cannot happen with a Map; kept for safety
@@ -230,7 +246,8 @@ export function compileLanguageModelText(text: string, source = 'language model'
   let b: ReturnType<typeof createBuilder> | undefined
   const header: ModelHeader = readLanguageModelText(text, source, {
     onLanguages: (languages) => {
-      b = createBuilder(languages.length, lines)
+      // Each cost item ("en5 ") takes at least 4 characters and 3 numbers.
+      b = createBuilder(languages.length, lines, Math.ceil(text.length / 4) * 3)
     },
     onFeature: (key, row, n) => {
       const id = b!.intern(key)
