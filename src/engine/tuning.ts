@@ -13,6 +13,7 @@ import type { SettingsRecord, StoredConfiguration } from '../storage/types.ts'
 import type { TuningResource } from './types.ts'
 import type { ConfigurationChange } from './configurations.ts'
 import { findConfiguration } from './configurations.ts'
+import { hasQuerySyntax } from '../query/query-set.ts'
 import { isPlainObject, toNumber } from './settings.ts'
 
 /** One problem a query checker reports, 1-based line and column. */
@@ -103,7 +104,8 @@ function checkSyntax(query: string, path: string, ctx: TuningContext): void {
 
 /** True when a phrase uses query operators (upper-case operator words, grouping, quotes or a wildcard). */
 export function hasQueryOperators(name: string): boolean {
-  return /(^|[\s()])(AND|OR|NOT|NEAR(\/\d+)?|WITH|NOTWITH)(?=$|[\s()])/.test(name) || /[()"*]/.test(name)
+  // The query language's own test, so validation and analysis agree on which phrases are queries.
+  return hasQuerySyntax(name)
 }
 
 function newIds(ctx: TuningContext, taken: Set<string>, count: number): string[] {
