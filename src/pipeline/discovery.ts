@@ -13,7 +13,7 @@ import type {
 } from '../model/output.ts'
 import type { AnnotatedDocument } from '../nlp/types.ts'
 import type { Sections } from './types.ts'
-import { spanMentions } from './mentions.ts'
+import { round4, spanMentions } from './spans.ts'
 import type { ThemesSection } from './analyzers/themes.ts'
 import type { TopicsSection } from './analyzers/topics.ts'
 
@@ -88,6 +88,8 @@ function mergeMentions(into: Map<string, Mention>, mentions: readonly Mention[] 
 export function aggregateCollection(parts: readonly CollectionPart[], config: Configuration, base: CollectionOutput): CollectionOutput {
   const col = config.collection
   const out: CollectionOutput = { ...base }
+  // Aggregated scores get the polarity the scorer gives any score (its thresholds are configurable).
+  const polarity = (score: number): Polarity => parts[0]?.sections.sentiment?.polarityOf(score) ?? 'neutral'
   const withMentions = col.mentions
 
   // Entities: one per (type, entity_type, title); count = texts mentioning it, by the text-level polarity of the entity.
@@ -240,11 +242,4 @@ export function aggregateCollection(parts: readonly CollectionPart[], config: Co
   return out
 }
 
-function polarity(score: number): Polarity {
-  return score > 0.05 ? 'positive' : score < -0.05 ? 'negative' : 'neutral'
-}
 
-function round4(x: number): number {
-  const r = Math.round(x * 10_000) / 10_000
-  return r === 0 ? 0 : r
-}

@@ -1,6 +1,6 @@
 import type { AnnotatedDocument } from '../../nlp/types.ts'
-import type { Entity, Polarity, Theme } from '../../model/output.ts'
-import { spanMentions } from '../mentions.ts'
+import type { Entity, Theme } from '../../model/output.ts'
+import { contextSentiment, spanMentions } from '../spans.ts'
 import { nounPhrases, rankThemes, themeWire } from './themes.ts'
 import type { StoredConfiguration } from '../../storage/types.ts'
 import { createEntityExtractor, type EntityExtractor, type ExtractedEntity } from '../../entities/extract.ts'
@@ -10,7 +10,7 @@ import { createQueryGrammar, type QueryGrammar } from '../../query/index.ts'
 import { compileQuerySet, isQueryEntityName, type QuerySet } from '../../query/query-set.ts'
 import type { DocumentIndex } from '../../query/document-index.ts'
 import { queryLimitsOf } from './topics.ts'
-import type { Analyzer, SentimentSection } from '../types.ts'
+import type { Analyzer } from '../types.ts'
 
 /** A mention as a token range, before it is grouped for the wire. */
 interface SpanMention {
@@ -123,7 +123,7 @@ export function createEntitiesAnalyzer(extractor: EntityExtractor = createEntity
           .map((t) => themeWire(doc, t, false, withMentions ? d.theme_mentions_limit : 0))
       }
       const wire = (e: FoundEntity, mentionsLimit: number): Entity => {
-        const score = entitySentiment(doc, e, sentiment)
+        const score = contextSentiment(doc, e.mentions, sentiment)
         const item: Entity = {
           type: e.type,
           title: e.title,
@@ -201,13 +201,4 @@ function matchLiterals(doc: AnnotatedDocument, literals: readonly LiteralUserEnt
       const mentions = found.get(l)!
       return { type: 'user' as const, title: l.title, label: l.label, entity_type: l.entity_type, evidence: mentions.length, confidence: 100, is_about: false, mentions }
     })
-}
-
-/** Mean sentiment of the distinct sentences that mention the entity, with the scorer's polarity rule. */
-function entitySentiment(doc: AnnotatedDocument, e: FoundEntity, sentiment: SentimentSection): { score: number; polarity: Polarity } {
-  const sentences = [...new Set(e.mentions.map((m) => doc.tokens[m.tokenStart]!.sentence))]
-  let sum = 0
-  for (const s of sentences) sum += sentiment.sentenceScores[s] ?? 0
-  const mean = Math.round((sum / sentences.length) * 10_000) / 10_000
-  return { score: mean === 0 ? 0 : mean, polarity: sentiment.polarityOf(mean) }
 }

@@ -1,6 +1,6 @@
 import type { AnnotatedDocument, Token } from '../../nlp/types.ts'
 import type { Theme } from '../../model/output.ts'
-import { spanMentions } from '../mentions.ts'
+import { contextSentiment, round4, spanMentions } from '../spans.ts'
 import { need } from '../pipeline.ts'
 import type { Analyzer, SentimentSection } from '../types.ts'
 
@@ -149,15 +149,8 @@ export function rankThemes(doc: AnnotatedDocument, phrases: readonly ThemeSpan[]
   const found: FoundTheme[] = []
   for (const [normalized, spans] of groups) {
     const n = spans[0]!.tokenEnd - spans[0]!.tokenStart
-    const sentences = [...new Set(spans.map((s) => doc.tokens[s.tokenStart]!.sentence))]
-    let sum = 0
-    let evidence = 0
-    for (const s of sentences) {
-      const score = sentiment.sentenceScores[s] ?? 0
-      sum += score
-      if (sentiment.sentencePolar[s] === true) evidence++
-    }
-    const mean = round4(sum / sentences.length)
+    const context = contextSentiment(doc, spans, sentiment)
+    const evidence = context.sentences.filter((i) => sentiment.sentencePolar[i] === true).length
     const first = spans[0]!
     const a = doc.tokens[first.tokenStart]!
     const b = doc.tokens[first.tokenEnd - 1]!
@@ -169,7 +162,7 @@ export function rankThemes(doc: AnnotatedDocument, phrases: readonly ThemeSpan[]
       spans,
       evidence: Math.min(7, evidence),
       strength,
-      sentiment: { score: mean, polarity: sentiment.polarityOf(mean) },
+      sentiment: { score: context.score, polarity: context.polarity },
     })
   }
   found.sort((x, y) => y.strength - x.strength || x.spans[0]!.tokenStart - y.spans[0]!.tokenStart)
@@ -192,7 +185,3 @@ export function themeWire(doc: AnnotatedDocument, t: FoundTheme, isAbout: boolea
   return item
 }
 
-function round4(x: number): number {
-  const r = Math.round(x * 10_000) / 10_000
-  return r === 0 ? 0 : r
-}

@@ -1,7 +1,7 @@
 import type { AnnotatedDocument } from '../../nlp/types.ts'
 import type { Subscription } from '../../model/account.ts'
-import type { Topic } from '../../model/output.ts'
-import { spanMentions } from '../mentions.ts'
+import type { Polarity, Topic } from '../../model/output.ts'
+import { contextSentiment, round4, spanMentions } from '../spans.ts'
 import type { TaxonomyNode } from '../../model/tuning.ts'
 import type { StoredConfiguration } from '../../storage/types.ts'
 import { createQueryGrammar, type QueryGrammar, type QueryLimits } from '../../query/index.ts'
@@ -40,6 +40,8 @@ export interface FoundTopic {
 export interface TopicsSection {
   readonly topics: readonly FoundTopic[]
   readonly concepts: readonly FoundTopic[]
+  /** The scorer's polarity rule, for the scores of taxonomy nodes. */
+  readonly polarityOf: (score: number) => Polarity
 }
 
 /** A sample term as a query term: quoted unless it is one plain word (a trailing `*` is kept). */
@@ -93,8 +95,8 @@ export function createTopicsAnalyzer(grammar: QueryGrammar = createQueryGrammar(
     },
     run(doc, sections, ctx) {
       const res = ctx.resources['topics'] as TopicResources | undefined
-      if (res === undefined) return { topics: [], concepts: [] }
       const sentiment = need(sections, 'sentiment')
+      if (res === undefined) return { topics: [], concepts: [], polarityOf: sentiment.polarityOf }
       const index = sections['query_index'] as DocumentIndex
       const words = doc.tokens.filter((t) => t.kind === 'word').length || 1
       const d = ctx.configuration.document
@@ -112,10 +114,10 @@ export function createTopicsAnalyzer(grammar: QueryGrammar = createQueryGrammar(
           concepts.push({ ...foundTopic(doc, h, sentiment, words), strength })
         }
       }
-      return { topics, concepts }
+      return { topics, concepts, polarityOf: sentiment.polarityOf }
     },
     toWire(value, out, ctx, doc) {
-      const { topics, concepts } = value as TopicsSection
+      const { topics, concepts, polarityOf } = value as TopicsSection
       const d = ctx.configuration.document
       const f = ctx.subscription.feature_settings.document
       const mentionsLimit = d.mentions && f.mentions ? 20 : 0
@@ -126,7 +128,7 @@ export function createTopicsAnalyzer(grammar: QueryGrammar = createQueryGrammar(
       if (wired.length > 0) out.topics = wired
       const res = ctx.resources['topics'] as TopicResources | undefined
       if (res?.taxonomy !== undefined) {
-        const found: Found = { query: new Map(topics.map((t) => [t.id, t])), concept: new Map(concepts.map((t) => [t.id, t])) }
+        const found: Found = { query: new Map(topics.map((t) => [t.id, t])), concept: new Map(concepts.map((t) => [t.id, t])), polarityOf }
         const root = nodeWire(res.taxonomy, found, true, doc, mentionsLimit)
         if (root !== undefined) out.taxonomy = [root]
       }
@@ -136,17 +138,14 @@ export function createTopicsAnalyzer(grammar: QueryGrammar = createQueryGrammar(
 }
 
 function foundTopic(doc: AnnotatedDocument, h: QuerySetHit, sentiment: SentimentSection, words: number): FoundTopic {
-  const sentences = [...new Set(h.hits.map((x) => doc.tokens[x.tokenStart]!.sentence))]
-  let sum = 0
-  for (const s of sentences) sum += sentiment.sentenceScores[s] ?? 0
-  const score = sentences.length === 0 ? 0 : round4(sum / sentences.length)
+  const { score, polarity } = contextSentiment(doc, h.hits, sentiment)
   return {
     id: h.id,
     title: h.name,
     hitcount: h.hitcount,
     hits: h.hits,
     strength: round4(h.hitcount / Math.sqrt(words)),
-    sentiment: { score, polarity: sentiment.polarityOf(score) },
+    sentiment: { score, polarity },
   }
 }
 
@@ -171,7 +170,11 @@ export function topicWire(doc: AnnotatedDocument, t: FoundTopic, mentionsLimit: 
  * root's children have no parent topic to require). A node lists its matched query and concept topics,
  * then its matched child nodes.
  */
-type Found = { readonly query: ReadonlyMap<string, FoundTopic>; readonly concept: ReadonlyMap<string, FoundTopic> }
+type Found = {
+  readonly query: ReadonlyMap<string, FoundTopic>
+  readonly concept: ReadonlyMap<string, FoundTopic>
+  readonly polarityOf: (score: number) => Polarity
+}
 
 function taxonomyWire(node: TaxonomyNode, found: Found, parentMatched: boolean, doc: AnnotatedDocument, mentionsLimit: number): Topic[] {
   const out: Topic[] = []
@@ -203,12 +206,8 @@ function nodeWire(node: TaxonomyNode, found: Found, parentMatched: boolean, doc:
     hitcount,
     strength_score: round4(topics.reduce((n, t) => n + t.strength_score, 0)),
     sentiment_score: score,
-    sentiment_polarity: score > 0.05 ? 'positive' : score < -0.05 ? 'negative' : 'neutral',
+    sentiment_polarity: found.polarityOf(score),
     topics,
   }
 }
 
-function round4(x: number): number {
-  const r = Math.round(x * 10_000) / 10_000
-  return r === 0 ? 0 : r
-}

@@ -1,5 +1,6 @@
 import type { AnnotatedDocument } from '../nlp/types.ts'
-import type { Location, Mention } from '../model/output.ts'
+import type { Location, Mention, Polarity } from '../model/output.ts'
+import type { SentimentSection } from './types.ts'
 
 /** A token span of a document, as themes, entities, topics and facets find them. */
 export interface TokenRange {
@@ -27,4 +28,30 @@ export function spanMentions(doc: AnnotatedDocument, spans: readonly TokenRange[
     byLabel.set(label, entry)
   }
   return [...byLabel].slice(0, limit).map(([label, v]) => ({ label, is_negated: v.negated, locations: v.locations }))
+}
+
+/** Round to 4 decimals (the wire's fixed precision), without a negative zero. */
+export function round4(x: number): number {
+  const r = Math.round(x * 10_000) / 10_000
+  return r === 0 ? 0 : r
+}
+
+/** The sentiment of what a set of spans talks about: the sentences holding them, and their mean score. */
+export interface ContextSentiment {
+  /** Distinct sentence indices, in order of first appearance. */
+  readonly sentences: readonly number[]
+  readonly score: number
+  readonly polarity: Polarity
+}
+
+/**
+ * Sentiment of a theme, entity or topic: the mean score of the distinct sentences its spans stand in
+ * (0 without spans), rounded, with the scorer's own polarity thresholds.
+ */
+export function contextSentiment(doc: AnnotatedDocument, spans: readonly TokenRange[], sentiment: SentimentSection): ContextSentiment {
+  const sentences = [...new Set(spans.map((s) => doc.tokens[s.tokenStart]!.sentence))]
+  let sum = 0
+  for (const s of sentences) sum += sentiment.sentenceScores[s] ?? 0
+  const score = sentences.length === 0 ? 0 : round4(sum / sentences.length)
+  return { sentences, score, polarity: sentiment.polarityOf(score) }
 }
