@@ -180,7 +180,8 @@ function createWorker(
     for (const f of w) f()
   }
 
-  async function processItem(item: QueueItem): Promise<QueueItem> {
+  /** The outcome of an item, and the callback URL of the configuration it was analysed under (if any). */
+  async function processItem(item: QueueItem): Promise<{ done: QueueItem; callback: string | undefined }> {
     const state = accountOf(item.account)
     let stored: StoredConfiguration | undefined
     try {
@@ -194,7 +195,8 @@ function createWorker(
       finishedAt: opts.now(),
       output: { id: item.id, config_id: item.configId, ...(item.jobId !== undefined ? { job_id: item.jobId } : {}), status: 'FAILED', failure_reason: reason },
     })
-    if (state === undefined || stored === undefined) return failed(`configuration ${item.configId} no longer exists`)
+    if (state === undefined || stored === undefined) return { done: failed(`configuration ${item.configId} no longer exists`), callback: undefined }
+    const callback = stored.configuration.callback
     const meta = { id: item.id, jobId: item.jobId, tag: item.input.tag, metadata: item.input.metadata }
     const cacheKey = `${item.account}/${item.configId}`
     try {
@@ -202,9 +204,9 @@ function createWorker(
         item.kind === 'document'
           ? core.analyzeDocument((item.input as DocumentInput).text, meta, stored, state.subscription, cacheKey)
           : core.analyzeCollection((item.input as CollectionInput).documents, meta, stored, state.subscription, cacheKey)
-      return { ...item, status: output.status === 'FAILED' ? 'FAILED' : 'PROCESSED', finishedAt: opts.now(), output }
+      return { done: { ...item, status: output.status === 'FAILED' ? 'FAILED' : 'PROCESSED', finishedAt: opts.now(), output }, callback }
     } catch (e) {
-      return failed(`analysis failed: ${e instanceof Error ? e.message : String(e)}`)
+      return { done: failed(`analysis failed: ${e instanceof Error ? e.message : String(e)}`), callback }
     }
   }
 
@@ -216,13 +218,12 @@ function createWorker(
         const items = await storage.claimQueued(opts.workerBatch)
         if (items.length === 0) break
         for (const item of items) {
-          const done = await processItem(item)
+          const { done, callback } = await processItem(item)
           const storedOk = await storage.completeItem(done)
           if (storedOk && done.output !== undefined) {
             const state = accountOf(item.account)
             const language = 'language' in done.output && typeof done.output.language === 'string' ? done.output.language : ''
             await state?.statistics.countOutcome(item.configId, language, done.status === 'PROCESSED')
-            const callback = (await settingsOf(item.account).find(item.configId).catch(() => undefined))?.configuration.callback
             if (callback !== undefined && callback !== '' && opts.onCallback !== undefined) {
               opts.onCallback({ account: item.account, configId: item.configId, callback, kind: item.kind, output: done.output })
             }
