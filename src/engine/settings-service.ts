@@ -74,9 +74,11 @@ export function createSettingsService(o: SettingsServiceOptions): SettingsServic
   }
 
   async function load(): Promise<SettingsRecord> {
+    // Analysis reads the settings for every document: probe the version, read the record only when it moved.
+    if (cached !== undefined && (await o.storage.settingsVersion(o.account)) === cached.version) return cached
     const stored = await o.storage.loadSettings(o.account)
     if (stored !== undefined) {
-      if (cached === undefined || cached.version !== stored.version) cached = stored
+      cached = stored
       return cached
     }
     const fresh = initial()

@@ -48,6 +48,10 @@ export function createMemoryStorage(): Storage {
       return record === undefined ? undefined : structuredClone(record)
     },
 
+    async settingsVersion(account) {
+      return settings.get(account)?.version ?? 0
+    },
+
     async saveSettings(account, record, expectedVersion) {
       const current = settings.get(account)?.version ?? 0
       if (current !== expectedVersion) return false

@@ -291,6 +291,10 @@ export function createRedisStorage(options: RedisStorageOptions = {}): Storage {
       return json === null ? undefined : (JSON.parse(json) as SettingsRecord)
     },
 
+    async settingsVersion(account) {
+      return Number((await client.hget(settingsKeys[1]!, account)) ?? 0)
+    },
+
     async saveSettings(account, record, expectedVersion) {
       const json = JSON.stringify(record)
       const stored = await run(SAVE_SETTINGS, settingsKeys, [account, json, luaNumber(expectedVersion, 'expectedVersion'), luaNumber(record.version, 'record.version')])

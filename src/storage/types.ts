@@ -13,6 +13,11 @@ export interface Storage {
   /** Read the settings record of an account (all configurations with their tuning). */
   loadSettings(account: string): Promise<SettingsRecord | undefined>
   /**
+   * The `version` of an account's stored settings record, 0 when none is stored: a cheap probe, so that a
+   * reader holding a copy of that version need not read the whole record again.
+   */
+  settingsVersion(account: string): Promise<number>
+  /**
    * Replace the settings record if its stored `version` still equals `expectedVersion` (0 when none is
    * stored yet); the stored version becomes `record.version`. Returns false, storing nothing, on a conflict.
    */

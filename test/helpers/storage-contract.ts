@@ -67,6 +67,16 @@ export function runStorageContract(name: string, makeStorage: () => Promise<Stor
         const results = await Promise.all([s.saveSettings('a', record(2, 'p'), 1), s.saveSettings('a', record(2, 'q'), 1)])
         expect(results.filter(Boolean)).toHaveLength(1)
       })
+      it('should report the stored version, 0 when nothing is stored, unchanged by a refused save', async () => {
+        expect(await s.settingsVersion('a')).toBe(0)
+        await s.saveSettings('a', record(1), 0)
+        expect(await s.settingsVersion('a')).toBe(1)
+        expect(await s.saveSettings('a', record(3), 2)).toBe(false)
+        expect(await s.settingsVersion('a')).toBe(1)
+        expect(await s.saveSettings('a', record(2), 1)).toBe(true)
+        expect(await s.settingsVersion('a')).toBe(2)
+        expect(await s.settingsVersion('b')).toBe(0)
+      })
       it('should keep accounts apart', async () => {
         await s.saveSettings('a', record(1, 'A'), 0)
         await s.saveSettings('b', record(1, 'B'), 0)
