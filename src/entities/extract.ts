@@ -35,6 +35,7 @@
 import { readFileSync } from 'node:fs'
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
 import { createEntityTagger, NER_LEXICON_DIR, type EntityTagger } from './tagger.ts'
+import { readPhraseTable } from './gazetteer.ts'
 
 /** The contract's entity types produced here. */
 export type ContractEntityType =
@@ -108,24 +109,7 @@ export interface ExtractOptions {
 
 /** Parse a `phrase<TAB>title` lexicon (`#` comment lines). Throws naming the line when malformed. */
 export function readPhraseLexicon(tsv: string, source = 'lexicon'): PhraseLexicon {
-  const phrases = new Map<string, string>()
-  const prefixes = new Set<string>()
-  let maxTokens = 0
-  const lines = tsv.split(/\r?\n/)
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] ?? ''
-    if (line === '' || line.startsWith('#')) continue
-    const [phrase, title, extra] = line.split('\t')
-    if (phrase === undefined || phrase === '' || title === undefined || title === '' || extra !== undefined) {
-      throw new Error(`${source}:${i + 1}: expected "phrase<TAB>title", instead found ${JSON.stringify(line.slice(0, 80))}`)
-    }
-    const key = phrase.toLowerCase()
-    if (!phrases.has(key)) phrases.set(key, title)
-    const words = key.split(' ')
-    maxTokens = Math.max(maxTokens, words.length)
-    for (let n = 1; n <= words.length; n++) prefixes.add(words.slice(0, n).join(' '))
-  }
-  return { phrases, maxTokens, prefixes }
+  return readPhraseTable(tsv, source, 'title', true)
 }
 
 /** Load the committed job-title and product lexicons (the defaults of {@link extractEntities}). */
