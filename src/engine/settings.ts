@@ -3,6 +3,7 @@
  * the older names accepted as aliases, and the parsing of untrusted wire values into a checked patch.
  * Pure functions and frozen tables only.
  */
+import { POS_TYPE_NAMES } from '../pipeline/pos.ts'
 import { fail, show } from '../errors.ts'
 import type { BasicSettings } from '../model/account.ts'
 import type { CollectionSettings, ConfigurationSettings, DocumentSettings } from '../model/configuration.ts'
@@ -48,11 +49,8 @@ export function resolveLanguage(value: unknown, path: string, licensed: string |
   return lang.name
 }
 
-/** POS type names accepted in `document.pos_types` (besides `All`), as the output names them. */
-export const POS_TYPE_NAMES: readonly string[] = Object.freeze([
-  'Noun', 'Verb', 'Adjective', 'Adverb', 'Pronoun', 'Determiner', 'Preposition', 'Conjunction', 'Numeral',
-  'Particle', 'Interjection', 'ProperNoun', 'Auxiliary', 'Symbol', 'Punctuation', 'Misc',
-])
+/** The type names a `pos_types` filter may list (plus "All"): exactly the types analysis produces. */
+export { POS_TYPE_NAMES }
 
 /** Defaults of the `document` block (client-compat §6). `pos_types` is unset by default. */
 export const DEFAULT_DOCUMENT_SETTINGS: Readonly<DocumentSettings> = Object.freeze({
