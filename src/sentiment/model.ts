@@ -253,19 +253,45 @@ export function roundToUnitSum(p: readonly number[], decimals: number): number[]
   return floors.map((v) => v / scale)
 }
 
-/** Class probabilities of the regression for a document. */
-export function classProbabilities(data: SentimentModelData, grams: readonly string[], dense: readonly number[]): number[] {
+/** The n-gram weights of model data as a map (no lookups through an object's prototype: "constructor" is a word too). */
+export function ngramTable(data: Pick<SentimentModelData, 'ngrams'>): ReadonlyMap<string, readonly number[]> {
+  return new Map(Object.entries(data.ngrams))
+}
+
+/**
+ * Class probabilities of the regression for a document. `table` is {@link ngramTable} of `data`; pass it
+ * when predicting many documents with the same weights (it is built per call otherwise).
+ */
+export function classProbabilities(
+  data: SentimentModelData,
+  grams: readonly string[],
+  dense: readonly number[],
+  table: ReadonlyMap<string, readonly number[]> = ngramTable(data),
+): number[] {
   const z = data.denseWeights.map((w) => {
     let s = w[0] ?? 0
     for (let i = 0; i < dense.length; i++) s += (w[i + 1] ?? 0) * (dense[i] ?? 0)
     return s
   })
   for (const g of grams) {
-    const w = data.ngrams[g]
+    const w = table.get(g)
     if (w === undefined) continue
     for (let c = 0; c < z.length; c++) z[c] = (z[c] ?? 0) + (w[c] ?? 0)
   }
   return softmax(z)
+}
+
+/**
+ * The calibrated document score (-1..1) from lexicon features and the regression's class probabilities:
+ * the calibrator's linear function of {@link calibrationInputs}, the evidence gate of {@link NEUTRAL_GATE},
+ * then clamped.
+ */
+export function calibratedScore(calibrator: SentimentModelData['calibrator'], features: LexiconFeatures, p: readonly number[]): number {
+  if (hasNoEvidence(features) && (p[1] ?? 0) > NEUTRAL_GATE) return 0
+  const x = calibrationInputs(features, p)
+  let s = calibrator.bias
+  for (let i = 0; i < x.length; i++) s += (calibrator.weights[i] ?? 0) * (x[i] ?? 0)
+  return Math.max(-1, Math.min(1, s))
 }
 
 /** Path of the committed English model. */
@@ -282,13 +308,24 @@ export function checkModelData(json: unknown, where: string): SentimentModelData
   const d = json as Partial<SentimentModelData>
   if (d.format !== 'textengine-sentiment-model/1') bad(`format should be "textengine-sentiment-model/1", instead found ${JSON.stringify(d.format)}`)
   if (typeof d.model_name !== 'string') bad('model_name should be a string')
-  if (!Array.isArray(d.denseWeights) || d.denseWeights.length !== MODEL_CLASSES.length) bad('denseWeights should hold one row per class')
-  if (typeof d.ngrams !== 'object' || d.ngrams === null) bad('ngrams should be an object')
   if (!Array.isArray(d.dense) || d.dense.join() !== DENSE_FEATURES.join()) bad(`dense should be ${DENSE_FEATURES.join(',')}`)
+  // Every weight is checked here, so that a damaged file fails at load instead of scoring NaN.
+  const numbers = (v: unknown, length: number, field: string): void => {
+    if (!Array.isArray(v) || v.length !== length) bad(`${field} should be an array of ${length} numbers, instead found ${JSON.stringify(v)?.slice(0, 60)}`)
+    ;(v as unknown[]).forEach((x, i) => {
+      if (typeof x !== 'number' || !Number.isFinite(x)) bad(`${field}[${i}] should be a finite number, instead found ${JSON.stringify(x)}`)
+    })
+  }
+  if (!Array.isArray(d.denseWeights) || d.denseWeights.length !== MODEL_CLASSES.length) bad('denseWeights should hold one row per class')
+  d.denseWeights?.forEach((row, c) => numbers(row, DENSE_FEATURES.length + 1, `denseWeights[${c}]`))
+  if (typeof d.ngrams !== 'object' || d.ngrams === null || Array.isArray(d.ngrams)) bad('ngrams should be an object of n-gram -> per-class weights')
+  for (const [g, w] of Object.entries(d.ngrams ?? {})) numbers(w, MODEL_CLASSES.length, `ngrams[${JSON.stringify(g)}]`)
   const cal = d.calibrator
-  if (cal === undefined || cal.inputs.join() !== CALIBRATION_INPUTS.join() || cal.weights.length !== CALIBRATION_INPUTS.length) {
+  if (typeof cal !== 'object' || cal === null || !Array.isArray(cal.inputs) || cal.inputs.join() !== CALIBRATION_INPUTS.join()) {
     bad(`calibrator should have inputs ${CALIBRATION_INPUTS.join(',')}`)
   }
+  numbers(cal?.weights, CALIBRATION_INPUTS.length, 'calibrator.weights')
+  if (typeof cal?.bias !== 'number' || !Number.isFinite(cal.bias)) bad(`calibrator.bias should be a finite number, instead found ${JSON.stringify(cal?.bias)}`)
   return d as SentimentModelData
 }
 
@@ -301,10 +338,11 @@ export interface SentimentModelOptions {
 /** Build a model from weight data (already parsed and checked). */
 export function createSentimentModel(data: SentimentModelData, options: SentimentModelOptions = {}): SentimentModel {
   const decimals = options.decimals ?? 4
+  const table = ngramTable(data)
   return {
     name: data.model_name,
     predict(doc, features) {
-      const p = classProbabilities(data, ngramsOf(doc), denseFeatures(features))
+      const p = classProbabilities(data, ngramsOf(doc), denseFeatures(features), table)
       const [neg = 0, neu = 0, pos = 0] = p
       // Mixed: the share of the polar mass explained by a balance of positive and negative lexicon
       // evidence (2*min/(P+N)); it is taken from the positive and negative likelihoods in proportion.
@@ -316,10 +354,7 @@ export function createSentimentModel(data: SentimentModelData, options: Sentimen
       const rounded = roundToUnitSum([pos * (1 - mixedShare), neg * (1 - mixedShare), neu, mixed], decimals)
       const [positive_score = 0, negative_score = 0, neutral_score = 0, mixed_score = 0] = rounded
       const polarity = neu >= pos && neu >= neg ? 'neutral' : pos >= neg ? 'positive' : 'negative'
-      const x = calibrationInputs(features, p)
-      let calibrated = data.calibrator.bias
-      for (let i = 0; i < x.length; i++) calibrated += (data.calibrator.weights[i] ?? 0) * (x[i] ?? 0)
-      if (hasNoEvidence(features) && neu > NEUTRAL_GATE) calibrated = 0
+      const calibrated = calibratedScore(data.calibrator, features, p)
       return {
         model_sentiment: {
           model_name: data.model_name,
@@ -329,7 +364,7 @@ export function createSentimentModel(data: SentimentModelData, options: Sentimen
           mixed_score,
           sentiment_polarity: polarity,
         },
-        calibrated: Math.max(-1, Math.min(1, calibrated)),
+        calibrated,
         probabilities: p,
       }
     },
@@ -344,5 +379,11 @@ export function loadSentimentModel(path: string = defaultModelPath(), options: S
   } catch (e) {
     throw new Error(`cannot read sentiment model ${path}: ${(e as Error).message} (train it with bench/train-sentiment.ts)`)
   }
-  return createSentimentModel(checkModelData(JSON.parse(text), path), options)
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (e) {
+    throw new Error(`${path}: not valid JSON (${(e as Error).message})`)
+  }
+  return createSentimentModel(checkModelData(json, path), options)
 }
