@@ -11,6 +11,7 @@ import {
   MODEL_CLASSES,
   calibrationInputs,
   classProbabilities,
+  ngramTable,
   type SentimentModelData,
 } from './model.ts'
 import type { LexiconFeatures } from './scorer.ts'
@@ -232,24 +233,47 @@ export function trainRegressionWeights(examples: readonly TrainingExample[], opt
 }
 
 /**
- * Train a complete model (regression + calibrator) on `examples`. Deterministic: the same examples in
- * the same order give byte-identical weights.
+ * Out-of-fold class probabilities of `examples` (folds `index % calibrationFolds`): each example's
+ * likelihoods come from a regression trained on the other folds only. The calibrator is fitted on these.
  */
-export function trainSentimentModel(examples: readonly TrainingExample[], options: TrainOptions = {}): SentimentModelData {
+export function outOfFoldProbabilities(examples: readonly TrainingExample[], options: TrainOptions = {}): number[][] {
   const o = resolveOptions(options)
   if (examples.length < Math.max(2, o.calibrationFolds * 2)) throw new Error(`training needs at least ${o.calibrationFolds * 2} examples, found ${examples.length}`)
-  // Out-of-fold likelihoods for the calibrator.
   const oof: number[][] = new Array<number[]>(examples.length)
   for (let f = 0; f < o.calibrationFolds; f++) {
     const train = examples.filter((_, i) => i % o.calibrationFolds !== f)
     const part = regressionData(trainRegression(train, o), o.decimals)
     const data = { ...part, dense: DENSE_FEATURES, format: 'textengine-sentiment-model/1' } as unknown as SentimentModelData
+    const table = ngramTable(data)
     examples.forEach((ex, i) => {
-      if (i % o.calibrationFolds === f) oof[i] = classProbabilities(data, ex.grams, ex.dense)
+      if (i % o.calibrationFolds === f) oof[i] = classProbabilities(data, ex.grams, ex.dense, table)
     })
   }
-  const xs = examples.map((ex, i) => calibrationInputs(ex.lexicon, oof[i] ?? [0, 1, 0]))
+  return oof
+}
+
+/**
+ * Fit the calibrator (ridge regression of the normalised human score on {@link calibrationInputs}, sample
+ * weights from the examples) given each example's class probabilities, rounded as the model file keeps it.
+ */
+export function fitCalibrator(
+  examples: readonly TrainingExample[],
+  probabilities: readonly (readonly number[])[],
+  options: TrainOptions = {},
+): SentimentModelData['calibrator'] {
+  const o = resolveOptions(options)
+  const xs = examples.map((ex, i) => calibrationInputs(ex.lexicon, probabilities[i] ?? [0, 1, 0]))
   const cal = ridge(xs, examples.map((ex) => ex.target), o.ridge, examples.map((ex) => ex.weight ?? 1))
+  return { inputs: CALIBRATION_INPUTS, bias: roundTo(cal.bias, 6), weights: cal.weights.map((w) => roundTo(w, 6)) }
+}
+
+/**
+ * Train a complete model (regression + calibrator) on `examples`. Deterministic: the same examples in
+ * the same order give byte-identical weights.
+ */
+export function trainSentimentModel(examples: readonly TrainingExample[], options: TrainOptions = {}): SentimentModelData {
+  const o = resolveOptions(options)
+  const calibrator = fitCalibrator(examples, outOfFoldProbabilities(examples, options), options)
   const full = regressionData(trainRegression(examples, o), o.decimals)
   return {
     format: 'textengine-sentiment-model/1',
@@ -268,11 +292,7 @@ export function trainSentimentModel(examples: readonly TrainingExample[], option
     dense: DENSE_FEATURES,
     denseWeights: full.denseWeights,
     ngrams: full.ngrams,
-    calibrator: {
-      inputs: CALIBRATION_INPUTS,
-      bias: roundTo(cal.bias, 6),
-      weights: cal.weights.map((w) => roundTo(w, 6)),
-    },
+    calibrator,
   }
 }
 
