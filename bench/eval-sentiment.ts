@@ -18,12 +18,13 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { join, resolve } from 'node:path'
+import { join } from 'node:path'
 import { createAnnotator } from '../src/nlp/annotate.ts'
 import { createSentimentScorer } from '../src/sentiment/scorer.ts'
-import { createSentimentModel, denseFeatures, loadSentimentModel, ngramsOf, type SentimentModel } from '../src/sentiment/model.ts'
-import { findSentimentDir, readVaderCorpora } from '../src/sentiment/corpus.ts'
-import { trainSentimentModel, type TrainingExample } from '../src/sentiment/train.ts'
+import { createSentimentModel, loadSentimentModel, type SentimentModel } from '../src/sentiment/model.ts'
+import { readVaderCorpora } from '../src/sentiment/corpus.ts'
+import { trainSentimentModel } from '../src/sentiment/train.ts'
+import { cls, f1Scores, pearson, readRatedDocs, sentimentDirOrExit, type RatedDoc } from './sentiment-data.ts'
 import type { AnnotatedDocument } from '../src/nlp/types.ts'
 import type { LexiconFeatures } from '../src/sentiment/scorer.ts'
 
@@ -36,103 +37,32 @@ const args = process.argv.slice(2)
 const foldsAt = args.indexOf('--folds')
 const K = foldsAt >= 0 ? Number(args[foldsAt + 1]) : 5
 const positional = args.filter((a, i) => !a.startsWith('--') && (foldsAt < 0 || i !== foldsAt + 1))
-const dataArg = positional[0] ?? resolve(repo, '../shared/data')
-const dir = findSentimentDir(dataArg)
-if (dir === undefined) {
-  console.error(`no VADER ground-truth files in ${dataArg} or ${dataArg}/sentiment`)
-  process.exit(1)
-}
+const dir = sentimentDirOrExit(positional[0])
 
 const PUBLISHED: Record<string, { r: number; f1: number }> = {
   tweets: { r: 0.881, f1: 0.96 },
   'movie reviews': { r: 0.451, f1: 0.61 },
 }
 
-const cls = (s: number): number => (s > 0.05 ? 2 : s < -0.05 ? 0 : 1)
-
-function pearson(x: readonly number[], y: readonly number[]): number {
-  const n = x.length
-  let mx = 0
-  let my = 0
-  for (let i = 0; i < n; i++) {
-    mx += x[i] ?? 0
-    my += y[i] ?? 0
-  }
-  mx /= n
-  my /= n
-  let sxy = 0
-  let sxx = 0
-  let syy = 0
-  for (let i = 0; i < n; i++) {
-    const a = (x[i] ?? 0) - mx
-    const b = (y[i] ?? 0) - my
-    sxy += a * b
-    sxx += a * a
-    syy += b * b
-  }
-  return sxx === 0 || syy === 0 ? 0 : sxy / Math.sqrt(sxx * syy)
-}
-
-function f1Scores(pred: readonly number[], gold: readonly number[]): { weighted: number; macro: number } {
-  let weighted = 0
-  let macro = 0
-  for (let c = 0; c < 3; c++) {
-    let tp = 0
-    let fp = 0
-    let fn = 0
-    for (let i = 0; i < gold.length; i++) {
-      if (pred[i] === c && gold[i] === c) tp++
-      else if (pred[i] === c) fp++
-      else if (gold[i] === c) fn++
-    }
-    const f1 = tp === 0 ? 0 : (2 * tp) / (2 * tp + fp + fn)
-    weighted += (f1 * (tp + fn)) / gold.length
-    macro += f1 / 3
-  }
-  return { weighted, macro }
-}
-
-interface Doc {
-  readonly corpus: string
-  readonly text: string
-  readonly target: number
-  readonly ex: TrainingExample
-  readonly doc: AnnotatedDocument
-  readonly lexicon: number
-}
-
 const t0 = performance.now()
-const annotator = createAnnotator()
-const lexScorer = createSentimentScorer({ model: false })
 const vaderScore = (t: string): number => vader.SentimentIntensityAnalyzer.polarity_scores(t).compound
 const afinn = new SentimentPkg()
 const afinnScore = (t: string): number => afinn.analyze(t).comparative
-
+const lexScorer = createSentimentScorer({ model: false })
+const annotator = createAnnotator()
 // The annotator throws on an empty text (wink has no sentence to index); an empty text is an empty document.
 const annotateSafe = (text: string): AnnotatedDocument =>
   text.trim() === '' ? { text, tokens: [], sentences: [], patterns: [] } : annotator.annotate(text)
 
-function prepare(corpus: string, text: string, target: number, weight: number): Doc {
-  const doc = annotateSafe(text)
-  const r = lexScorer.score(doc)
-  const ex: TrainingExample = { grams: ngramsOf(doc), dense: denseFeatures(r.features), lexicon: r.features, target, weight }
-  return { corpus, text, target, ex, doc, lexicon: r.lexicon_score }
-}
-
+const docs = readRatedDocs(dir)
 const corpora = readVaderCorpora(dir)
-const docs: Doc[] = []
-// Training weights: each source weighs the same in the loss (as in bench/train-sentiment.ts).
-const total = corpora.reduce((a, c) => a + c.items.length, 0)
-for (const c of corpora) {
-  for (const it of c.items) docs.push(prepare(c.name, it.text, it.mean / 4, total / (corpora.length * c.items.length)))
-}
 
 // Out-of-fold predictions of our trained systems.
 const ours = new Float64Array(docs.length)
 const modelScore = new Float64Array(docs.length)
 const modelClass = new Int8Array(docs.length)
 const predictInto = (m: SentimentModel, i: number): void => {
-  const d = docs[i] as Doc
+  const d = docs[i] as RatedDoc
   const out = m.predict(d.doc, d.ex.lexicon as LexiconFeatures)
   ours[i] = Math.round(out.calibrated * 1e4) / 1e4
   modelScore[i] = out.model_sentiment.positive_score - out.model_sentiment.negative_score
@@ -154,8 +84,8 @@ lines.push('')
 lines.push(`${'corpus'.padEnd(22)} ${'system'.padEnd(26)} ${'r'.padStart(6)} ${'F1w'.padStart(6)} ${'F1m'.padStart(6)}   VADER paper r / F1`)
 for (const c of corpora) {
   const idx = docs.flatMap((d, i) => (d.corpus === c.name ? [i] : []))
-  const gold = idx.map((i) => cls((docs[i] as Doc).target))
-  const human = idx.map((i) => (docs[i] as Doc).target)
+  const gold = idx.map((i) => cls((docs[i] as RatedDoc).target))
+  const human = idx.map((i) => (docs[i] as RatedDoc).target)
   const pub = PUBLISHED[c.name]
   for (const s of systems) {
     let scores: number[]
@@ -166,7 +96,7 @@ for (const c of corpora) {
         pred = scores.map(cls)
         break
       case 'ours lexicon only':
-        scores = idx.map((i) => (docs[i] as Doc).lexicon)
+        scores = idx.map((i) => (docs[i] as RatedDoc).lexicon)
         pred = scores.map(cls)
         break
       case 'model_sentiment':
@@ -174,11 +104,11 @@ for (const c of corpora) {
         pred = idx.map((i) => modelClass[i] ?? 1)
         break
       case 'VADER (vader-sentiment)':
-        scores = idx.map((i) => vaderScore((docs[i] as Doc).text))
+        scores = idx.map((i) => vaderScore((docs[i] as RatedDoc).text))
         pred = scores.map(cls)
         break
       case 'sentiment (AFINN)':
-        scores = idx.map((i) => afinnScore((docs[i] as Doc).text))
+        scores = idx.map((i) => afinnScore((docs[i] as RatedDoc).text))
         pred = scores.map(cls)
         break
     }

@@ -1,0 +1,105 @@
+/**
+ * Shared by the sentiment evaluation scripts: the VADER ground truth featurised as the trainer sees it,
+ * and the metrics the VADER paper reports (Pearson r, 3-class F1 with the ±0.05 rule).
+ */
+import { fileURLToPath } from 'node:url'
+import { createAnnotator } from '../src/nlp/annotate.ts'
+import { createSentimentScorer } from '../src/sentiment/scorer.ts'
+import { denseFeatures, ngramsOf } from '../src/sentiment/model.ts'
+import { findSentimentDir, readVaderCorpora } from '../src/sentiment/corpus.ts'
+import type { TrainingExample } from '../src/sentiment/train.ts'
+import type { AnnotatedDocument } from '../src/nlp/types.ts'
+
+/** The folder of the ground-truth files under `dataArg` (default ../shared/data); exits naming it when absent. */
+export function sentimentDirOrExit(dataArg: string = fileURLToPath(new URL('../../shared/data', import.meta.url))): string {
+  const dir = findSentimentDir(dataArg)
+  if (dir === undefined) {
+    console.error(`no VADER ground-truth files in ${dataArg} or ${dataArg}/sentiment`)
+    process.exit(1)
+  }
+  return dir
+}
+
+/** One rated text, annotated and featurised. */
+export interface RatedDoc {
+  readonly corpus: string
+  readonly text: string
+  /** Mean human rating / 4 (-1..1). */
+  readonly target: number
+  readonly ex: TrainingExample
+  readonly doc: AnnotatedDocument
+  /** Lexicon-only document score. */
+  readonly lexicon: number
+}
+
+/** 3-class rule of the paper and of our polarity: > +0.05 positive (2), < -0.05 negative (0), else neutral (1). */
+export const cls = (s: number): number => (s > 0.05 ? 2 : s < -0.05 ? 0 : 1)
+
+/**
+ * Read and featurise every corpus in `dir`. Training weights: each source weighs the same in the loss
+ * (as in bench/train-sentiment.ts); the model never sees which source a text is from.
+ */
+export function readRatedDocs(dir: string): RatedDoc[] {
+  const annotator = createAnnotator()
+  const lexScorer = createSentimentScorer({ model: false })
+  // The annotator throws on an empty text (wink has no sentence to index); an empty text is an empty document.
+  const annotate = (text: string): AnnotatedDocument =>
+    text.trim() === '' ? { text, tokens: [], sentences: [], patterns: [] } : annotator.annotate(text)
+  const corpora = readVaderCorpora(dir)
+  const total = corpora.reduce((a, c) => a + c.items.length, 0)
+  const docs: RatedDoc[] = []
+  for (const c of corpora) {
+    const weight = total / (corpora.length * c.items.length)
+    for (const it of c.items) {
+      const doc = annotate(it.text)
+      const r = lexScorer.score(doc)
+      const target = it.mean / 4
+      const ex: TrainingExample = { grams: ngramsOf(doc), dense: denseFeatures(r.features), lexicon: r.features, target, weight }
+      docs.push({ corpus: c.name, text: it.text, target, ex, doc, lexicon: r.lexicon_score })
+    }
+  }
+  return docs
+}
+
+export function pearson(x: readonly number[], y: readonly number[]): number {
+  const n = x.length
+  let mx = 0
+  let my = 0
+  for (let i = 0; i < n; i++) {
+    mx += x[i] ?? 0
+    my += y[i] ?? 0
+  }
+  mx /= n
+  my /= n
+  let sxy = 0
+  let sxx = 0
+  let syy = 0
+  for (let i = 0; i < n; i++) {
+    const a = (x[i] ?? 0) - mx
+    const b = (y[i] ?? 0) - my
+    sxy += a * b
+    sxx += a * a
+    syy += b * b
+  }
+  return sxx === 0 || syy === 0 ? 0 : sxy / Math.sqrt(sxx * syy)
+}
+
+/** Support-weighted ("avg / total" of scikit-learn's report) and macro 3-class F1. */
+export function f1Scores(pred: readonly number[], gold: readonly number[]): { weighted: number; macro: number } {
+  let weighted = 0
+  let macro = 0
+  for (let c = 0; c < 3; c++) {
+    let tp = 0
+    let fp = 0
+    let fn = 0
+    for (let i = 0; i < gold.length; i++) {
+      if (pred[i] === c && gold[i] === c) tp++
+      else if (pred[i] === c) fp++
+      else if (gold[i] === c) fn++
+    }
+    const f1 = tp === 0 ? 0 : (2 * tp) / (2 * tp + fp + fn)
+    weighted += (f1 * (tp + fn)) / gold.length
+    macro += f1 / 3
+  }
+  return { weighted, macro }
+}
