@@ -161,8 +161,8 @@ function regressionData(r: Regression, decimals: number): Pick<SentimentModelDat
   return { denseWeights: r.dense.map((row) => row.map((v) => roundTo(v, decimals))), ngrams }
 }
 
-/** Solve the ridge normal equations (X'X + lambda I) w = X'y with an unpenalised intercept. */
-function ridge(xs: readonly (readonly number[])[], ys: readonly number[], lambda: number, ws?: readonly number[]): { bias: number; weights: number[] } {
+/** Solve the ridge normal equations (X'X + lambda I) w = X'y with an unpenalised intercept (weights `ws`, default 1). */
+export function fitRidge(xs: readonly (readonly number[])[], ys: readonly number[], lambda: number, ws?: readonly number[]): { bias: number; weights: number[] } {
   const k = (xs[0]?.length ?? 0) + 1
   const A = Array.from({ length: k }, () => new Array<number>(k).fill(0))
   const b = new Array<number>(k).fill(0)
@@ -263,7 +263,7 @@ export function fitCalibrator(
 ): SentimentModelData['calibrator'] {
   const o = resolveOptions(options)
   const xs = examples.map((ex, i) => calibrationInputs(ex.lexicon, probabilities[i] ?? [0, 1, 0]))
-  const cal = ridge(xs, examples.map((ex) => ex.target), o.ridge, examples.map((ex) => ex.weight ?? 1))
+  const cal = fitRidge(xs, examples.map((ex) => ex.target), o.ridge, examples.map((ex) => ex.weight ?? 1))
   return { inputs: CALIBRATION_INPUTS, bias: roundTo(cal.bias, 6), weights: cal.weights.map((w) => roundTo(w, 6)) }
 }
 
