@@ -11,11 +11,14 @@
  * - pooled: on both corpora, each weighing the same (the shipped design: `npm run eval:sentiment`'s score), or
  * - told the corpus: one per corpus, each applied to its own corpus's texts (an oracle);
  * on the engine's calibration inputs, or on those plus VADER's compound (an ensemble with VADER). The last
- * oracle trains the regression and the calibrator on the tweets alone and scores the tweets alone.
+ * oracle trains the regression and the calibrator on the tweets alone and scores the tweets alone. The blend
+ * row is what leaning on the lexicon without knowing the corpus gives (half lexicon, half shipped score).
  * Then the tweets on which our lexicon and VADER disagree in class, with an exact two-sided sign test
- * (McNemar) of who is right more often.
+ * (McNemar) of who is right more often, and the lexicon alone on the tweets under other values of each of
+ * the scorer's rule options (negation factor and scope, '!' and capitals emphasis).
  */
 import { createRequire } from 'node:module'
+import { createSentimentScorer, type SentimentScorerOptions } from '../src/sentiment/scorer.ts'
 import { NEUTRAL_GATE, calibrationInputs, classProbabilities, hasNoEvidence, ngramTable } from '../src/sentiment/model.ts'
 import { fitRidge, outOfFoldProbabilities, trainRegressionWeights } from '../src/sentiment/train.ts'
 import { cls, f1Scores, pearson, readRatedDocs, sentimentDirOrExit, type RatedDoc } from './sentiment-data.ts'
@@ -106,10 +109,12 @@ const homeDocs = all
   })
 const homeSplit = folds(homeDocs)
 process.stderr.write('\n')
+const shipped = calibrated(all, pooledSplit, engineInputs, false)
 const rows: Array<[string, readonly RatedDoc[], ArrayLike<number>]> = [
   ['VADER (vader-sentiment)', all, all.map((d) => vaderOf.get(d) ?? 0)],
   ['ours, lexicon only', all, all.map((d) => d.lexicon)],
-  ['ours, shipped design (pooled regression + pooled calibrator)', all, calibrated(all, pooledSplit, engineInputs, false)],
+  ['ours, shipped design (pooled regression + pooled calibrator)', all, shipped],
+  ['genre-blind blend: (lexicon + shipped) / 2', all, all.map((d, i) => (d.lexicon + (shipped[i] ?? 0)) / 2)],
   ['oracle: calibrator told the corpus', all, calibrated(all, pooledSplit, engineInputs, true)],
   ['ensemble: VADER as a calibrator input, pooled', all, calibrated(all, pooledSplit, withVader, false)],
   ['ensemble + oracle: VADER as an input, told the corpus', all, calibrated(all, pooledSplit, withVader, true)],
@@ -152,6 +157,26 @@ lines.push('')
 lines.push(
   `${home}: the classes of our lexicon and VADER differ on ${n + neither} texts: ours right ${oursOnly}, VADER right ${vaderOnly}, neither ${neither}; exact sign test p = ${Math.min(1, 2 * tail).toFixed(4)}`,
 )
+// The lexicon alone on the home corpus under other rule settings (one option changed at a time).
+lines.push('')
+lines.push(`${`${home}, lexicon only, one scorer option changed`.padEnd(62)} ${'r'.padStart(7)} ${'F1'.padStart(7)}`)
+const variants: SentimentScorerOptions[] = [
+  {},
+  { negationFactor: -0.5 },
+  { negationFactor: -1 },
+  { window: 2 },
+  { window: 4 },
+  { exclamationBoost: 0 },
+  { exclamationBoost: 0.6 },
+  { capsBoost: 0 },
+  { capsBoost: 1.5 },
+]
+for (const options of variants) {
+  const scorer = createSentimentScorer({ ...options, model: false })
+  const s = homeDocs.map((d) => scorer.score(d.doc).lexicon_score)
+  const name = Object.keys(options).length === 0 ? 'defaults' : JSON.stringify(options)
+  lines.push(`${name.padEnd(62)} ${pearson(s, homeDocs.map((d) => d.target)).toFixed(4).padStart(7)} ${f1Scores(s.map(cls), homeDocs.map((d) => cls(d.target))).weighted.toFixed(4).padStart(7)}`)
+}
 lines.push(`total ${((performance.now() - t0) / 1000).toFixed(1)} s`)
 console.log(lines.join('\n'))
 
