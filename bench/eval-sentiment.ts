@@ -19,12 +19,10 @@ import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
-import { createAnnotator } from '../src/nlp/annotate.ts'
 import { createSentimentScorer } from '../src/sentiment/scorer.ts'
 import { createSentimentModel, loadSentimentModel, type SentimentModel } from '../src/sentiment/model.ts'
-import { readVaderCorpora } from '../src/sentiment/corpus.ts'
 import { trainSentimentModel } from '../src/sentiment/train.ts'
-import { cls, f1Scores, pearson, readRatedDocs, sentimentDirOrExit, type RatedDoc } from './sentiment-data.ts'
+import { cls, f1Scores, pearson, createSafeAnnotate, readRatedDocs, sentimentDirOrExit, type RatedDoc } from './sentiment-data.ts'
 import type { AnnotatedDocument } from '../src/nlp/types.ts'
 import type { LexiconFeatures } from '../src/sentiment/scorer.ts'
 
@@ -49,13 +47,10 @@ const vaderScore = (t: string): number => vader.SentimentIntensityAnalyzer.polar
 const afinn = new SentimentPkg()
 const afinnScore = (t: string): number => afinn.analyze(t).comparative
 const lexScorer = createSentimentScorer({ model: false })
-const annotator = createAnnotator()
-// The annotator throws on an empty text (wink has no sentence to index); an empty text is an empty document.
-const annotateSafe = (text: string): AnnotatedDocument =>
-  text.trim() === '' ? { text, tokens: [], sentences: [], patterns: [] } : annotator.annotate(text)
+const annotateSafe = createSafeAnnotate()
 
-const docs = readRatedDocs(dir)
-const corpora = readVaderCorpora(dir)
+const docs = readRatedDocs(dir, annotateSafe, lexScorer)
+const corpora = [...new Set(docs.map((d) => d.corpus))]
 
 // Out-of-fold predictions of our trained systems.
 const ours = new Float64Array(docs.length)
@@ -83,10 +78,10 @@ lines.push('Human classes: mean rating / 4, then > +0.05 positive, < -0.05 negat
 lines.push('')
 lines.push(`${'corpus'.padEnd(22)} ${'system'.padEnd(26)} ${'r'.padStart(6)} ${'F1w'.padStart(6)} ${'F1m'.padStart(6)}   VADER paper r / F1`)
 for (const c of corpora) {
-  const idx = docs.flatMap((d, i) => (d.corpus === c.name ? [i] : []))
+  const idx = docs.flatMap((d, i) => (d.corpus === c ? [i] : []))
   const gold = idx.map((i) => cls((docs[i] as RatedDoc).target))
   const human = idx.map((i) => (docs[i] as RatedDoc).target)
-  const pub = PUBLISHED[c.name]
+  const pub = PUBLISHED[c]
   for (const s of systems) {
     let scores: number[]
     let pred: number[]
@@ -114,7 +109,7 @@ for (const c of corpora) {
     }
     const f1 = f1Scores(pred, gold)
     const paper = s.startsWith('VADER') && pub !== undefined ? `   ${pub.r.toFixed(3)} / ${pub.f1.toFixed(2)}` : ''
-    lines.push(`${`${c.name} (${idx.length})`.padEnd(22)} ${s.padEnd(26)} ${pearson(scores, human).toFixed(3).padStart(6)} ${f1.weighted.toFixed(3).padStart(6)} ${f1.macro.toFixed(3).padStart(6)}${paper}`)
+    lines.push(`${`${c} (${idx.length})`.padEnd(22)} ${s.padEnd(26)} ${pearson(scores, human).toFixed(3).padStart(6)} ${f1.weighted.toFixed(3).padStart(6)} ${f1.macro.toFixed(3).padStart(6)}${paper}`)
   }
 }
 

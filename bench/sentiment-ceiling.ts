@@ -19,7 +19,7 @@
  */
 import { createRequire } from 'node:module'
 import { createSentimentScorer, type SentimentScorerOptions } from '../src/sentiment/scorer.ts'
-import { NEUTRAL_GATE, calibrationInputs, classProbabilities, hasNoEvidence, ngramTable } from '../src/sentiment/model.ts'
+import { calibratedScore, calibrationInputs, classProbabilities } from '../src/sentiment/model.ts'
 import { fitRidge, outOfFoldProbabilities, trainRegressionWeights } from '../src/sentiment/train.ts'
 import { cls, f1Scores, pearson, readRatedDocs, sentimentDirOrExit, type RatedDoc } from './sentiment-data.ts'
 
@@ -58,11 +58,10 @@ function folds(set: readonly RatedDoc[]): Fold[] {
     const train = set.filter((_, i) => i % K !== f)
     const examples = train.map((d) => d.ex)
     const full = trainRegressionWeights(examples)
-    const table = ngramTable(full)
     const test = set.flatMap((_, i) => (i % K === f ? [i] : []))
     const testProbs = test.map((i) => {
       const d = set[i] as RatedDoc
-      return classProbabilities(full, d.ex.grams, d.ex.dense, table)
+      return classProbabilities(full, d.ex.grams, d.ex.dense)
     })
     out.push({ train, trainProbs: outOfFoldProbabilities(examples), test, testProbs })
     process.stderr.write('.')
@@ -90,10 +89,7 @@ function calibrated(set: readonly RatedDoc[], split: readonly Fold[], inputs: In
       const p = fold.testProbs[j] ?? [0, 1, 0]
       const fit = fits.get(perCorpus ? d.corpus : 'all')
       if (fit === undefined) return
-      const x = inputs(d, p)
-      let s = fit.bias
-      for (let k = 0; k < x.length; k++) s += (fit.weights[k] ?? 0) * (x[k] ?? 0)
-      out[i] = hasNoEvidence(d.ex.lexicon) && (p[1] ?? 0) > NEUTRAL_GATE ? 0 : Math.max(-1, Math.min(1, s))
+      out[i] = calibratedScore(fit, d.ex.lexicon, p, inputs(d, p))
     })
   }
   return out

@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url'
 import { createAnnotator } from '../src/nlp/annotate.ts'
-import { createSentimentScorer } from '../src/sentiment/scorer.ts'
+import { createSentimentScorer, type SentimentScorer } from '../src/sentiment/scorer.ts'
 import { denseFeatures, ngramsOf } from '../src/sentiment/model.ts'
 import { findSentimentDir, readVaderCorpora } from '../src/sentiment/corpus.ts'
 import type { TrainingExample } from '../src/sentiment/train.ts'
@@ -35,16 +35,22 @@ export interface RatedDoc {
 /** 3-class rule of the paper and of our polarity: > +0.05 positive (2), < -0.05 negative (0), else neutral (1). */
 export const cls = (s: number): number => (s > 0.05 ? 2 : s < -0.05 ? 0 : 1)
 
-/**
- * Read and featurise every corpus in `dir`. Training weights: each source weighs the same in the loss
- * (as in bench/train-sentiment.ts); the model never sees which source a text is from.
- */
-export function readRatedDocs(dir: string): RatedDoc[] {
+/** An annotator that reads an empty text as an empty document (wink has no sentence to index in one). */
+export function createSafeAnnotate(): (text: string) => AnnotatedDocument {
   const annotator = createAnnotator()
-  const lexScorer = createSentimentScorer({ model: false })
-  // The annotator throws on an empty text (wink has no sentence to index); an empty text is an empty document.
-  const annotate = (text: string): AnnotatedDocument =>
-    text.trim() === '' ? { text, tokens: [], sentences: [], patterns: [] } : annotator.annotate(text)
+  return (text) => (text.trim() === '' ? { text, tokens: [], sentences: [], patterns: [] } : annotator.annotate(text))
+}
+
+/**
+ * Read and featurise every corpus in `dir`, with the caller's annotator and lexicon scorer when it has them.
+ * Training weights: each source weighs the same in the loss (as in bench/train-sentiment.ts); the model never
+ * sees which source a text is from.
+ */
+export function readRatedDocs(
+  dir: string,
+  annotate: (text: string) => AnnotatedDocument = createSafeAnnotate(),
+  lexScorer: SentimentScorer = createSentimentScorer({ model: false }),
+): RatedDoc[] {
   const corpora = readVaderCorpora(dir)
   const total = corpora.reduce((a, c) => a + c.items.length, 0)
   const docs: RatedDoc[] = []

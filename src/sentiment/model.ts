@@ -253,21 +253,24 @@ export function roundToUnitSum(p: readonly number[], decimals: number): number[]
   return floors.map((v) => v / scale)
 }
 
-/** The n-gram weights of model data as a map (no lookups through an object's prototype: "constructor" is a word too). */
-export function ngramTable(data: Pick<SentimentModelData, 'ngrams'>): ReadonlyMap<string, readonly number[]> {
-  return new Map(Object.entries(data.ngrams))
-}
+const ngramTables = new WeakMap<SentimentModelData['ngrams'], ReadonlyMap<string, readonly number[]>>()
 
 /**
- * Class probabilities of the regression for a document. `table` is {@link ngramTable} of `data`; pass it
- * when predicting many documents with the same weights (it is built per call otherwise).
+ * The n-gram weights of model data as a map (no lookups through an object's prototype: "constructor" is a
+ * word too), built once per weights object.
  */
-export function classProbabilities(
-  data: SentimentModelData,
-  grams: readonly string[],
-  dense: readonly number[],
-  table: ReadonlyMap<string, readonly number[]> = ngramTable(data),
-): number[] {
+function ngramTable(data: Pick<SentimentModelData, 'ngrams'>): ReadonlyMap<string, readonly number[]> {
+  let table = ngramTables.get(data.ngrams)
+  if (table === undefined) {
+    table = new Map(Object.entries(data.ngrams))
+    ngramTables.set(data.ngrams, table)
+  }
+  return table
+}
+
+/** Class probabilities of the regression for a document. */
+export function classProbabilities(data: SentimentModelData, grams: readonly string[], dense: readonly number[]): number[] {
+  const table = ngramTable(data)
   const z = data.denseWeights.map((w) => {
     let s = w[0] ?? 0
     for (let i = 0; i < dense.length; i++) s += (w[i + 1] ?? 0) * (dense[i] ?? 0)
@@ -283,12 +286,16 @@ export function classProbabilities(
 
 /**
  * The calibrated document score (-1..1) from lexicon features and the regression's class probabilities:
- * the calibrator's linear function of {@link calibrationInputs}, the evidence gate of {@link NEUTRAL_GATE},
- * then clamped.
+ * the calibrator's linear function of its inputs (by default {@link calibrationInputs}), the evidence gate
+ * of {@link NEUTRAL_GATE}, then clamped.
  */
-export function calibratedScore(calibrator: SentimentModelData['calibrator'], features: LexiconFeatures, p: readonly number[]): number {
+export function calibratedScore(
+  calibrator: Pick<SentimentModelData['calibrator'], 'bias' | 'weights'>,
+  features: LexiconFeatures,
+  p: readonly number[],
+  x: readonly number[] = calibrationInputs(features, p),
+): number {
   if (hasNoEvidence(features) && (p[1] ?? 0) > NEUTRAL_GATE) return 0
-  const x = calibrationInputs(features, p)
   let s = calibrator.bias
   for (let i = 0; i < x.length; i++) s += (calibrator.weights[i] ?? 0) * (x[i] ?? 0)
   return Math.max(-1, Math.min(1, s))
@@ -338,11 +345,10 @@ export interface SentimentModelOptions {
 /** Build a model from weight data (already parsed and checked). */
 export function createSentimentModel(data: SentimentModelData, options: SentimentModelOptions = {}): SentimentModel {
   const decimals = options.decimals ?? 4
-  const table = ngramTable(data)
   return {
     name: data.model_name,
     predict(doc, features) {
-      const p = classProbabilities(data, ngramsOf(doc), denseFeatures(features), table)
+      const p = classProbabilities(data, ngramsOf(doc), denseFeatures(features))
       const [neg = 0, neu = 0, pos = 0] = p
       // Mixed: the share of the polar mass explained by a balance of positive and negative lexicon
       // evidence (2*min/(P+N)); it is taken from the positive and negative likelihoods in proportion.

@@ -11,7 +11,6 @@ import {
   MODEL_CLASSES,
   calibrationInputs,
   classProbabilities,
-  ngramTable,
   type SentimentModelData,
 } from './model.ts'
 import type { LexiconFeatures } from './scorer.ts'
@@ -244,9 +243,8 @@ export function outOfFoldProbabilities(examples: readonly TrainingExample[], opt
     const train = examples.filter((_, i) => i % o.calibrationFolds !== f)
     const part = regressionData(trainRegression(train, o), o.decimals)
     const data = { ...part, dense: DENSE_FEATURES, format: 'textengine-sentiment-model/1' } as unknown as SentimentModelData
-    const table = ngramTable(data)
     examples.forEach((ex, i) => {
-      if (i % o.calibrationFolds === f) oof[i] = classProbabilities(data, ex.grams, ex.dense, table)
+      if (i % o.calibrationFolds === f) oof[i] = classProbabilities(data, ex.grams, ex.dense)
     })
   }
   return oof
