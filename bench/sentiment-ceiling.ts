@@ -19,7 +19,7 @@
  */
 import { createRequire } from 'node:module'
 import { createSentimentScorer, type SentimentScorerOptions } from '../src/sentiment/scorer.ts'
-import { calibratedScore, calibrationInputs, classProbabilities } from '../src/sentiment/model.ts'
+import { calibratedScore, calibrationInputs, classProbabilities, ngramTable } from '../src/sentiment/model.ts'
 import { fitRidge, outOfFoldProbabilities, trainRegressionWeights } from '../src/sentiment/train.ts'
 import { cls, f1Scores, pearson, readRatedDocs, sentimentDirOrExit, type RatedDoc } from './sentiment-data.ts'
 
@@ -58,10 +58,11 @@ function folds(set: readonly RatedDoc[]): Fold[] {
     const train = set.filter((_, i) => i % K !== f)
     const examples = train.map((d) => d.ex)
     const full = trainRegressionWeights(examples)
+    const table = ngramTable(full)
     const test = set.flatMap((_, i) => (i % K === f ? [i] : []))
     const testProbs = test.map((i) => {
       const d = set[i] as RatedDoc
-      return classProbabilities(full, d.ex.grams, d.ex.dense)
+      return classProbabilities(full, d.ex.grams, d.ex.dense, table)
     })
     out.push({ train, trainProbs: outOfFoldProbabilities(examples), test, testProbs })
     process.stderr.write('.')

@@ -253,24 +253,21 @@ export function roundToUnitSum(p: readonly number[], decimals: number): number[]
   return floors.map((v) => v / scale)
 }
 
-const ngramTables = new WeakMap<SentimentModelData['ngrams'], ReadonlyMap<string, readonly number[]>>()
-
 /**
  * The n-gram weights of model data as a map (no lookups through an object's prototype: "constructor" is a
- * word too), built once per weights object.
+ * word too). Build it once per weights and hand it to every {@link classProbabilities} call.
  */
-function ngramTable(data: Pick<SentimentModelData, 'ngrams'>): ReadonlyMap<string, readonly number[]> {
-  let table = ngramTables.get(data.ngrams)
-  if (table === undefined) {
-    table = new Map(Object.entries(data.ngrams))
-    ngramTables.set(data.ngrams, table)
-  }
-  return table
+export function ngramTable(data: Pick<SentimentModelData, 'ngrams'>): ReadonlyMap<string, readonly number[]> {
+  return new Map(Object.entries(data.ngrams))
 }
 
-/** Class probabilities of the regression for a document. */
-export function classProbabilities(data: SentimentModelData, grams: readonly string[], dense: readonly number[]): number[] {
-  const table = ngramTable(data)
+/** Class probabilities of the regression for a document; `table` is {@link ngramTable} of `data`. */
+export function classProbabilities(
+  data: SentimentModelData,
+  grams: readonly string[],
+  dense: readonly number[],
+  table: ReadonlyMap<string, readonly number[]>,
+): number[] {
   const z = data.denseWeights.map((w) => {
     let s = w[0] ?? 0
     for (let i = 0; i < dense.length; i++) s += (w[i + 1] ?? 0) * (dense[i] ?? 0)
@@ -345,10 +342,11 @@ export interface SentimentModelOptions {
 /** Build a model from weight data (already parsed and checked). */
 export function createSentimentModel(data: SentimentModelData, options: SentimentModelOptions = {}): SentimentModel {
   const decimals = options.decimals ?? 4
+  const table = ngramTable(data)
   return {
     name: data.model_name,
     predict(doc, features) {
-      const p = classProbabilities(data, ngramsOf(doc), denseFeatures(features))
+      const p = classProbabilities(data, ngramsOf(doc), denseFeatures(features), table)
       const [neg = 0, neu = 0, pos = 0] = p
       // Mixed: the share of the polar mass explained by a balance of positive and negative lexicon
       // evidence (2*min/(P+N)); it is taken from the positive and negative likelihoods in proportion.

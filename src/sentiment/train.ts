@@ -11,6 +11,7 @@ import {
   MODEL_CLASSES,
   calibrationInputs,
   classProbabilities,
+  ngramTable,
   type SentimentModelData,
 } from './model.ts'
 import type { LexiconFeatures } from './scorer.ts'
@@ -243,8 +244,9 @@ export function outOfFoldProbabilities(examples: readonly TrainingExample[], opt
     const train = examples.filter((_, i) => i % o.calibrationFolds !== f)
     const part = regressionData(trainRegression(train, o), o.decimals)
     const data = { ...part, dense: DENSE_FEATURES, format: 'textengine-sentiment-model/1' } as unknown as SentimentModelData
+    const table = ngramTable(data)
     examples.forEach((ex, i) => {
-      if (i % o.calibrationFolds === f) oof[i] = classProbabilities(data, ex.grams, ex.dense)
+      if (i % o.calibrationFolds === f) oof[i] = classProbabilities(data, ex.grams, ex.dense, table)
     })
   }
   return oof
