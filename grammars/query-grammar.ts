@@ -22,7 +22,12 @@ export interface QueryProblem {
 // `ANDROID` or `NEARBY` lex as terms; `NOTWITH` comes before `NOT`.
 // ---------------------------------------------------------------------------------------------
 
-/** A term: letters (any script), `_`, `&`, escaped parentheses, optionally ending in the `*` wildcard. */
+/**
+ * A term: a run of characters up to whitespace, a parenthesis (unless escaped), a double quote, `*` or `\`,
+ * holding at least one letter, mark, digit, `_` or `&`, optionally ending in the `*` wildcard. So `EC2`,
+ * `COVID-19`, `AT&T`, `O'Reilly`, `3.5mm`, `e-mail`, `#travel`, `@united` and `café` are terms; a lone `-`,
+ * `/` or `.` is not.
+ */
 export const Term = createToken({
   name: 'Term',
   // A custom matcher: chevrotain's lexer drops the `u` flag that \p{L} needs. No regex with
@@ -31,22 +36,39 @@ export const Term = createToken({
   line_breaks: false,
 })
 
-const termChar = /^[\p{L}\p{M}_&]$/u
+/** Characters that end an unquoted term (besides an unescaped parenthesis). */
+const termStop = /^[\s"*\\()]$/u
+/** A term needs one of these; a run of other characters alone (`-`, `/`, `.`) is punctuation, not a term. */
+const wordChar = /^[\p{L}\p{M}\p{N}_&]$/u
 
-/** Match `(?:[\p{L}\p{M}_&]|\\[()])+\*?` at `offset` (the shape chevrotain's custom patterns return). */
-function matchTerm(text: string, offset: number): RegExpExecArray | null {
+/** Length of the unquoted term starting at `offset` (without its wildcard), or 0 when none starts there. */
+function termLength(text: string, offset: number): number {
   let i = offset
+  let hasWordChar = false
   while (i < text.length) {
     const c = text[i] as string
     if (c === '\\' && (text[i + 1] === '(' || text[i + 1] === ')')) {
       i += 2
+      hasWordChar = true
       continue
     }
-    const cp = text.codePointAt(i) as number
-    const ch = String.fromCodePoint(cp)
-    if (!termChar.test(ch)) break
+    const ch = String.fromCodePoint(text.codePointAt(i) as number)
+    if (termStop.test(ch)) break
+    if (!hasWordChar && wordChar.test(ch)) hasWordChar = true
     i += ch.length
   }
+  return hasWordChar ? i - offset : 0
+}
+
+/** True when `word` (a trailing `*` included) lexes as exactly one unquoted term. */
+export function isUnquotedTerm(word: string): boolean {
+  const n = termLength(word, 0)
+  return n > 0 && (n === word.length || (n === word.length - 1 && word.endsWith('*')))
+}
+
+/** Match an unquoted term (see {@link Term}) at `offset` (the shape chevrotain's custom patterns return). */
+function matchTerm(text: string, offset: number): RegExpExecArray | null {
+  let i = offset + termLength(text, offset)
   if (i === offset) return null
   if (text[i] === '*') i++
   const found = [text.slice(offset, i)] as unknown as RegExpExecArray
@@ -354,7 +376,7 @@ export function createQueryGrammar(): QueryGrammar {
     const problems: QueryProblem[] = []
     for (const err of lexed.errors) {
       const ch = text.slice(err.offset, err.offset + err.length)
-      const what = /\d/.test(ch[0] ?? '') ? 'digits' : `character '${ch[0] ?? ''}'`
+      const first = ch === '' ? '' : String.fromCodePoint(ch.codePointAt(0) as number)
       problems.push({
         line: err.line ?? 1,
         column: err.column ?? 1,
@@ -362,7 +384,7 @@ export function createQueryGrammar(): QueryGrammar {
           ? `misplaced wildcard '*': it may only end a term`
           : ch.startsWith('\\')
             ? `stray backslash: only \\( and \\) may be escaped`
-            : `unexpected ${what}: terms with special characters or digits must be double-quoted`,
+            : `unexpected character '${first}': a term needs a letter or a digit (double-quote punctuation to match it literally)`,
       })
     }
     // Balance of quotes and parentheses, named with the position of the culprit.

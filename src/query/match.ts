@@ -63,6 +63,7 @@ const noSpans: readonly TokenSpan[] = Object.freeze([])
 // `&` is left to exact matching: the tokenizer may split AT&T into several tokens.
 const isPlainWord = (w: string): boolean => /^[\p{L}\p{M}_]+$/u.test(w)
 const isAlnum = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{M}\p{N}_]/u.test(c)
+const isDigit = (c: string | undefined): boolean => c !== undefined && /\p{N}/u.test(c)
 
 function spansAt(positions: readonly number[] | undefined, length = 1): readonly TokenSpan[] {
   if (positions === undefined || positions.length === 0) return noSpans
@@ -128,7 +129,8 @@ function phraseMatcher(text: string, wildcard: boolean, key: string): TermMatche
   const firstWordLength = firstBlank < 0 ? compact.length : firstBlank
   const startKeys: string[] = []
   for (let k = 1; k <= firstWordLength; k++) {
-    if (k === firstWordLength || !isAlnum(compact[k]) || !isAlnum(compact[k - 1]) || compact.startsWith("n't", k)) {
+    // The tokenizer splits at punctuation, before "n't", and between a number and letters (3.5mm, 10km, 5G).
+    if (k === firstWordLength || !isAlnum(compact[k]) || !isAlnum(compact[k - 1]) || compact.startsWith("n't", k) || isDigit(compact[k]) !== isDigit(compact[k - 1])) {
       startKeys.push(compact.slice(0, k))
     }
   }

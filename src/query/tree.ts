@@ -2,6 +2,7 @@
  * The typed tree of a boolean query, and its printer. Trees carry no positions, so that
  * `parse(print(tree))` deep-equals `tree`.
  */
+import { isUnquotedTerm } from '../../grammars/query-grammar.ts'
 
 /**
  * A term: unquoted words (one or two, matched by lower-case form or lemma) or a quoted phrase
@@ -54,11 +55,11 @@ export type QueryNode = TermNode | AndNode | OrNode | NotNode | NearNode | Sente
 // Binding strength of each level: a child printed inside a parent binding tighter gets parentheses.
 const level: Record<QueryNode['type'], number> = { or: 1, and: 2, not: 3, near: 4, with: 4, notwith: 4, term: 5 }
 
-const operatorWords = new Set(['AND', 'OR', 'NOT', 'NEAR', 'WITH', 'NOTWITH'])
+const operatorWord = /^(?:AND|OR|NOT|NEAR(?:\/\d+)?|WITH|NOTWITH)$/
 
-/** True when `word` (as printed, `*` included) would lex as something other than one term. */
+/** True when `word` (as printed, `*` included, parentheses escaped) would lex as something other than one term. */
 function needsQuotes(word: string): boolean {
-  return !/^(?:[\p{L}\p{M}_&()])+\*?$/u.test(word) || operatorWords.has(word)
+  return !isUnquotedTerm(word.replace(/[()]/g, '\\$&')) || operatorWord.test(word)
 }
 
 function printTerm(t: TermNode): string {
