@@ -202,8 +202,8 @@ function planClone(record: SettingsRecord, item: Record<string, unknown>, path: 
 function planCreate(item: Record<string, unknown>, path: string, ctx: ConfigurationContext): Planned {
   if (!given(item, 'name')) fail('ERR_MISSING_FIELD', `${path}.name: a name is required`, `${path}.name`)
   const name = checkName(item['name'], `${path}.name`)
-  if (!given(item, 'is_primary')) fail('ERR_MISSING_FIELD', `${path}.is_primary: is_primary is required (true or false)`, `${path}.is_primary`)
-  const isPrimary = checkPrimary(item['is_primary'], `${path}.is_primary`)
+  // Clients create configurations with only a name and a language (client-compat §9): not primary unless asked.
+  const isPrimary = given(item, 'is_primary') ? checkPrimary(item['is_primary'], `${path}.is_primary`) : false
   if (!given(item, 'language')) fail('ERR_MISSING_FIELD', `${path}.language: a language is required, such as "English"`, `${path}.language`)
   const language = resolveLanguage(item['language'], `${path}.language`, ctx.supportedLanguages)
   const patch = parseSettingsPatch(item, path, ctx.limits)
@@ -243,8 +243,8 @@ function addAll(record: SettingsRecord, planned: readonly Planned[], ctx: Config
 }
 
 /**
- * Create configurations from an array (or one object). A plain item needs `name` (1..50 characters),
- * `is_primary` and a licensed `language`; every other setting is optional and defaulted. An item with
+ * Create configurations from an array (or one object). A plain item needs `name` (1..50 characters) and a
+ * licensed `language`; `is_primary` defaults to false and every other setting is optional and defaulted. An item with
  * `template` clones (see {@link cloneConfiguration}). A new primary demotes the old one. Answers the stored
  * configurations in request order.
  */

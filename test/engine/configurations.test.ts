@@ -169,7 +169,6 @@ describe('createConfigurations', () => {
     [{ name: '', is_primary: false, language: 'English' }, 'ERR_INVALID_FIELD'],
     [{ name: '   ', is_primary: false, language: 'English' }, 'ERR_INVALID_FIELD'],
     [{ name: 'x'.repeat(51), is_primary: false, language: 'English' }, 'ERR_INVALID_FIELD'],
-    [{ name: 'a', language: 'English' }, 'ERR_MISSING_FIELD'],
     [{ name: 'a', is_primary: 'sometimes', language: 'English' }, 'ERR_INVALID_FIELD'],
     [{ name: 'a', is_primary: false }, 'ERR_MISSING_FIELD'],
     [{ name: 'a', is_primary: false, language: 'Klingon' }, 'ERR_LANGUAGE_FORBIDDEN'],
@@ -177,6 +176,13 @@ describe('createConfigurations', () => {
     ['just a string', 'ERR_INVALID_FIELD'],
   ])('refuses %j with %s', (item, code) => {
     expect(codeOf(() => createConfigurations(seed(), [item], context()))).toBe(code)
+  })
+
+  it('creates a non-primary configuration from only a name and a language, as clients send it', () => {
+    const r = createConfigurations(seed(), [{ name: 'a', language: 'English' }], context())
+    expect(r.result).toHaveLength(1)
+    expect(r.result[0]).toMatchObject({ name: 'a', is_primary: false, language: 'English' })
+    expect(listConfigurations(r.record).filter((c) => c.is_primary).map((c) => c.id)).toEqual(['p'])
   })
 
   it('accepts a name of exactly 50 characters', () => {
