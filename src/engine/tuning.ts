@@ -225,10 +225,15 @@ const categories: ItemSpec<Category> = {
   wire: (c) => ({ id: c.id, name: c.name, weight: c.weight, samples: [...c.samples], modified: c.modified }),
 }
 
+/** Words of a phrase: blank-separated pieces holding a letter or a digit (a lone `-`, `&` or `/` is not a word). */
+export function phraseWordCount(phrase: string): number {
+  return phrase.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length
+}
+
 function phraseName(v: unknown, path: string, ctx: TuningContext): string {
   if (typeof v === 'string' && hasQueryOperators(v)) return checkQueryText(v, path, ctx)
   const s = text(v, path, ITEM_NAME_LIMIT)
-  const words = s.split(/\s+/).length
+  const words = phraseWordCount(s)
   if (words > PHRASE_WORDS_LIMIT) {
     fail('ERR_INVALID_FIELD', `${path}: a phrase has at most ${PHRASE_WORDS_LIMIT} words unless it uses query operators, found ${words} in ${show(s)}`, path)
   }
@@ -416,60 +421,83 @@ export function blacklistPattern(pattern: string): RegExp {
   return new RegExp(`^${body}$`, 'i')
 }
 
-function blacklistNames(input: unknown): string[] {
+/** A blacklist entry as sent: a plain string, or an object `{name}` or `{id, name}` (some clients send objects). */
+interface BlacklistEntry {
+  readonly id: string | undefined
+  readonly name: string
+  readonly path: string
+}
+
+function blacklistEntries(input: unknown): BlacklistEntry[] {
   return listOf(input, 'blacklist').map((v, i) => {
     const path = `blacklist[${i}]`
-    if (isPlainObject(v)) return text(v['name'], `${path}.name`, ITEM_NAME_LIMIT)
-    return text(v, path, ITEM_NAME_LIMIT)
+    if (isPlainObject(v)) {
+      const id = given(v, 'id') ? idOf(v['id'], `${path}.id`) : undefined
+      return { id, name: text(required(v, 'name', path), `${path}.name`, ITEM_NAME_LIMIT), path }
+    }
+    return { id: undefined, name: text(v, path, ITEM_NAME_LIMIT), path }
   })
 }
 
 const blacklistWire = (b: BlacklistItem): BlacklistItem => ({ id: b.id, name: b.name, modified: b.modified })
 
 /**
- * Add (create) or upsert (update) blacklist strings. A string already stored (case-insensitive) keeps its
- * item; on update its `modified` is renewed, and a wildcard string also replaces the stored items its pattern
- * covers (they are redundant beside it). Answers the stored item of every string sent, in request order.
+ * Add (create) or upsert (update) blacklist entries, sent as strings or as `{name}` / `{id, name}` objects.
+ * A name already stored (case-insensitive) keeps its item; on update its `modified` is renewed, and a wildcard
+ * name also replaces the stored items its pattern covers (they are redundant beside it). On update an entry with
+ * an `id` renames that item (ERR_UNKNOWN_ITEM when there is none), and another item already holding the new name
+ * is dropped so that no duplicate is left behind. An `id` on create is ignored, as for every other resource.
+ * Answers the stored item of every entry sent, in request order.
  */
-function putBlacklist(stored: StoredConfiguration, input: unknown, ctx: TuningContext, replaceCovered: boolean): TuningChange<BlacklistItem[]> {
-  const names = blacklistNames(input)
+function putBlacklist(stored: StoredConfiguration, input: unknown, ctx: TuningContext, update: boolean): TuningChange<BlacklistItem[]> {
+  const entries = blacklistEntries(input)
   let work = [...stored.tuning.blacklist]
   const taken = new Set(work.map((b) => b.id))
   const answer: BlacklistItem[] = []
   let changed = false
-  for (const name of names) {
+  for (const { id, name, path } of entries) {
     const key = name.toLowerCase()
-    if (replaceCovered && name.includes('*')) {
+    if (update && name.includes('*')) {
       const re = blacklistPattern(name)
       const before = work.length
-      work = work.filter((b) => b.name.toLowerCase() === key || !re.test(b.name))
+      work = work.filter((b) => b.name.toLowerCase() === key || b.id === id || !re.test(b.name))
       changed ||= work.length !== before
+    }
+    if (update && id !== undefined) {
+      const index = work.findIndex((b) => b.id === id)
+      if (index < 0) fail('ERR_UNKNOWN_ITEM', `${path}.id: no blacklist item with id ${show(id)}; nothing was changed`, `${path}.id`)
+      const renamed: BlacklistItem = { id, name, modified: ctx.nowSeconds }
+      work = work.flatMap((b, i) => (i === index ? [renamed] : b.name.toLowerCase() === key ? [] : [b]))
+      answer.push(renamed)
+      changed = true
+      continue
     }
     const index = work.findIndex((b) => b.name.toLowerCase() === key)
     if (index >= 0) {
-      if (replaceCovered) {
+      if (update) {
         work[index] = { ...work[index]!, modified: ctx.nowSeconds }
         changed = true
       }
       answer.push(work[index]!)
       continue
     }
-    const [id] = newIds(ctx, taken, 1)
-    const item: BlacklistItem = { id: id!, name, modified: ctx.nowSeconds }
+    const [newId] = newIds(ctx, taken, 1)
+    const item: BlacklistItem = { id: newId!, name, modified: ctx.nowSeconds }
     work.push(item)
     answer.push(item)
     changed = true
   }
   limitCheck('blacklist', 'blacklist_limit', ctx.limits.blacklist_limit, work.length)
   if (!changed) return { stored, result: answer.map(blacklistWire) }
-  // Answer the final stored item of each string; a string a later pattern replaced has none.
-  const final = answer.flatMap((a) => work.filter((w) => w.id === a.id))
+  // Answer the final stored item of each entry; one that a later entry replaced or renamed away has none.
+  const final = answer.flatMap((a) => work.filter((w) => w.id === a.id && w.name === a.name))
   return { stored: withTuning(stored, { blacklist: work }), result: final.map(blacklistWire) }
 }
 
 /**
  * Delete blacklist items by strings: an id, an exact name (case-insensitive), or a `*` pattern removing
- * every item whose name it matches. A string that matches nothing is an error and nothing is deleted.
+ * every item whose name it matches; objects name the item by `id` (or by `name` when they have no id). A
+ * string that matches nothing is an error and nothing is deleted.
  */
 function deleteBlacklist(stored: StoredConfiguration, input: unknown): TuningChange<string[]> {
   const strings = listOf(input, 'blacklist').map((v, i) => {
