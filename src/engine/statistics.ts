@@ -280,8 +280,6 @@ function mod(a: number, b: number): number {
 export interface AccountGuardOptions {
   /** Clock in epoch milliseconds. */
   readonly now: () => number
-  /** Where the call-limit message sends people. @defaultValue `"support"` */
-  readonly supportContact?: string
 }
 
 /** Per-account license checks of each call: expiry, call rate per class, documents balance. */
@@ -289,7 +287,8 @@ export interface AccountGuard {
   /**
    * Throw ERR_LICENSE_EXPIRED (402) when `expiration_date` is non-zero and past, or ERR_CALL_LIMIT (402) when
    * the account already made `<class>_calls_limit` calls of this class in the last `<class>_calls_interval`
-   * seconds (a limit or interval of 0 or less means unlimited). A refused call is not counted.
+   * seconds (a limit or interval of 0 or less means unlimited). A refused call is not counted. Messages name the
+   * account setting that raises the limit.
    */
   checkCall(account: string, callClass: CallClass, billing: BillingSettings): void
 }
@@ -297,7 +296,6 @@ export interface AccountGuard {
 /** Create the call-rate limiter and expiry check (sliding window per account and class, by the injected clock). */
 export function createAccountGuard(options: AccountGuardOptions): AccountGuard {
   const { now } = options
-  const contact = options.supportContact ?? 'support'
   const windows = new Map<string, number[]>()
   return {
     checkCall(account, callClass, billing) {
@@ -311,7 +309,11 @@ export function createAccountGuard(options: AccountGuardOptions): AccountGuard {
       const calls = (windows.get(k) ?? []).filter((at) => at > since)
       if (calls.length >= limit) {
         windows.set(k, calls)
-        fail('ERR_CALL_LIMIT', `${callClass} API calls limit exceeded: at most ${limit} calls per ${interval} s; please contact ${contact} to raise it`)
+        fail(
+          'ERR_CALL_LIMIT',
+          `${callClass} API calls limit exceeded: at most ${limit} calls per ${interval} s; ` +
+            `raise billing_settings.${callClass}_calls_limit of the account in the server configuration (0 for none)`,
+        )
       }
       calls.push(t)
       windows.set(k, calls)
@@ -322,7 +324,9 @@ export function createAccountGuard(options: AccountGuardOptions): AccountGuard {
 /** ERR_LICENSE_EXPIRED (402) when `expiration_date` (epoch ms) is non-zero and not after `nowMs`. */
 export function checkExpiry(billing: BillingSettings, nowMs: number): void {
   const exp = billing.expiration_date
-  if (exp > 0 && nowMs >= exp) fail('ERR_LICENSE_EXPIRED', `the license expired at ${new Date(exp).toISOString()}`)
+  if (exp > 0 && nowMs >= exp) {
+    fail('ERR_LICENSE_EXPIRED', `the license expired at ${new Date(exp).toISOString()}; set billing_settings.expiration_date of the account in the server configuration (0 for never)`)
+  }
 }
 
 /** ERR_BALANCE (402) when `adding` documents (after `used`) exceed `docs_balance`; -1 means unlimited. */
@@ -330,6 +334,10 @@ export function checkDocsBalance(billing: BillingSettings, adding: number, used 
   const balance = billing.docs_balance
   if (balance < 0) return
   if (used + adding > balance) {
-    fail('ERR_BALANCE', `documents balance exceeded: ${adding} documents sent, ${Math.max(0, balance - used)} of ${balance} left`)
+    fail(
+      'ERR_BALANCE',
+      `documents balance exceeded: ${adding} documents sent, ${Math.max(0, balance - used)} of ${balance} left; ` +
+        'raise billing_settings.docs_balance of the account in the server configuration (-1 for none)',
+    )
   }
 }
