@@ -4,7 +4,7 @@ import { isCodecError } from '../codecs/errors.ts'
 import type { Engine, AccountApi } from '../engine/types.ts'
 import { isEngineError } from '../errors.ts'
 import { buildOpenApi } from './openapi.ts'
-import { createRoutes, matchRoute, splitFormat, type Route, type RouteMatch, type WireFormat } from './routes.ts'
+import { createRoutes, matchRoute, splitFormat, type FileAnswer, type Route, type RouteMatch, type WireFormat } from './routes.ts'
 import { decodeBody, encodeError, encodeValue } from './wire.ts'
 
 /** One line of the request log, handed to {@link HttpHandlerOptions.log} once per request. */
@@ -176,7 +176,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
 
 /** Status of an engine error on the wire: 404 only for GET by id of a document or collection (client-compat §3). */
 function wireStatus(status: number, route: Route | undefined): number {
-  if (status === 404 && !(route?.method === 'GET' && route.path.endsWith('/{id}'))) return 400
+  if (status === 404 && !(route?.method === 'GET' && (route.path.endsWith('/{id}') || route.keepsNotFound === true))) return 400
   return status
 }
 
@@ -197,17 +197,17 @@ export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = 
     request: Request,
     status: number,
     format: WireFormat,
-    body: string | undefined,
+    body: string | Uint8Array | undefined,
     extraHeaders: Readonly<Record<string, string>> = {},
   ): Promise<Response> {
     const headers = new Headers(extraHeaders)
-    if (body === undefined || body === '') {
+    if (body === undefined || body.length === 0) {
       headers.set('content-length', '0')
       return new Response(null, { status, headers })
     }
-    const bytes = new TextEncoder().encode(body)
+    const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body
     const coded = await encodeResponseBody(bytes, chooseResponseEncoding(request.headers.get('accept-encoding')))
-    headers.set('content-type', format === 'xml' ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8')
+    if (!headers.has('content-type')) headers.set('content-type', format === 'xml' ? 'application/xml; charset=utf-8' : 'application/json; charset=utf-8')
     if (coded.encoding !== undefined) {
       headers.set('content-encoding', coded.encoding)
       headers.set('vary', 'Accept-Encoding')
@@ -324,6 +324,10 @@ export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = 
       case 'submit': {
         const items = (value as { autoResponse?: unknown[] } | undefined)?.autoResponse ?? []
         return items.length === 0 ? respond(request, 202, format, undefined) : respond(request, 200, format, encodeValue(format, items, route.xmlRoot))
+      }
+      case 'file': {
+        const file = value as FileAnswer
+        return respond(request, 200, format, file.bytes, { 'content-type': file.contentType, 'content-disposition': `attachment; filename="${file.filename}"` })
       }
     }
   }

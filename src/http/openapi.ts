@@ -32,6 +32,7 @@ function successCodes(route: Route): string[] {
     case 'accepted':
       return ['202']
     case 'ok-empty':
+    case 'file':
       return ['200']
   }
 }
@@ -70,10 +71,12 @@ export function buildOpenApi(routes: readonly Route[], basePath = ''): Record<st
         const empty = code === '202' || route.answer === 'ok-empty'
         responses[code] = empty
           ? { description: STATUS_TEXT[code] }
-          : { description: STATUS_TEXT[code], content: { [mediaType]: { schema: {} } } }
+          : route.answer === 'file'
+            ? { description: 'the archive', content: Object.fromEntries(['application/zip', 'application/x-tar', 'application/gzip'].map((t) => [t, { schema: { type: 'string', format: 'binary' } }])) }
+            : { description: STATUS_TEXT[code], content: { [mediaType]: { schema: {} } } }
       }
       const errors = ['400', '401', '402', '403', '406', '413', '500']
-      if (route.method === 'GET' && route.path.endsWith('{id}')) errors.splice(2, 0, '404')
+      if (route.method === 'GET' && (route.path.endsWith('{id}') || route.keepsNotFound === true)) errors.splice(2, 0, '404')
       for (const code of errors) {
         responses[code] = { description: STATUS_TEXT[code], content: { [mediaType]: { schema: { $ref: '#/components/schemas/Error' } } } }
       }

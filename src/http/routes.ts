@@ -1,4 +1,6 @@
 import type { AccountApi, CallClass, StatisticsQuery, TuningResource } from '../engine/types.ts'
+import { exportUserDirectory, parseArchiveFormat, type ArchiveFormat } from '../engine/salience-export.ts'
+import { fail } from '../errors.ts'
 
 /** Wire format of a request and its response, chosen by the path suffix (no suffix means JSON). */
 export type WireFormat = 'json' | 'xml'
@@ -39,6 +41,15 @@ export type AnswerRule =
   | 'ok-empty'
   /** 202 with an empty body, or 200 with the auto-response items when there are any (submits). */
   | 'submit'
+  /** 200 with the bytes of a {@link FileAnswer} (the Salience user directory archive). */
+  | 'file'
+
+/** What a route with the `file` answer rule returns: a download, sent as `Content-Disposition: attachment`. */
+export interface FileAnswer {
+  readonly filename: string
+  readonly contentType: string
+  readonly bytes: Uint8Array
+}
 
 /** One row of the routes table. */
 export interface Route {
@@ -60,6 +71,11 @@ export interface Route {
   readonly summary: string
   /** Query parameters the route reads, for the OpenAPI document. */
   readonly queryParams: readonly string[]
+  /**
+   * Answer ERR_NOT_FOUND as 404 (client-compat §3 turns it into 400 elsewhere); the user directory export's
+   * contract (issue 10) is a 404 for an unknown configuration.
+   */
+  readonly keepsNotFound?: boolean
   /** Call the engine. */
   readonly run: (ctx: RouteContext) => Promise<unknown>
 }
@@ -120,6 +136,16 @@ function statisticsQuery(query: ReadonlyMap<string, readonly string[]>): Statist
   return q
 }
 
+/** The archive format of a user directory request: the path's extension or `format` (both must agree), zip by default. */
+function archiveFormat(extension: string | undefined, formatParam: string | undefined): ArchiveFormat {
+  const fromPath = extension === undefined ? undefined : parseArchiveFormat(extension, 'path extension')
+  const fromQuery = formatParam === undefined ? undefined : parseArchiveFormat(formatParam, 'format')
+  if (fromPath !== undefined && fromQuery !== undefined && fromPath !== fromQuery) {
+    fail('ERR_INVALID_FIELD', `format: ${fromQuery} contradicts the path extension .${fromPath}`, 'format')
+  }
+  return fromPath ?? fromQuery ?? 'zip'
+}
+
 /**
  * The routes table: every endpoint E1-E39 of the contract, each served with `.json`, `.xml` and no suffix.
  * `/batch` is the contract's alias of `/document/batch`. Order matters only in that literal paths
@@ -173,6 +199,12 @@ export function createRoutes(): readonly Route[] {
       answer: 'list', summary: 'List templates', queryParams: [],
       run: (ctx) => ctx.account.listTemplates() },
     ...tuningRoutes(),
+    // Issue 10 item 6, not one of E1-E39: it reads the tuning resources of E16-E35. `.zip`, `.tar` and `.tar.gz`
+    // come as the path's extension (matchRoute hands it over as `id`), or as `format` beside `.json` or no suffix.
+    { endpoint: 'E16-E35', method: 'GET', path: '/salience/user-directory', callClass: 'settings', hasBody: false, xmlRoot: 'error',
+      answer: 'file', keepsNotFound: true, queryParams: ['config_id', 'format'],
+      summary: 'Salience user directory of a configuration\'s tuning: GET /salience/user-directory.{zip|tar|tar.gz} (or format=zip|tar|tar.gz; zip by default)',
+      run: (ctx) => exportUserDirectory(ctx.account, param(ctx.query, 'config_id'), archiveFormat(ctx.id, param(ctx.query, 'format'))) },
     { endpoint: 'E36', method: 'GET', path: '/subscription', callClass: 'settings', hasBody: false, xmlRoot: 'subscription',
       answer: 'value', summary: 'The subscription: limits and entitlements', queryParams: [],
       run: (ctx) => ctx.account.subscription() },
@@ -249,7 +281,9 @@ export function matchRoute(
       if (RESERVED_IDS.has(rawId)) continue
       id = decodePathId(rawId)
     } else if (route.path !== path) {
-      continue
+      // A file route also takes any extension (`.zip`, `.tar.gz`, an unknown one for a 400), handed over as `id`.
+      if (route.answer !== 'file' || !path.startsWith(route.path + '.') || path.includes('/', route.path.length)) continue
+      id = path.slice(route.path.length + 1)
     }
     if (route.method !== method) {
       if (!allowed.includes(route.method)) allowed.push(route.method)
