@@ -1,30 +1,56 @@
 /**
- * Standalone server: `npm start` serves the engine over HTTP with in-memory storage.
+ * Standalone server: `textengine serve [--config FILE]` (and `npm start`) serves the engine over HTTP or HTTPS.
  *
- * Environment: `PORT` (default 8080), `HOST` (default all interfaces), `API_KEY` and `API_SECRET` (when absent a
- * development pair is generated and printed), `BASE_PATH` (default none). One log line per request on stdout;
- * SIGTERM/SIGINT stop accepting connections, finish queued work (up to `DRAIN_TIMEOUT_MS`, default 10 s) and
- * report what was left queued.
+ * Settings come from a JSON file, the environment and a few flags (`src/server/config.ts`, README "Server"): host,
+ * port, base path, TLS certificate and key, CORS origins, request log format, storage (memory or Redis), drain
+ * timeout, development mode and accounts with their subscription limits. With no account configured a
+ * development pair is generated and printed. One log line per request on stdout; SIGTERM/SIGINT stop accepting
+ * connections, finish queued work (up to the drain timeout) and report what was left queued.
+ *
+ * {@link startServer} is the same server for embedding code, with the settings as options.
  */
-import { randomBytes } from 'node:crypto'
-import { createServer, type Server } from 'node:http'
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http'
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { createEngine } from './engine/create-engine.ts'
+import type { AccountOptions } from './engine/options.ts'
 import type { Engine } from './engine/types.ts'
 import { createCallbackDelivery, type CallbackDelivery } from './http/callbacks.ts'
 import { createHttpHandler, type RequestLogEntry } from './http/handler.ts'
 import { toNodeListener } from './http/node.ts'
+import { isLoopbackHost, loadServerConfig, redactUrl, ServerConfigError, SERVER_SETTINGS, type LogFormat, type ServerConfig } from './server/config.ts'
+import type { Storage } from './storage/types.ts'
 
-/** Options of {@link startServer}; the standalone entry point fills them from the environment. */
+export { loadServerConfig, ServerConfigError, SERVER_SETTINGS, isLoopbackHost, type ServerConfig, type LogFormat }
+export type { LoadServerConfigInput, SettingInfo } from './server/config.ts'
+
+/** Options of {@link startServer}. Give `accounts`, or `apiKey` and `apiSecret` for one account. */
 export interface ServerOptions {
   /** Port; 0 picks a free one. @defaultValue 8080 */
   readonly port?: number
-  /** Interface to listen on. @defaultValue all interfaces */
+  /** Interface to listen on. @defaultValue all interfaces; 127.0.0.1 with `dev` */
   readonly host?: string
-  readonly apiKey: string
-  readonly apiSecret: string
+  /** Accounts served (key, secret, name, subscription overrides with call limits). @defaultValue one account from `apiKey`/`apiSecret` */
+  readonly accounts?: readonly AccountOptions[]
+  /** Key of the one account when `accounts` is not given. */
+  readonly apiKey?: string
+  /** Secret of the one account when `accounts` is not given. */
+  readonly apiSecret?: string
   /** @defaultValue '' */
   readonly basePath?: string
+  /** Certificate and private key (PEM text, as node:https takes them): serve HTTPS. @defaultValue none: HTTP */
+  readonly tls?: { readonly cert: string | Buffer; readonly key: string | Buffer }
+  /** Browser origins allowed (CORS), or `['*']`. @defaultValue none */
+  readonly corsOrigins?: readonly string[]
+  /** Request log: `text` lines, `json` lines, or `off`. @defaultValue 'text' */
+  readonly logFormat?: LogFormat
+  /** Storage of the engine; closed by `shutdown()`. @defaultValue in-memory storage */
+  readonly storage?: Storage
+  /**
+   * Development mode: requests are served as the first account without a signature check. Refused (throws)
+   * unless `host` is a loopback address. @defaultValue false
+   */
+  readonly dev?: boolean
   /** How long shutdown waits for queued work. @defaultValue 10000 ms */
   readonly drainTimeoutMs?: number
   /** Where log lines go. @defaultValue console.log */
@@ -33,10 +59,12 @@ export interface ServerOptions {
 
 /** A running server. */
 export interface RunningServer {
-  readonly server: Server
+  readonly server: HttpServer | HttpsServer
   readonly engine: Engine
   readonly delivery: CallbackDelivery
   readonly port: number
+  /** Base URL of the API, e.g. `https://127.0.0.1:8443/api`. */
+  readonly url: string
   /** Stop accepting, drain the queue with a timeout, deliver callbacks, close the engine; answers what was left. */
   shutdown(): Promise<{ drained: boolean; callbacksPending: number }>
 }
@@ -48,34 +76,78 @@ export function formatLogLine(e: RequestLogEntry): string {
   return parts.join(' ')
 }
 
-/** Start the engine, the callback delivery and the HTTP listener. */
+/** One request log line as a JSON object: `time` plus the fields of the entry (absent ones left out). */
+export function formatLogJson(e: RequestLogEntry): string {
+  return JSON.stringify({ time: new Date().toISOString(), ...e })
+}
+
+function resolveAccounts(options: ServerOptions): readonly AccountOptions[] {
+  if (options.accounts !== undefined) return options.accounts
+  if (options.apiKey === undefined || options.apiSecret === undefined) throw new TypeError('startServer: give options.accounts, or options.apiKey and options.apiSecret')
+  return [{ key: options.apiKey, secret: options.apiSecret, name: 'default' }]
+}
+
+/** Start the engine, the callback delivery and the HTTP (or, with `tls`, HTTPS) listener. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const write = options.write ?? ((line: string) => console.log(line))
+  const dev = options.dev ?? false
+  const host = options.host ?? (dev ? '127.0.0.1' : undefined)
+  if (dev && !isLoopbackHost(host)) {
+    throw new TypeError(`startServer: development mode (no signature checks) is refused on host ${JSON.stringify(host)}; use a loopback host: 127.0.0.1, ::1 or localhost`)
+  }
+  const logFormat = options.logFormat ?? 'text'
+  const format = logFormat === 'json' ? formatLogJson : formatLogLine
   let engineRef: Engine | undefined
   const delivery = createCallbackDelivery({
     batchLimitOf: async (account) => (await engineRef?.account(account).subscription())?.basic_settings.callback_batch_limit ?? 100,
     log: (d) => {
-      if (d.outcome !== 'delivered') write(`${new Date().toISOString()} callback ${d.url} ${d.items} items attempt ${d.attempt} ${d.outcome} ${d.error ?? ''}`)
+      if (d.outcome !== 'delivered' && logFormat !== 'off') write(`${new Date().toISOString()} callback ${d.url} ${d.items} items attempt ${d.attempt} ${d.outcome} ${d.error ?? ''}`)
     },
   })
   const engine = createEngine({
-    accounts: [{ key: options.apiKey, secret: options.apiSecret, name: 'default' }],
+    accounts: resolveAccounts(options),
+    ...(options.storage === undefined ? {} : { storage: options.storage }),
     onCallback: (event) => delivery.push(event),
   })
   engineRef = engine
-  const handler = createHttpHandler(engine, { basePath: options.basePath ?? '', log: (e) => write(formatLogLine(e)) })
-  const server = createServer(toNodeListener(handler))
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port ?? 8080, options.host, () => resolve())
-  })
+  let handler
+  try {
+    handler = createHttpHandler(engine, {
+      basePath: options.basePath ?? '',
+      ...(logFormat === 'off' ? {} : { log: (e: RequestLogEntry) => write(format(e)) }),
+      ...(dev ? { devAccount: engine.defaultAccount } : {}),
+      ...(options.corsOrigins === undefined || options.corsOrigins.length === 0 ? {} : { corsOrigins: options.corsOrigins }),
+    })
+  } catch (e) {
+    delivery.close()
+    await engine.close()
+    throw e
+  }
+  const listener = toNodeListener(handler)
+  const server = options.tls === undefined ? createHttpServer(listener) : createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, listener)
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(options.port ?? 8080, host, () => {
+        server.off('error', reject)
+        resolve()
+      })
+    })
+  } catch (e) {
+    delivery.close()
+    await engine.close()
+    throw e
+  }
   const port = (server.address() as AddressInfo).port
+  const shownHost = host === undefined ? 'localhost' : host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
+  const url = `${options.tls === undefined ? 'http' : 'https'}://${shownHost}:${port}${options.basePath ?? ''}`
   let closing: Promise<{ drained: boolean; callbacksPending: number }> | undefined
   return {
     server,
     engine,
     delivery,
     port,
+    url,
     shutdown() {
       closing ??= (async () => {
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
@@ -102,46 +174,135 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
 }
 
-async function main(): Promise<void> {
-  const env = process.env
-  const port = env['PORT'] === undefined || env['PORT'] === '' ? 8080 : Number(env['PORT'])
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be an integer 0-65535, found ${JSON.stringify(env['PORT'])}`)
-  let apiKey = env['API_KEY'] ?? ''
-  let apiSecret = env['API_SECRET'] ?? ''
-  if ((apiKey === '') !== (apiSecret === '')) throw new Error('set both API_KEY and API_SECRET, or neither for a development pair')
-  if (apiKey === '') {
-    apiKey = `dev-${randomBytes(6).toString('hex')}`
-    apiSecret = randomBytes(16).toString('hex')
-    console.log(`no API_KEY/API_SECRET given; development pair:\n  API_KEY=${apiKey}\n  API_SECRET=${apiSecret}`)
-  }
-  const drainTimeoutMs = env['DRAIN_TIMEOUT_MS'] === undefined ? 10_000 : Number(env['DRAIN_TIMEOUT_MS'])
-  const running = await startServer({
-    port,
-    ...(env['HOST'] === undefined ? {} : { host: env['HOST'] }),
-    apiKey,
-    apiSecret,
-    basePath: env['BASE_PATH'] ?? '',
-    drainTimeoutMs,
+/**
+ * The storage a configuration names: undefined for memory, or Redis after one PING (with a short timeout), so an
+ * unreachable Redis is one error line before the server listens instead of endless reconnect attempts.
+ */
+export async function openConfiguredStorage(config: Pick<ServerConfig, 'storage' | 'storagePrefix'>): Promise<Storage | undefined> {
+  if (config.storage === 'memory') return undefined
+  const { Redis } = await import('ioredis')
+  const probe = new Redis(config.storage, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 1, retryStrategy: () => null })
+  // The 'error' event carries the cause (ECONNREFUSED, ENOTFOUND…); the rejected connect only says the connection closed.
+  let cause: string | undefined
+  probe.on('error', (e: Error) => {
+    cause ??= e.message
   })
-  console.log(`listening on http://${env['HOST'] ?? 'localhost'}:${running.port}${env['BASE_PATH'] ?? ''} (status: GET /status.json, contract: GET /openapi.json)`)
-  const stop = (signal: string): void => {
-    console.log(`${signal}: no longer accepting connections; finishing queued work (up to ${drainTimeoutMs} ms)`)
-    void running.shutdown().then(({ drained, callbacksPending }) => {
-      console.log(
-        drained
-          ? `queue drained; ${callbacksPending} callback item(s) left undelivered; bye`
-          : `drain timed out: items were left queued (in-memory storage, now lost); ${callbacksPending} callback item(s) undelivered`,
-      )
-      process.exit(0)
-    })
+  try {
+    await probe.connect()
+    await probe.ping()
+  } catch (e) {
+    throw new ServerConfigError(`storage: cannot reach Redis at ${redactUrl(config.storage)} (${cause ?? (e instanceof Error ? e.message : String(e))})`)
+  } finally {
+    probe.disconnect()
   }
-  process.once('SIGTERM', () => stop('SIGTERM'))
-  process.once('SIGINT', () => stop('SIGINT'))
+  const { createRedisStorage } = await import('./storage/redis.ts')
+  return createRedisStorage({ url: config.storage, prefix: config.storagePrefix })
+}
+
+/** Options of {@link startServer} from a loaded configuration (opens the configured storage). */
+export async function serverOptionsFromConfig(config: ServerConfig, write?: (line: string) => void): Promise<ServerOptions> {
+  const storage = await openConfiguredStorage(config)
+  return {
+    port: config.port,
+    ...(config.host === undefined ? {} : { host: config.host }),
+    accounts: config.accounts,
+    basePath: config.basePath,
+    ...(config.tls === undefined ? {} : { tls: { cert: config.tls.cert, key: config.tls.key } }),
+    corsOrigins: config.corsOrigins,
+    logFormat: config.logFormat,
+    ...(storage === undefined ? {} : { storage }),
+    dev: config.dev,
+    drainTimeoutMs: config.drainTimeoutMs,
+    ...(write === undefined ? {} : { write }),
+  }
+}
+
+/** `textengine serve --help`. */
+export const SERVE_USAGE = `Usage: textengine serve [--config FILE] [--dev] [--host HOST] [--port N]
+
+Serves the HTTP API (HTTPS when tls_cert and tls_key are set). Settings come from the JSON file (--config or
+TEXTENGINE_CONFIG), then the environment, then these flags; later wins.
+
+Settings (file key / environment variable / default):
+${SERVER_SETTINGS.map((s) => `  ${s.key.padEnd(26)} ${s.env.padEnd(30)} ${s.default}`).join('\n')}
+
+Exit codes: 0 stopped by SIGTERM/SIGINT after draining, 2 bad flag, 3 bad setting or configuration file (one line
+on stderr naming the setting, the value and what is allowed), 1 any other failure to start.`
+
+/** Where {@link runServer} prints. */
+export interface ServeIo {
+  readonly out: (line: string) => void
+  readonly err: (line: string) => void
+  /** Called with a function to run on SIGTERM/SIGINT. @defaultValue process.once for both signals */
+  readonly onStop?: (stop: (signal: string) => void) => void
+}
+
+/**
+ * `textengine serve`: load the configuration, print the development pair when one was generated, listen, and on
+ * SIGTERM/SIGINT shut down; resolves with the exit code (3 for a bad setting, 2 for a bad flag) once stopped.
+ */
+export async function runServer(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io?: ServeIo): Promise<number> {
+  const out = io?.out ?? ((l: string) => console.log(l))
+  const err = io?.err ?? ((l: string) => console.error(l))
+  if (argv.includes('--help') || argv.includes('-h')) {
+    out(SERVE_USAGE)
+    return 0
+  }
+  let config: ServerConfig
+  let options: ServerOptions
+  try {
+    config = loadServerConfig({ argv, env })
+    options = await serverOptionsFromConfig(config, out)
+  } catch (e) {
+    if (e instanceof ServerConfigError) {
+      err(`textengine serve: ${e.message}`)
+      return e.exitCode
+    }
+    throw e
+  }
+  if (config.generatedAccount) {
+    const a = config.accounts[0]!
+    out(`no API_KEY/API_SECRET or accounts given; development pair:\n  API_KEY=${a.key}\n  API_SECRET=${a.secret}`)
+  }
+  let running: RunningServer
+  try {
+    running = await startServer(options)
+  } catch (e) {
+    await options.storage?.close()
+    const code = (e as { code?: string }).code
+    const hint = code === 'EACCES' ? ' (ports below 1024 need privileges; use a higher port or a proxy)' : code === 'EADDRINUSE' ? ' (another process listens there)' : ''
+    err(`textengine serve: cannot listen on ${config.host ?? 'all interfaces'} port ${config.port}: ${e instanceof Error ? e.message : String(e)}${hint}`)
+    return code === 'EACCES' || code === 'EADDRINUSE' ? 3 : 1
+  }
+  out(`listening on ${running.url} (status: GET /status.json, contract: GET /openapi.json)`)
+  if (config.dev) out(`development mode: every request is served as account ${config.accounts[0]!.key} without a signature check`)
+  if (config.storage !== 'memory') out(`storage: Redis at ${redactUrl(config.storage)} (prefix ${JSON.stringify(config.storagePrefix)})`)
+  return await new Promise<number>((resolve) => {
+    const stop = (signal: string): void => {
+      out(`${signal}: no longer accepting connections; finishing queued work (up to ${config.drainTimeoutMs} ms)`)
+      void running.shutdown().then(({ drained, callbacksPending }) => {
+        out(
+          drained
+            ? `queue drained; ${callbacksPending} callback item(s) left undelivered; bye`
+            : `drain timed out: items were left queued${config.storage === 'memory' ? ' (in-memory storage, now lost)' : ' (kept in Redis)'}; ${callbacksPending} callback item(s) undelivered`,
+        )
+        resolve(0)
+      })
+    }
+    if (io?.onStop !== undefined) io.onStop(stop)
+    else {
+      process.once('SIGTERM', () => stop('SIGTERM'))
+      process.once('SIGINT', () => stop('SIGINT'))
+    }
+  })
 }
 
 if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('/src/server.ts')) {
-  main().catch((e: unknown) => {
-    console.error(e instanceof Error ? e.message : String(e))
-    process.exit(1)
-  })
+  runServer(process.argv.slice(2), process.env).then(
+    (code) => process.exit(code),
+    (e: unknown) => {
+      console.error(`textengine serve: ${e instanceof Error ? e.message : String(e)}`)
+      process.exit(1)
+    },
+  )
 }

@@ -44,7 +44,26 @@ export interface HttpHandlerOptions {
   readonly log?: (entry: RequestLogEntry) => void
   /** Serve the OpenAPI document at `/openapi.json` (unsigned). @defaultValue true */
   readonly openApi?: boolean
+  /**
+   * Development mode: serve every request as this account (a key of the engine) without checking any signature,
+   * so `curl http://127.0.0.1:8080/status.json` works as is. For local use only: whoever reaches the port acts as
+   * the account (`startServer` refuses it on a non-loopback address).
+   * @defaultValue undefined: every request must be signed
+   */
+  readonly devAccount?: string
+  /**
+   * Browser origins allowed to call the API (CORS), e.g. `['https://app.example.com']`, or `['*']` for any. A
+   * preflight `OPTIONS` from an allowed origin is answered 204 with `Access-Control-Allow-Methods` and
+   * `Access-Control-Allow-Headers` (Authorization, Content-Type, Content-Encoding, X-App-Name, X-Api-Version);
+   * answers to allowed origins carry `Access-Control-Allow-Origin`; a preflight from another origin is a 403.
+   * @defaultValue none: no CORS headers, and `OPTIONS` is a 405 like any method a route does not serve
+   */
+  readonly corsOrigins?: readonly string[]
 }
+
+/** Request headers a browser may send cross-origin (the preflight's `Access-Control-Allow-Headers`). */
+export const CORS_ALLOWED_HEADERS = 'Authorization, Content-Type, Content-Encoding, Accept-Encoding, X-App-Name, X-Api-Version'
+
 
 /** The request target and Host exactly as received, which a web `Request` cannot keep (its URL is normalised). */
 export interface RawRequestInfo {
@@ -77,9 +96,11 @@ interface Resolved {
   readonly replayWindowSeconds: number | undefined
   readonly log: ((entry: RequestLogEntry) => void) | undefined
   readonly openApi: boolean
+  readonly devAccount: string | undefined
+  readonly corsOrigins: ReadonlySet<string> | undefined
 }
 
-function resolve(options: HttpHandlerOptions): Resolved {
+function resolve(engine: Engine, options: HttpHandlerOptions): Resolved {
   const size = (v: number | undefined, name: string, def: number): number => {
     if (v === undefined) return def
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
@@ -92,6 +113,14 @@ function resolve(options: HttpHandlerOptions): Resolved {
     throw new TypeError(`createHttpHandler: options.basePath must be '' or start with '/' and not end with '/', found ${JSON.stringify(basePath)}`)
   }
   if (options.log !== undefined && typeof options.log !== 'function') throw new TypeError('createHttpHandler: options.log must be a function')
+  const dev = options.devAccount
+  if (dev !== undefined && (typeof dev !== 'string' || engine.secretOf(dev) === undefined)) {
+    throw new TypeError(`createHttpHandler: options.devAccount must be the key of an account of the engine, found ${JSON.stringify(dev)}`)
+  }
+  const cors = options.corsOrigins
+  if (cors !== undefined && (!Array.isArray(cors) || cors.some((o) => typeof o !== 'string' || !(o === '*' || /^https?:\/\/[^/\s]+$/.test(o))))) {
+    throw new TypeError(`createHttpHandler: options.corsOrigins must be an array of origins such as "https://app.example.com" (no path) or "*", found ${JSON.stringify(cors)}`)
+  }
   return Object.freeze({
     basePath,
     maxBodyBytes: size(options.maxBodyBytes, 'maxBodyBytes', 4 * 1024 * 1024),
@@ -100,6 +129,8 @@ function resolve(options: HttpHandlerOptions): Resolved {
     replayWindowSeconds: options.replayWindowSeconds,
     log: options.log,
     openApi: options.openApi ?? true,
+    devAccount: dev,
+    corsOrigins: cors === undefined || cors.length === 0 ? undefined : new Set(cors),
   })
 }
 
@@ -189,7 +220,7 @@ function wireStatus(status: number, route: Route | undefined): number {
  * deflate-compressed when `Accept-Encoding` asks.
  */
 export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = {}): HttpHandler {
-  const opts = resolve(options)
+  const opts = resolve(engine, options)
   const routes = createRoutes()
   let openApiText: string | undefined
 
@@ -214,6 +245,40 @@ export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = 
     }
     headers.set('content-length', String(coded.body.byteLength))
     return new Response(coded.body as Uint8Array<ArrayBuffer>, { status, headers })
+  }
+
+  /** CORS headers for an allowed `Origin`, or undefined when CORS is off or the origin is not allowed. */
+  function corsHeaders(origin: string | null): Record<string, string> | undefined {
+    if (opts.corsOrigins === undefined || origin === null) return undefined
+    const expose = { 'access-control-expose-headers': 'WWW-Authenticate, Allow' }
+    if (opts.corsOrigins.has(origin)) return { 'access-control-allow-origin': origin, vary: 'Origin', ...expose }
+    if (opts.corsOrigins.has('*')) return { 'access-control-allow-origin': '*', ...expose }
+    return undefined
+  }
+
+  /** Answer a CORS preflight for `path`: 204 with what the route allows, 403 for an origin not allowed, undefined for no route. */
+  function preflight(request: Request, path: string): Response | undefined {
+    const origin = request.headers.get('origin') ?? ''
+    const allowed = corsHeaders(origin)
+    if (allowed === undefined) {
+      throw new HttpFailure(403, `origin ${JSON.stringify(origin)} may not call this API from a browser (allowed origins: ${[...(opts.corsOrigins ?? [])].join(', ')})`)
+    }
+    const methods: string[] = []
+    for (const m of ['GET', 'POST', 'PUT', 'DELETE']) {
+      const found = matchRoute(routes, m, path)
+      if ((found !== undefined && !('allowed' in found)) || (m === 'GET' && opts.openApi && path === '/openapi.json')) methods.push(m)
+    }
+    if (methods.length === 0) return undefined
+    return new Response(null, {
+      status: 204,
+      // Access-Control-Allow-Origin is added with every answer to an allowed origin, below.
+      headers: {
+        'access-control-allow-methods': methods.join(', '),
+        'access-control-allow-headers': CORS_ALLOWED_HEADERS,
+        'access-control-max-age': '600',
+        'content-length': '0',
+      },
+    })
   }
 
   function authenticate(request: Request, raw: RawRequestInfo): string {
@@ -267,7 +332,14 @@ export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = 
         throw new HttpFailure(404, `no endpoint at ${rawPath}: the API is mounted under ${opts.basePath}`)
       }
       const path = rawPath.slice(opts.basePath.length)
-      if (opts.openApi && request.method === 'GET' && path === '/openapi.json') {
+      if (opts.corsOrigins !== undefined && request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
+        const answer = preflight(request, path)
+        if (answer === undefined) {
+          if (passThrough) return undefined
+          throw new HttpFailure(404, `no endpoint at ${path}`)
+        }
+        response = answer
+      } else if (opts.openApi && request.method === 'GET' && path === '/openapi.json') {
         openApiText ??= JSON.stringify(buildOpenApi(routes, opts.basePath), null, 2)
         response = await respond(request, 200, 'json', openApiText)
       } else {
@@ -281,7 +353,8 @@ export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = 
         }
         match = found
         format = found.format
-        account = authenticate(request, raw)
+        // Development mode serves the configured account unsigned (local use only, see HttpHandlerOptions.devAccount).
+        account = opts.devAccount ?? authenticate(request, raw)
         const api: AccountApi = engine.account(account)
         const query = parseRawQuery(rawQuery)
         const app = request.headers.get('x-app-name') ?? undefined
@@ -295,6 +368,8 @@ export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = 
       error = failure.message
       response = await respond(request, failure.status, format, encodeError(format, failure.status, failure.message), failure.headers)
     }
+    const cors = corsHeaders(request.headers.get('origin'))
+    if (cors !== undefined) for (const [name, value] of Object.entries(cors)) response.headers[name === 'vary' ? 'append' : 'set'](name, value)
     opts.log?.({
       method: request.method,
       path: rawPath,
