@@ -147,7 +147,8 @@ function archiveFormat(extension: string | undefined, formatParam: string | unde
 }
 
 /**
- * The routes table: every endpoint E1-E39 of the contract, each served with `.json`, `.xml` and no suffix.
+ * The routes table: every endpoint E1-E39 of the contract, each served with `.json`, `.xml` and no suffix, and the
+ * Salience user directory export (also served with an archive extension, `.zip`, `.tar` or `.tar.gz`).
  * `/batch` is the contract's alias of `/document/batch`. Order matters only in that literal paths
  * (`/document/processed`, `/document/batch`) come before the `{id}` patterns.
  */
@@ -201,7 +202,7 @@ export function createRoutes(): readonly Route[] {
     ...tuningRoutes(),
     // Issue 10 item 6, not one of E1-E39: it reads the tuning resources of E16-E35. `.zip`, `.tar` and `.tar.gz`
     // come as the path's extension (matchRoute hands it over as `id`), or as `format` beside `.json` or no suffix.
-    { endpoint: 'E16-E35', method: 'GET', path: '/salience/user-directory', callClass: 'settings', hasBody: false, xmlRoot: 'error',
+    { endpoint: 'E16-E35', method: 'GET', path: '/salience/user-directory', callClass: 'settings', hasBody: false, xmlRoot: 'user_directory',
       answer: 'file', keepsNotFound: true, queryParams: ['config_id', 'format'],
       summary: 'Salience user directory of a configuration\'s tuning: GET /salience/user-directory.{zip|tar|tar.gz} (or format=zip|tar|tar.gz; zip by default)',
       run: (ctx) => exportUserDirectory(ctx.account, param(ctx.query, 'config_id'), archiveFormat(ctx.id, param(ctx.query, 'format'))) },
