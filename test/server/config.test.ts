@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -176,5 +176,14 @@ describe('loadServerConfig', () => {
   it('should list every file key in SERVER_SETTINGS (the README table)', () => {
     const keys = SERVER_SETTINGS.map((s) => s.key)
     for (const k of ['host', 'port', 'base_path', 'tls_cert', 'tls_key', 'cors_origins', 'log_format', 'storage', 'storage_prefix', 'drain_timeout_ms', 'dev', 'accounts']) expect(keys).toContain(k)
+  })
+
+  it('should have every setting and environment variable in the README Server section', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+    const section = readme.slice(readme.indexOf('## Server'), readme.indexOf('\n## ', readme.indexOf('## Server') + 1))
+    for (const s of SERVER_SETTINGS) {
+      if (!s.key.startsWith('(')) expect(section, s.key).toContain(`\`${s.key}\``)
+      for (const env of s.env.split(/,|\+/).map((e) => e.trim())) expect(section, env).toContain(`\`${env}\``)
+    }
   })
 })
