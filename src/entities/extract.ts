@@ -32,9 +32,8 @@
  * the one with the most mentions when that is at least 2 (ties: the earliest), else the first such
  * entity mentioned in the first sentence that has one; pattern, Job Title entities are never about.
  */
-import { readFileSync } from 'node:fs'
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
-import { createEntityTagger, NER_LEXICON_DIR, type EntityTagger } from './tagger.ts'
+import { createEntityTagger, nerLexiconDir, readNerFile, type EntityTagger } from './tagger.ts'
 import { readPhraseTable } from './gazetteer.ts'
 
 /** The contract's entity types produced here. */
@@ -113,8 +112,9 @@ export function readPhraseLexicon(tsv: string, source = 'lexicon'): PhraseLexico
 }
 
 /** Load the committed job-title and product lexicons (the defaults of {@link extractEntities}). */
-export function loadEntityLexicons(): { jobTitles: PhraseLexicon; products: PhraseLexicon; companies: PhraseLexicon } {
-  const read = (name: string): PhraseLexicon => readPhraseLexicon(readFileSync(NER_LEXICON_DIR + name, 'utf8'), NER_LEXICON_DIR + name)
+export function loadEntityLexicons(dataDir?: string): { jobTitles: PhraseLexicon; products: PhraseLexicon; companies: PhraseLexicon } {
+  const dir = nerLexiconDir(dataDir)
+  const read = (name: string): PhraseLexicon => readPhraseLexicon(readNerFile(name, dataDir).toString('utf8'), dir + name)
   return { jobTitles: read('job-titles.tsv'), products: read('products.tsv'), companies: read('companies.tsv') }
 }
 

@@ -5,7 +5,8 @@
  * CoNLL tokens and on wink tokens alike.
  */
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { sep } from 'node:path'
+import { dataPath, missingDataHint } from '../resources.ts'
 import {
   LABELS,
   documentContext,
@@ -62,16 +63,30 @@ export interface EntityTaggerModel {
   readonly gazetteer?: Gazetteer
 }
 
-/** Directory of the committed NER resources. */
-export const NER_LEXICON_DIR = fileURLToPath(new URL('../../lexicons/en/ner/', import.meta.url))
+/** Directory of the committed NER resources (`en/ner/` of the data folder, see `resolveDataDir`), ending in a separator. */
+export function nerLexiconDir(dataDir?: string): string {
+  return dataPath(dataDir, 'en', 'ner') + sep
+}
+
+/** Directory of the committed NER resources, resolved when this module loads; {@link nerLexiconDir} resolves per call. */
+export const NER_LEXICON_DIR = nerLexiconDir()
+
+/** Read a committed NER data file; a missing one names the file and how to point the engine at the data. */
+export function readNerFile(name: string, dataDir?: string): Buffer {
+  const path = nerLexiconDir(dataDir) + name
+  try {
+    return readFileSync(path)
+  } catch (e) {
+    throw new Error(`cannot read NER data file ${path}: ${(e as Error).message} (${missingDataHint(dataDir)})`)
+  }
+}
 
 /** Read the committed model file and gazetteer (the default of {@link createEntityTagger}). */
-export function loadDefaultModel(): { weights: PerceptronWeights; gazetteer: Gazetteer } {
-  const modelPath = NER_LEXICON_DIR + 'tagger.bin.gz'
-  const gazPath = NER_LEXICON_DIR + 'gazetteer.tsv'
+export function loadDefaultModel(dataDir?: string): { weights: PerceptronWeights; gazetteer: Gazetteer } {
+  const dir = nerLexiconDir(dataDir)
   return {
-    weights: decodeModel(readFileSync(modelPath), modelPath),
-    gazetteer: readGazetteer(readFileSync(gazPath, 'utf8'), gazPath),
+    weights: decodeModel(readNerFile('tagger.bin.gz', dataDir), dir + 'tagger.bin.gz'),
+    gazetteer: readGazetteer(readNerFile('gazetteer.tsv', dataDir).toString('utf8'), dir + 'gazetteer.tsv'),
   }
 }
 

@@ -4,7 +4,7 @@
  * (`lexicons/langid/model.tsv`, described in `lexicons/langid/README.md`), its training and its loading.
  */
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { dataPath, missingDataHint } from '../resources.ts'
 import { addWordFeatures, orderOf, wordsOf } from './features.ts'
 import { findLanguageEntry, type ScriptGroup } from './languages.ts'
 
@@ -260,20 +260,22 @@ function parseCosts(s: string, from: number, to: number, codeIndex: Int16Array, 
 }
 
 /** Path of the committed model file. */
-export function defaultLanguageModelPath(): string {
-  return fileURLToPath(new URL('../../lexicons/langid/model.tsv', import.meta.url))
+export function defaultLanguageModelPath(dataDir?: string): string {
+  return dataPath(dataDir, 'langid', 'model.tsv')
 }
 
 /** Read a model file's text (the committed one by default). Throws naming the file when missing. */
-export function readLanguageModelFile(path: string = defaultLanguageModelPath()): string {
+export function readLanguageModelFile(path?: string): string {
+  const file = path ?? defaultLanguageModelPath()
   try {
-    return readFileSync(path, 'utf8')
+    return readFileSync(file, 'utf8')
   } catch (e) {
-    throw new Error(`cannot read language model ${path}: ${(e as Error).message} (train it with bench/train-langid.ts)`)
+    const hint = path === undefined ? missingDataHint() : 'train it with bench/train-langid.ts'
+    throw new Error(`cannot read language model ${file}: ${(e as Error).message} (${hint})`)
   }
 }
 
 /** Read and parse a model file (the committed one by default). Throws naming the file when missing or malformed. */
-export function loadLanguageModel(path: string = defaultLanguageModelPath()): LanguageModelData {
-  return parseLanguageModel(readLanguageModelFile(path), path)
+export function loadLanguageModel(path?: string): LanguageModelData {
+  return parseLanguageModel(readLanguageModelFile(path), path ?? defaultLanguageModelPath())
 }

@@ -7,8 +7,8 @@
  * forms of the tokens it should match produce the same key.
  */
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
+import { dataPath, missingDataHint } from '../resources.ts'
 
 /** Weighted entry of a sentiment table (words, phrases, idioms, emoji). */
 export interface WeightedEntry {
@@ -175,21 +175,26 @@ export function parseContrasts(text: string, file: string): Map<string, Contrast
   return map
 }
 
-/** The folder holding the English lexicons shipped with the package. */
-export function defaultLexiconDir(): string {
-  return fileURLToPath(new URL('../../lexicons/en/', import.meta.url))
+/**
+ * The folder holding the English lexicons shipped with the package (`lexicons/en` of the data folder, see
+ * {@link resolveDataDir}: `dataDir`, else `TEXTENGINE_DATA_DIR`, else the package's own).
+ */
+export function defaultLexiconDir(dataDir?: string): string {
+  return dataPath(dataDir, 'en')
 }
 
 /**
  * Load every sentiment table from `dir` (default: the package's `lexicons/en`). Throws
  * {@link LexiconError} naming file and line for malformed content.
  */
-export function loadSentimentLexicon(dir: string = defaultLexiconDir()): SentimentLexicon {
+export function loadSentimentLexicon(dir?: string): SentimentLexicon {
+  const folder = dir ?? defaultLexiconDir()
   const read = (name: string): string => {
     try {
-      return readFileSync(join(dir, name), 'utf8')
+      return readFileSync(join(folder, name), 'utf8')
     } catch (e) {
-      throw new LexiconError(`cannot read lexicon file ${join(dir, name)}: ${(e as Error).message}`)
+      const hint = dir === undefined ? ` (${missingDataHint()})` : ''
+      throw new LexiconError(`cannot read lexicon file ${join(folder, name)}: ${(e as Error).message}${hint}`)
     }
   }
   const words = parseWeightTable(read('sentiment.tsv'), 'sentiment.tsv')

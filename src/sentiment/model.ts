@@ -7,7 +7,7 @@
  * (format in `lexicons/README.md`). Prediction is pure arithmetic over those weights: deterministic.
  */
 import { readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { dataPath, missingDataHint } from '../resources.ts'
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
 import type { LexiconFeatures } from './scorer.ts'
 
@@ -298,9 +298,9 @@ export function calibratedScore(
   return Math.max(-1, Math.min(1, s))
 }
 
-/** Path of the committed English model. */
-export function defaultModelPath(): string {
-  return fileURLToPath(new URL('../../lexicons/en/sentiment-model.json', import.meta.url))
+/** Path of the committed English model (`en/sentiment-model.json` of the data folder, see `resolveDataDir`). */
+export function defaultModelPath(dataDir?: string): string {
+  return dataPath(dataDir, 'en', 'sentiment-model.json')
 }
 
 /** Validate parsed JSON as model data; the error names the file and the field. */
@@ -376,18 +376,20 @@ export function createSentimentModel(data: SentimentModelData, options: Sentimen
 }
 
 /** Load the committed model (or the file at `path`). Throws naming the file when it is missing or malformed. */
-export function loadSentimentModel(path: string = defaultModelPath(), options: SentimentModelOptions = {}): SentimentModel {
+export function loadSentimentModel(path?: string, options: SentimentModelOptions = {}): SentimentModel {
+  const file = path ?? defaultModelPath()
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    text = readFileSync(file, 'utf8')
   } catch (e) {
-    throw new Error(`cannot read sentiment model ${path}: ${(e as Error).message} (train it with bench/train-sentiment.ts)`)
+    const hint = path === undefined ? missingDataHint() : 'train it with bench/train-sentiment.ts'
+    throw new Error(`cannot read sentiment model ${file}: ${(e as Error).message} (${hint})`)
   }
   let json: unknown
   try {
     json = JSON.parse(text)
   } catch (e) {
-    throw new Error(`${path}: not valid JSON (${(e as Error).message})`)
+    throw new Error(`${file}: not valid JSON (${(e as Error).message})`)
   }
-  return createSentimentModel(checkModelData(json, path), options)
+  return createSentimentModel(checkModelData(json, file), options)
 }
