@@ -35,8 +35,13 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     case 'serve': {
       const { runServer } = await import('./server.ts')
-      // The server runs until SIGTERM/SIGINT; exit then, whatever handles (Redis) remain.
-      return process.exit(await runServer(rest, process.env))
+      // The server runs until SIGTERM/SIGINT; exit then, whatever handles (Redis) remain. Failures to start that
+      // are not a bad setting (a broken installation) are one line too; exit code 1.
+      const code = await runServer(rest, process.env).catch((e: unknown) => {
+        process.stderr.write(`textengine serve: ${e instanceof Error ? e.message : String(e)}\n`)
+        return EXIT.analysis
+      })
+      return process.exit(code)
     }
     default:
       process.stderr.write(`textengine: unknown command ${JSON.stringify(cmd)}\n\n${USAGE}\n`)

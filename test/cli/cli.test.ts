@@ -152,6 +152,20 @@ describe('textengine analyze', () => {
   }, 60_000)
 })
 
+describe('textengine serve', () => {
+  it('should stop before listening with one line naming a bad setting and exit code 3', async () => {
+    const r = await cli(['serve'], { env: { PORT: '0', HOST: '10.1.2.3', TEXTENGINE_DEV: 'true' } })
+    expect(r.code).toBe(3)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toBe(
+      'textengine serve: TEXTENGINE_DEV (environment): development mode (no signature checks) is refused on host "10.1.2.3" (HOST (environment)); it is allowed only on a loopback host: 127.0.0.1, ::1 or localhost\n',
+    )
+    const flag = await cli(['serve', '--port'])
+    expect(flag.code).toBe(2)
+    expect(flag.stderr).toContain("textengine serve: Option '--port <value>' argument missing")
+  })
+})
+
 describe('textengine sign', () => {
   it('should print a curl command whose URL and Authorization header verify with the secret', async () => {
     const r = await cli(['sign', 'post', 'http://127.0.0.1:8080/document.json', '--data', '{"id":"1","text":"It\'s fine."}'], { env: { API_KEY: 'my-key', API_SECRET: 'my-secret' } })
