@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
 const args = process.argv.slice(2)
-const benches = ['engine.ts', 'queries.ts', 'http.ts']
+const benches = ['engine.ts', 'queries.ts', 'http.ts', 'cold-start.ts']
 let failed = 0
 for (const b of benches) {
   console.log(`\n## bench/${b}\n`)

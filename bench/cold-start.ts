@@ -1,0 +1,87 @@
+/**
+ * `npm run bench:cold-start [-- --runs N]` (also run by `npm run bench`): time from process start to the first
+ * analysis result, in fresh processes, ours beside wink-nlp in the same run.
+ *
+ * - ours: plain `node` importing the compiled package (`dist/`, rebuilt first: `npm run build` is incremental),
+ *   `createEngine().analyze(text)` — every built-in model (language, sentiment lexicons and model, NER tagger and
+ *   lexicons, wink-nlp's English model) is loaded for this first result;
+ * - wink-nlp: `winkNLP(model).readDoc(text)` with wink-eng-lite-web-model, tokens read out.
+ *
+ * Each child reports `performance.now()` when it has its result (milliseconds since its process started, Node's
+ * time origin); the parent also records the wall time from spawn to exit. Runs alternate ours/wink so that noise
+ * on this shared machine falls on both; medians are printed with their ratio.
+ */
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const TEXT = 'The staff were friendly, but the room was not clean. Tim Cook stayed here!'
+const runsArg = process.argv.indexOf('--runs')
+const RUNS = runsArg >= 0 ? Number(process.argv[runsArg + 1]) : 7
+
+const OURS = `
+import { createEngine } from ${JSON.stringify(new URL('../dist/src/index.js', import.meta.url).href)}
+const engine = createEngine()
+const out = await engine.analyze(${JSON.stringify(TEXT)}, { id: 'cold' })
+const ms = performance.now()
+await engine.close()
+const person = out.entities?.find((e) => e.entity_type === 'Person')?.title
+process.stdout.write(JSON.stringify({ ms, check: out.status + ' ' + out.sentiment_polarity + ' ' + person }))
+`
+const WINK = `
+import { createRequire } from 'node:module'
+const require = createRequire(${JSON.stringify(new URL('../package.json', import.meta.url).href)})
+const winkNLP = require('wink-nlp')
+const model = require('wink-eng-lite-web-model')
+const nlp = winkNLP(model)
+const tokens = nlp.readDoc(${JSON.stringify(TEXT)}).tokens().out()
+const ms = performance.now()
+process.stdout.write(JSON.stringify({ ms, check: tokens.length + ' tokens' }))
+`
+
+interface Sample {
+  readonly ms: number
+  readonly wall: number
+  readonly check: string
+}
+
+function run(code: string, name: string): Sample {
+  const t0 = performance.now()
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: ROOT, encoding: 'utf8' })
+  const wall = performance.now() - t0
+  if (r.status !== 0) throw new Error(`${name} exited with ${String(r.status)}:\n${r.stderr}`)
+  const { ms, check } = JSON.parse(r.stdout) as { ms: number; check: string }
+  return { ms, wall, check }
+}
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+
+if (!process.argv.includes('--no-build')) {
+  const b = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, encoding: 'utf8' })
+  if (b.status !== 0) throw new Error(`npm run build failed:\n${b.stdout}${b.stderr}`)
+}
+
+const ours: Sample[] = []
+const wink: Sample[] = []
+for (let i = 0; i < RUNS; i++) {
+  ours.push(run(OURS, 'ours'))
+  wink.push(run(WINK, 'wink-nlp'))
+}
+const expected = 'PROCESSED negative Tim Cook'
+if (ours.some((s) => s.check !== expected)) throw new Error(`unexpected result: ${ours.map((s) => s.check).join(' | ')}`)
+
+const fmt = (x: number): string => x.toFixed(0).padStart(6)
+console.log(`Cold start: process start -> first analysis result, ${RUNS} fresh processes each, alternating (node ${process.version})`)
+console.log(`text: ${JSON.stringify(TEXT)}\n`)
+console.log('| | median ms to result | min | max | median wall ms (spawn to exit) | result |')
+console.log('| --- | ---: | ---: | ---: | ---: | --- |')
+for (const [name, xs] of [['textengine (dist, createEngine().analyze)', ours], ['wink-nlp readDoc (lite web model)', wink]] as const) {
+  const ms = xs.map((s) => s.ms)
+  console.log(`| ${name} | ${fmt(median(ms))} | ${fmt(Math.min(...ms))} | ${fmt(Math.max(...ms))} | ${fmt(median(xs.map((s) => s.wall)))} | ${xs[0]!.check} |`)
+}
+const ratio = median(ours.map((s) => s.ms)) / median(wink.map((s) => s.ms))
+console.log(`\nratio textengine / wink-nlp: ${ratio.toFixed(2)}x; target: textengine under 1000 ms: ${median(ours.map((s) => s.ms)) < 1000 ? 'met' : 'NOT met'}`)
