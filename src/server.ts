@@ -101,7 +101,13 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const delivery = createCallbackDelivery({
     batchLimitOf: async (account) => (await engineRef?.account(account).subscription())?.basic_settings.callback_batch_limit ?? 100,
     log: (d) => {
-      if (d.outcome !== 'delivered' && logFormat !== 'off') write(`${new Date().toISOString()} callback ${d.url} ${d.items} items attempt ${d.attempt} ${d.outcome} ${d.error ?? ''}`)
+      if (d.outcome === 'delivered' || logFormat === 'off') return
+      const time = new Date().toISOString()
+      write(
+        logFormat === 'json'
+          ? JSON.stringify({ time, callback: d.url, items: d.items, attempt: d.attempt, outcome: d.outcome, error: d.error })
+          : `${time} callback ${d.url} ${d.items} items attempt ${d.attempt} ${d.outcome} ${d.error ?? ''}`,
+      )
     },
   })
   const engine = createEngine({
@@ -268,7 +274,8 @@ export async function runServer(argv: readonly string[], env: Readonly<Record<st
   try {
     running = await startServer(options)
   } catch (e) {
-    await options.storage?.close()
+    // The engine closed the storage already when it was created; a second close of Redis may throw.
+    await options.storage?.close().catch(() => {})
     const code = (e as { code?: string }).code
     const hint = code === 'EACCES' ? ' (ports below 1024 need privileges; use a higher port or a proxy)' : code === 'EADDRINUSE' ? ' (another process listens there)' : ''
     err(`textengine serve: cannot listen on ${config.host ?? 'all interfaces'} port ${config.port}: ${e instanceof Error ? e.message : String(e)}${hint}`)

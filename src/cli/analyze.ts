@@ -208,7 +208,9 @@ async function analyze(argv: readonly string[]): Promise<number> {
         process.stdout.write(render(outs.length === 1 ? outs[0] : outs) + '\n')
         return EXIT.ok
       }
-      // --jsonl: one line per document as it finishes; a failure is reported and the others go on.
+      // --jsonl: one line per document as it finishes; a failure is reported and the others go on. A reader that
+      // goes away (`| head`) ends the run quietly: writeLine answers false.
+      process.stdout.on('error', () => {})
       let failed = 0
       let n = 0
       const source: Iterable<string> | AsyncIterable<string> = texts ?? stdinLines()
