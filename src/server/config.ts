@@ -299,7 +299,7 @@ export function loadServerConfig(input: LoadServerConfigInput = {}): ServerConfi
   let corsOrigins: string[] = []
   if (corsSrc !== undefined) {
     const allowed = 'an array of origins such as ["https://app.example.com"] (scheme://host[:port], no path), or "*" for any'
-    const list = typeof corsSrc.value === 'string' ? corsSrc.value.split(',').map((s) => s.trim()).filter((s) => s !== '') : corsSrc.value
+    const list = typeof corsSrc.value === 'string' && !corsSrc.fromFile ? corsSrc.value.split(',').map((s) => s.trim()).filter((s) => s !== '') : corsSrc.value
     if (!Array.isArray(list)) fail(corsSrc.where, corsSrc.value, allowed)
     for (const o of list as unknown[]) {
       if (typeof o !== 'string' || !(o === '*' || /^https?:\/\/[^/\s]+$/.test(o))) fail(corsSrc.where, o, allowed)
