@@ -5,9 +5,18 @@
 import { readFileSync } from 'node:fs'
 import { EXIT, USAGE } from './cli/usage.ts'
 
+/** The package version: package.json is one folder up from src/cli.ts and two from the build's dist/src/cli.js. */
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }
-  return pkg.version ?? 'unknown'
+  for (const path of ['../package.json', '../../package.json']) {
+    let pkg: { name?: string; version?: string }
+    try {
+      pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { name?: string; version?: string }
+    } catch {
+      continue
+    }
+    if (pkg.name === 'textengine' && pkg.version !== undefined) return pkg.version
+  }
+  return 'unknown'
 }
 
 /** Run the command line; resolves with the exit code. */
