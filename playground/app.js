@@ -14,7 +14,7 @@ function el(tag, attrs = {}, ...children) {
     else if (name.startsWith('on')) node.addEventListener(name.slice(2), value)
     else node.setAttribute(name, value === true ? '' : String(value))
   }
-  for (const child of children.flat()) {
+  for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue
     node.append(child instanceof Node ? child : String(child))
   }
@@ -377,6 +377,10 @@ function counts(item) {
     el('span', { class: 'neg', style: { width: `${(item.negative_count / total) * 100}%` } }))
 }
 
+function split(item) {
+  return [counts(item), el('span', { class: 'split', title: 'positive / neutral / negative' }, `+${item.positive_count} ·${item.neutral_count} −${item.negative_count}`)]
+}
+
 function showCollection(col, lines) {
   const maxFacet = Math.max(1, ...(col.facets ?? []).map((f) => f.count))
   const maxTheme = Math.max(1, ...(col.themes ?? []).map((t) => t.themes_count))
@@ -384,11 +388,11 @@ function showCollection(col, lines) {
     el('section', { class: 'card overview' }, el('div', { class: 'big' }, el('strong', {}, String(col.docs_count ?? lines.length)), ' documents analysed together'),
       el('p', { class: 'facts' }, `Status: ${col.status} · ${(col.facets ?? []).length} facets · ${(col.themes ?? []).length} themes · ${(col.entities ?? []).length} entities`)),
     section('Facets', list(col.facets, (f) => [
-      el('span', { class: 'name' }, f.label), bar(f.count, maxFacet), el('span', { class: 'count' }, String(f.count)), counts(f),
+      el('span', { class: 'name' }, f.label), bar(f.count, maxFacet), el('span', { class: 'count' }, String(f.count)), split(f),
       f.attributes === undefined || f.attributes.length === 0 ? '' : el('div', { class: 'chips attributes' }, f.attributes.map((a) => el('span', { class: 'chip plain' }, `${a.label} ×${a.count}`))),
     ])),
     section('Themes', list(col.themes, (t) => [el('span', { class: 'name' }, t.title), bar(t.themes_count, maxTheme, scoreColor(t.sentiment_score)), el('span', { class: 'count' }, String(t.themes_count)), scoreChip(t.sentiment_score, t.sentiment_polarity)])),
-    section('Entities', list(col.entities, (e) => [el('span', { class: 'chip', style: { background: typeColor(e.entity_type) } }, e.entity_type), ' ', el('span', { class: 'name' }, e.title), el('span', { class: 'count' }, `×${e.count}`), counts(e)])),
+    section('Entities', list(col.entities, (e) => [el('span', { class: 'chip', style: { background: typeColor(e.entity_type) } }, e.entity_type), ' ', el('span', { class: 'name' }, e.title), el('span', { class: 'count' }, `×${e.count}`), split(e)])),
     section('Topics', list([...(col.topics ?? []), ...(col.taxonomy ?? [])], (t) => [el('span', { class: 'name' }, `${t.title} (${t.type})`), el('span', { class: 'count' }, `${t.hitcount} hits`), scoreChip(t.sentiment_score, t.sentiment_polarity)])),
     section('Documents', el('ol', { class: 'docs' }, lines.map((l) => el('li', {}, l)))),
   ]
