@@ -35,10 +35,10 @@ interface AccountState {
 export function createEngine(options: EngineOptions = {}): Engine {
   const opts = resolveOptions(options)
   const storage: Storage = opts.storage ?? createMemoryStorage()
-  const core = createAnalysisCore([...builtinAnalyzers(), ...(opts.analyzers as PreparingAnalyzer[])])
-  const templateSources = builtinTemplateSources()
-  // One query parser per engine checks the syntax of every account's queries.
+  // One query parser per engine checks the syntax of every account's queries and compiles them for analysis.
   const grammar = createQueryGrammar()
+  const core = createAnalysisCore([...builtinAnalyzers(opts.dataDir, grammar), ...(opts.analyzers as PreparingAnalyzer[])])
+  const templateSources = builtinTemplateSources()
   const templates = templateSources.map((t) => t.template)
   const accounts = new Map<string, AccountState>()
   const stats = createStatistics({ storage, now: opts.now })

@@ -8,24 +8,78 @@ import { createEntitiesAnalyzer } from '../pipeline/analyzers/entities.ts'
 import { themesAnalyzer } from '../pipeline/analyzers/themes.ts'
 import { createLanguageAnalyzer } from '../pipeline/analyzers/language.ts'
 import { createTopicsAnalyzer, queryIndexAnalyzer } from '../pipeline/analyzers/topics.ts'
-import { createQueryGrammar } from '../query/index.ts'
+import { createQueryGrammar, type QueryGrammar } from '../query/index.ts'
+import { createEntityExtractor, type EntityExtractor, type EntityTagger } from '../entities/index.ts'
+import { createLanguageIdentifier, loadCompiledLanguageModel, type LanguageIdentifier } from '../langid/index.ts'
+import { createSentimentScorer, type SentimentScorer } from '../sentiment/index.ts'
 import type { PreparingAnalyzer } from './analysis.ts'
 import { SUPPORTED_LANGUAGES } from './settings.ts'
 
 /** Languages the engine analyses (name as on the wire, ISO 639-1 code). */
 export const ANALYSIS_LANGUAGES = SUPPORTED_LANGUAGES
 
+/** A value made on first use, then kept (a model loaded when a section first needs it). */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined
+  let made = false
+  return () => {
+    if (!made) {
+      value = make()
+      made = true
+    }
+    return value as T
+  }
+}
+
+/**
+ * The built-in models of one engine, each loaded from the data folder when an analysis first needs it, so that
+ * `createEngine` (and any program that only imports the engine, such as `textengine --help`) reads no model file.
+ * Loading is a pure function of the files, so results are the same bytes whenever it happens.
+ */
+function lazyModels(dataDir: string | undefined): { identifier: LanguageIdentifier; scorer: SentimentScorer; extractor: EntityExtractor } {
+  const identifier = once(() => createLanguageIdentifier(loadCompiledLanguageModel(undefined, dataDir)))
+  const scorer = once(() => createSentimentScorer(dataDir === undefined ? {} : { dataDir }))
+  const extractor = once(() => createEntityExtractor(dataDir === undefined ? {} : { dataDir }))
+  return {
+    identifier: {
+      identify: (text) => identifier().identify(text),
+      get languages() {
+        return identifier().languages
+      },
+    },
+    scorer: {
+      score: (doc, userPhrases) => scorer().score(doc, userPhrases),
+      get options() {
+        return scorer().options
+      },
+      get lexicon() {
+        return scorer().lexicon
+      },
+      get model() {
+        return scorer().model
+      },
+    },
+    extractor: {
+      extract: (doc) => extractor().extract(doc),
+      get tagger(): EntityTagger {
+        return extractor().tagger
+      },
+    },
+  }
+}
+
 /**
  * The analyzers every engine runs, in no particular order (the pipeline orders them by `needs`).
- * Built per engine: the sentiment scorer's lexicons and model belong to one engine only.
+ * Built per engine: the sentiment scorer's lexicons and model belong to one engine only. Models come from
+ * `dataDir` (see `resolveDataDir`) and load on first use.
  */
-export function builtinAnalyzers(): PreparingAnalyzer[] {
-  const grammar = createQueryGrammar()
+export function builtinAnalyzers(dataDir?: string, grammar: QueryGrammar = createQueryGrammar()): PreparingAnalyzer[] {
+  const models = lazyModels(dataDir)
   return [
-    createLanguageAnalyzer(),
+    createLanguageAnalyzer(models.identifier),
     queryIndexAnalyzer,
-    ...createSentimentAnalyzers(undefined, grammar),
-    createEntitiesAnalyzer(undefined, grammar),
+    ...createSentimentAnalyzers(models.scorer, grammar),
+    createEntitiesAnalyzer(models.extractor, grammar),
     createTopicsAnalyzer(grammar),
     themesAnalyzer,
     detailsAnalyzer,

@@ -5,6 +5,7 @@ import type { Analyzer } from '../pipeline/types.ts'
 import type { DocumentOutput, CollectionOutput } from '../model/output.ts'
 import type { SubscriptionOverrides } from './account.ts'
 import type { QueryChecker } from './tuning.ts'
+import { missingDataHint, resolveDataDir } from '../resources.ts'
 
 /** One account an engine serves. */
 export interface AccountOptions {
@@ -52,6 +53,13 @@ export interface EngineOptions {
    * @defaultValue the engine's query parser
    */
   readonly checkQuery?: QueryChecker
+  /**
+   * Folder of the models and lexicons (the package's `lexicons/`, or a copy of it), for installs where the code
+   * cannot find them itself (a bundle placed outside the project that has textengine installed). Must hold
+   * `en/sentiment.tsv`. Models load from it when an analysis first needs them.
+   * @defaultValue the `TEXTENGINE_DATA_DIR` environment variable, else the package's own `lexicons/`
+   */
+  readonly dataDir?: string
 }
 
 /** Options after defaults and checks; frozen. */
@@ -67,6 +75,16 @@ export interface ResolvedOptions {
   readonly retentionMs: number
   readonly onCallback: ((event: ProcessedEvent) => void) | undefined
   readonly checkQuery: QueryChecker | undefined
+  readonly dataDir: string | undefined
+}
+
+/** `options.dataDir`, checked: a folder holding the data (models load later, so a wrong folder fails here). */
+function checkDataDir(dataDir: string | undefined, bad: (msg: string) => never): string | undefined {
+  if (dataDir === undefined) return undefined
+  if (typeof dataDir !== 'string' || dataDir === '') bad(`options.dataDir must be a non-empty string, found ${JSON.stringify(dataDir)}`)
+  const r = resolveDataDir(dataDir)
+  if (!r.found) bad(`options.dataDir ${JSON.stringify(dataDir)} holds no textengine data (expected ${r.dir}/en/sentiment.tsv); ${missingDataHint(dataDir)}`)
+  return r.dir
 }
 
 /**
@@ -114,5 +132,6 @@ export function resolveOptions(options: EngineOptions = {}): ResolvedOptions {
     retentionMs: num(options.retentionMs, 'retentionMs', 24 * 3600 * 1000, 1),
     onCallback: options.onCallback === undefined ? undefined : fn(options.onCallback, 'onCallback', options.onCallback),
     checkQuery: options.checkQuery === undefined ? undefined : fn(options.checkQuery, 'checkQuery', options.checkQuery),
+    dataDir: checkDataDir(options.dataDir, bad),
   })
 }

@@ -520,9 +520,11 @@ export interface EntityExtractor {
  * Create an {@link EntityExtractor}: `extractEntities` with the tagger and lexicons bound, so the
  * committed files are read once here rather than on every call.
  */
-export function createEntityExtractor(options: ExtractOptions & { readonly tagger?: EntityTagger } = {}): EntityExtractor {
-  const tagger = options.tagger ?? createEntityTagger()
-  const lex = options.jobTitles === undefined || options.products === undefined || options.companies === undefined ? loadEntityLexicons() : undefined
+export function createEntityExtractor(options: ExtractOptions & { readonly tagger?: EntityTagger; readonly dataDir?: string } = {}): EntityExtractor {
+  const dataDir = options.dataDir
+  const tagger = options.tagger ?? createEntityTagger(dataDir === undefined ? undefined : { dataDir })
+  const lex =
+    options.jobTitles === undefined || options.products === undefined || options.companies === undefined ? loadEntityLexicons(dataDir) : undefined
   const resolved: Required<ExtractOptions> = {
     jobTitles: options.jobTitles ?? (lex as NonNullable<typeof lex>).jobTitles,
     products: options.products ?? (lex as NonNullable<typeof lex>).products,

@@ -61,6 +61,8 @@ export interface EntityTaggerModel {
   readonly weights?: PerceptronWeights
   /** Gazetteer the weights were trained with. @defaultValue the committed `lexicons/en/ner/gazetteer.tsv` */
   readonly gazetteer?: Gazetteer
+  /** Data folder of the committed weights and gazetteer. @defaultValue see `resolveDataDir` */
+  readonly dataDir?: string
 }
 
 /** Directory of the committed NER resources (`en/ner/` of the data folder, see `resolveDataDir`), ending in a separator. */
@@ -150,7 +152,7 @@ const MARGIN_UNIT = 8
  * Create a tagger. Without `model`, loads the committed weights and gazetteer (about 0.2 s).
  */
 export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
-  const defaults = model?.weights === undefined || model.gazetteer === undefined ? loadDefaultModel() : undefined
+  const defaults = model?.weights === undefined || model.gazetteer === undefined ? loadDefaultModel(model?.dataDir) : undefined
   const weights = model?.weights ?? defaults?.weights
   const gazetteer = model?.gazetteer ?? defaults?.gazetteer
   if (weights === undefined) throw new Error('createEntityTagger: no weights')

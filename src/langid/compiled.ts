@@ -260,6 +260,6 @@ export function compileLanguageModelText(text: string, source = 'language model'
 }
 
 /** Read and compile a model file (the committed one by default). Throws naming the file when missing or malformed. */
-export function loadCompiledLanguageModel(path?: string): CompiledLanguageModel {
-  return compileLanguageModelText(readLanguageModelFile(path), path ?? defaultLanguageModelPath())
+export function loadCompiledLanguageModel(path?: string, dataDir?: string): CompiledLanguageModel {
+  return compileLanguageModelText(readLanguageModelFile(path, dataDir), path ?? defaultLanguageModelPath(dataDir))
 }

@@ -265,17 +265,17 @@ export function defaultLanguageModelPath(dataDir?: string): string {
 }
 
 /** Read a model file's text (the committed one by default). Throws naming the file when missing. */
-export function readLanguageModelFile(path?: string): string {
-  const file = path ?? defaultLanguageModelPath()
+export function readLanguageModelFile(path?: string, dataDir?: string): string {
+  const file = path ?? defaultLanguageModelPath(dataDir)
   try {
     return readFileSync(file, 'utf8')
   } catch (e) {
-    const hint = path === undefined ? missingDataHint() : 'train it with bench/train-langid.ts'
+    const hint = path === undefined ? missingDataHint(dataDir) : 'train it with bench/train-langid.ts'
     throw new Error(`cannot read language model ${file}: ${(e as Error).message} (${hint})`)
   }
 }
 
 /** Read and parse a model file (the committed one by default). Throws naming the file when missing or malformed. */
-export function loadLanguageModel(path?: string): LanguageModelData {
-  return parseLanguageModel(readLanguageModelFile(path), path ?? defaultLanguageModelPath())
+export function loadLanguageModel(path?: string, dataDir?: string): LanguageModelData {
+  return parseLanguageModel(readLanguageModelFile(path, dataDir), path ?? defaultLanguageModelPath(dataDir))
 }

@@ -184,16 +184,16 @@ export function defaultLexiconDir(dataDir?: string): string {
 }
 
 /**
- * Load every sentiment table from `dir` (default: the package's `lexicons/en`). Throws
+ * Load every sentiment table from `dir` (default: `en/` of the data folder `dataDir`, see `resolveDataDir`). Throws
  * {@link LexiconError} naming file and line for malformed content.
  */
-export function loadSentimentLexicon(dir?: string): SentimentLexicon {
-  const folder = dir ?? defaultLexiconDir()
+export function loadSentimentLexicon(dir?: string, dataDir?: string): SentimentLexicon {
+  const folder = dir ?? defaultLexiconDir(dataDir)
   const read = (name: string): string => {
     try {
       return readFileSync(join(folder, name), 'utf8')
     } catch (e) {
-      const hint = dir === undefined ? ` (${missingDataHint()})` : ''
+      const hint = dir === undefined ? ` (${missingDataHint(dataDir)})` : ''
       throw new LexiconError(`cannot read lexicon file ${join(folder, name)}: ${(e as Error).message}${hint}`)
     }
   }

@@ -337,6 +337,8 @@ export function checkModelData(json: unknown, where: string): SentimentModelData
 export interface SentimentModelOptions {
   /** Decimals of the likelihoods. @defaultValue 4 */
   readonly decimals?: number
+  /** Data folder holding `en/sentiment-model.json` when no path is given. @defaultValue see `resolveDataDir` */
+  readonly dataDir?: string
 }
 
 /** Build a model from weight data (already parsed and checked). */
@@ -377,12 +379,12 @@ export function createSentimentModel(data: SentimentModelData, options: Sentimen
 
 /** Load the committed model (or the file at `path`). Throws naming the file when it is missing or malformed. */
 export function loadSentimentModel(path?: string, options: SentimentModelOptions = {}): SentimentModel {
-  const file = path ?? defaultModelPath()
+  const file = path ?? defaultModelPath(options.dataDir)
   let text: string
   try {
     text = readFileSync(file, 'utf8')
   } catch (e) {
-    const hint = path === undefined ? missingDataHint() : 'train it with bench/train-sentiment.ts'
+    const hint = path === undefined ? missingDataHint(options.dataDir) : 'train it with bench/train-sentiment.ts'
     throw new Error(`cannot read sentiment model ${file}: ${(e as Error).message} (${hint})`)
   }
   let json: unknown

@@ -33,8 +33,13 @@ export interface UserSentimentPhrase {
 
 /** Options of {@link createSentimentScorer}; every field has a default. */
 export interface SentimentScorerOptions {
-  /** Folder of lexicon files. @defaultValue the package's `lexicons/en` */
+  /** Folder of lexicon files. @defaultValue `en/` of the data folder */
   readonly lexiconDir?: string
+  /**
+   * Data folder (the package's `lexicons/` or a copy) of the default lexicons and model.
+   * @defaultValue `TEXTENGINE_DATA_DIR`, else the package's own (see `resolveDataDir`)
+   */
+  readonly dataDir?: string
   /** Pre-loaded lexicon (wins over `lexiconDir`). */
   readonly lexicon?: SentimentLexicon
   /**
@@ -151,7 +156,7 @@ export interface SentimentResult {
 
 /** A scorer: lexicons and model loaded once, options frozen. */
 export interface SentimentScorer {
-  readonly options: Readonly<Required<Omit<SentimentScorerOptions, 'lexiconDir' | 'lexicon' | 'model'>>>
+  readonly options: Readonly<Required<Omit<SentimentScorerOptions, 'lexiconDir' | 'lexicon' | 'model' | 'dataDir'>>>
   readonly lexicon: SentimentLexicon
   readonly model: SentimentModel | undefined
   /** Score a document; `userPhrases` (weight -2..2, up to three words) override or extend the lexicon. */
@@ -219,8 +224,9 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       `option negativeThreshold (${opts.negativeThreshold}) should not exceed positiveThreshold (${opts.positiveThreshold})`,
     )
   }
-  const lexicon = options.lexicon ?? loadSentimentLexicon(options.lexiconDir)
-  const model = options.model === false ? undefined : (options.model ?? loadSentimentModel())
+  const dataDir = options.dataDir
+  const lexicon = options.lexicon ?? loadSentimentLexicon(options.lexiconDir, dataDir)
+  const model = options.model === false ? undefined : (options.model ?? loadSentimentModel(undefined, dataDir === undefined ? {} : { dataDir }))
   const multiWordStarts = new Set<string>()
   for (const table of [lexicon.words, lexicon.idioms, lexicon.negators, lexicon.modifiers, lexicon.contrasts] as ReadonlyArray<ReadonlyMap<string, unknown>>) {
     for (const key of table.keys()) {
