@@ -7,13 +7,14 @@
  *     const api = createHttpHandler(engine, { devAccount: engine.defaultAccount })
  *     const both = async (request: Request) => (await page(request)) ?? api(request)
  */
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 
 /** Options of {@link createPlayground}. */
 export interface PlaygroundOptions {
-  /** Folder of the page's files. @defaultValue the package's `playground/` */
+  /** Folder of the page's files. @defaultValue `playground/` of the package root (found from this module, in src/ or dist/) */
   readonly root?: string | URL
   /** The browser bundle served at `/client.js`. @defaultValue the package's `dist/browser/client.js` */
   readonly clientBundle?: string | URL
@@ -44,6 +45,20 @@ const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\.(html|css|js
 
 const toPath = (p: string | URL): string => (p instanceof URL ? fileURLToPath(p) : p)
 
+/**
+ * The package root: the nearest folder above this module holding `package.json` (two up from src/http/playground.ts,
+ * three up from the build's dist/src/http/playground.js).
+ */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  for (;;) {
+    if (existsSync(join(dir, 'package.json'))) return dir
+    const parent = dirname(dir)
+    if (parent === dir) return fileURLToPath(new URL('../../', import.meta.url))
+    dir = parent
+  }
+}
+
 const escapeAttribute = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
 
@@ -58,8 +73,9 @@ function text(status: number, body: string): Response {
  * Anything else answers `undefined`, for the next handler.
  */
 export function createPlayground(options: PlaygroundOptions = {}): PlaygroundHandler {
-  const root = toPath(options.root ?? new URL('../../playground/', import.meta.url))
-  const bundle = toPath(options.clientBundle ?? new URL('../../dist/browser/client.js', import.meta.url))
+  const pkg = options.root === undefined || options.clientBundle === undefined ? packageRoot() : ''
+  const root = options.root === undefined ? join(pkg, 'playground') : toPath(options.root)
+  const bundle = options.clientBundle === undefined ? join(pkg, 'dist', 'browser', 'client.js') : toPath(options.clientBundle)
   const apiBase = options.apiBase ?? ''
   const basePath = options.basePath ?? ''
   if (basePath !== '' && (!basePath.startsWith('/') || basePath.endsWith('/'))) {

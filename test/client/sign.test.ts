@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { signUrl as serverSignUrl, verifySignature } from '../../src/auth/signature.ts'
@@ -118,5 +119,22 @@ describe('client signing equals the server-side signer', () => {
         expect(wrong.ok).toBe(false)
       }),
     )
+  })
+})
+
+describe('src/client stays browser-safe', () => {
+  it('imports no Node module, and the wire types with import type only', () => {
+    const dir = new URL('../../src/client/', import.meta.url)
+    const files = readdirSync(dir).filter((f) => f.endsWith('.ts'))
+    expect(files.length).toBeGreaterThan(0)
+    for (const file of files) {
+      const source = readFileSync(new URL(file, dir), 'utf8')
+      const imports = [...source.matchAll(/^(import|export)\b(.*?)\bfrom\s+'([^']+)'/gms)].map((m) => ({ kind: m[1]!, clause: m[2]!, from: m[3]! }))
+      for (const { kind, clause, from } of imports) {
+        expect(from, `${file}: ${from}`).not.toMatch(/^node:|^(fs|path|crypto|url|os|zlib|http|https|stream|buffer)$/)
+        if (!from.startsWith('./') && !from.startsWith('../model/') && !from.startsWith('@noble/hashes/')) throw new Error(`${file} imports ${from}`)
+        if (from.startsWith('../')) expect(`${kind}${clause}`, `${file}: ${from}`).toMatch(/^(import|export) type\b/)
+      }
+    }
   })
 })

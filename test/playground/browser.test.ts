@@ -124,6 +124,17 @@ describe.skipIf(!available)('playground in headless Chromium', () => {
   })
 
   it('analyses a dropped .txt file as a collection and draws facets with attributes and themes', async () => {
+    // Dropped on the page: a file of several lines switches to the collection view.
+    await page.evaluate((text) => {
+      const data = new DataTransfer()
+      data.items.add(new File([text], 'dropped.txt', { type: 'text/plain' }))
+      document.body.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }))
+    }, 'first line\r\nsecond line\n')
+    await expect.poll(() => page.inputValue('#text')).toBe('first line\nsecond line\n')
+    expect(await page.getAttribute('#mode-collection', 'aria-selected')).toBe('true')
+    expect(await page.textContent('#message')).toBe('dropped.txt: 2 line(s)')
+    await page.click('#mode-document')
+    // Opened with the file input.
     await page.setInputFiles('#file', { name: 'reviews.txt', mimeType: 'text/plain', buffer: Buffer.from(REVIEWS) })
     await expect.poll(() => page.getAttribute('#mode-collection', 'aria-selected')).toBe('true')
     expect(await page.inputValue('#text')).toBe(REVIEWS)

@@ -58,6 +58,12 @@ describe('createPlayground', () => {
     expect(plain).toContain('content="">')
   })
 
+  it('finds the package\'s playground/ folder by default', async () => {
+    const served = await (await createPlayground()(get('/')))!.text()
+    const file = await readFile(new URL('../../playground/index.html', import.meta.url), 'utf8')
+    expect(served).toBe(file.replace('%API_BASE%', ''))
+  })
+
   it('serves the assets and the client bundle with their content types; HEAD has no body', async () => {
     const p = page()
     const css = (await p(get('/style.css')))!
