@@ -350,7 +350,9 @@ function showDocument(doc, text) {
         doc.model_sentiment === undefined ? '' : ` · Model: ${doc.model_sentiment.sentiment_polarity} (positive ${doc.model_sentiment.positive_score}, negative ${doc.model_sentiment.negative_score}, neutral ${doc.model_sentiment.neutral_score})`,
         ` · Status: ${doc.status}`),
     ),
-    section('Entities', markedText(text, spans), list(doc.entities, (e) => [
+    section('Entities', markedText(text, spans),
+      spans.length === 0 && (doc.entities ?? []).length > 0 ? el('p', { class: 'hint', 'data-hint': 'mentions' }, 'This configuration returns no entity locations (mentions are off): tick “show every output” to see the entities marked in the text.') : '',
+      list(doc.entities, (e) => [
       el('span', { class: 'chip', style: { background: typeColor(e.entity_type) } }, e.entity_type), ' ', el('strong', {}, e.title),
       e.label !== e.entity_type ? ` (${e.label})` : '', ` · ${e.type} · evidence ${e.evidence}${e.is_about ? ' · about' : ''} `, scoreChip(e.sentiment_score, e.sentiment_polarity),
     ])),

@@ -118,6 +118,16 @@ describe.skipIf(!available)('playground in headless Chromium', () => {
     // The scratch configuration the page analysed with is gone again.
     expect((await engine.account('page-key').listConfigurations()).map((c) => c.name)).toEqual([expect.not.stringContaining('scratch')])
 
+    // Without the scratch copy the primary configuration is used as it is: entities, but no locations to mark.
+    await page.uncheck('#everything')
+    await page.click('#analyse')
+    await page.locator('[data-hint="mentions"]').waitFor()
+    expect(await page.locator('mark.entity').count()).toBe(0)
+    expect(await page.locator('[data-section="entities"] li').allTextContents()).toContainEqual(expect.stringContaining('Tim Cook'))
+    await page.check('#everything')
+    await page.click('#analyse')
+    await page.locator('mark.entity').first().waitFor()
+
     const png = await page.screenshot({ fullPage: true })
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG')
     await writeFile(process.env['UPDATE_SCREENSHOTS'] === '1' ? SCREENSHOT : join(dir, 'playground.png'), png)
