@@ -18,6 +18,7 @@ import type { Engine } from './engine/types.ts'
 import { createCallbackDelivery, type CallbackDelivery } from './http/callbacks.ts'
 import { createHttpHandler, type RequestLogEntry } from './http/handler.ts'
 import { toNodeListener } from './http/node.ts'
+import { createPlayground, withPlayground } from './http/playground.ts'
 import { isLoopbackHost, loadServerConfig, redactUrl, ServerConfigError, SERVER_SETTINGS, type LogFormat, type ServerConfig } from './server/config.ts'
 import type { Storage } from './storage/types.ts'
 
@@ -51,6 +52,8 @@ export interface ServerOptions {
    * unless `host` is a loopback address. @defaultValue false
    */
   readonly dev?: boolean
+  /** Serve the playground page (`playground/`) at `/` beside the API (see `createPlayground`). @defaultValue true */
+  readonly playground?: boolean
   /** How long shutdown waits for queued work. @defaultValue 10000 ms */
   readonly drainTimeoutMs?: number
   /** Where log lines go. @defaultValue console.log */
@@ -129,7 +132,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await engine.close()
     throw e
   }
-  const listener = toNodeListener(handler)
+  const listener = toNodeListener(options.playground === false ? handler : withPlayground(handler, createPlayground({ apiBase: options.basePath ?? '' })))
   const server = options.tls === undefined ? createHttpServer(listener) : createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, listener)
   try {
     await new Promise<void>((resolve, reject) => {
@@ -218,6 +221,7 @@ export async function serverOptionsFromConfig(config: ServerConfig, write?: (lin
     logFormat: config.logFormat,
     ...(storage === undefined ? {} : { storage }),
     dev: config.dev,
+    playground: config.playground,
     drainTimeoutMs: config.drainTimeoutMs,
     ...(write === undefined ? {} : { write }),
   }

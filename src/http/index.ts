@@ -11,3 +11,5 @@ export type { CallbackDelivery, CallbackDeliveryOptions, DeliveryLogEntry } from
 export { createRoutes, matchRoute, decodePathId } from './routes.ts'
 export type { Route, RouteMatch, RouteMethod, WireFormat } from './routes.ts'
 export { buildOpenApi } from './openapi.ts'
+export { createPlayground, withPlayground } from './playground.ts'
+export type { PlaygroundHandler, PlaygroundOptions } from './playground.ts'

@@ -11,6 +11,7 @@ import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
+import type { HttpHandler } from './handler.ts'
 
 /** Options of {@link createPlayground}. */
 export interface PlaygroundOptions {
@@ -132,4 +133,18 @@ export function createPlayground(options: PlaygroundOptions = {}): PlaygroundHan
     }
     return new Response(request.method === 'HEAD' ? null : (bytes as Uint8Array<ArrayBuffer>), { status: 200, headers })
   }
+}
+
+/**
+ * The API handler with the playground in front of it: `GET`/`HEAD` requests the page serves (`/`, its files,
+ * `/client.js`) are answered by the page, everything else by the API (signed as ever). The page never shadows an
+ * API path: it serves only plain file names with a page extension (`.html`, `.js`, `.css`, ...), never `.json` or `.xml`.
+ */
+export function withPlayground(api: HttpHandler, page: PlaygroundHandler): HttpHandler {
+  const pageFirst = async (request: Request): Promise<Response | undefined> => (request.method === 'GET' || request.method === 'HEAD' ? page(request) : undefined)
+  const both = async (request: Request): Promise<Response> => (await pageFirst(request)) ?? api(request)
+  return Object.assign(both, {
+    handleRaw: async (request: Request, raw: Parameters<HttpHandler['handleRaw']>[1], passThrough?: boolean) => (await pageFirst(request)) ?? api.handleRaw(request, raw, passThrough),
+    routes: api.routes,
+  })
 }

@@ -32,6 +32,8 @@ export interface ServerConfig {
   readonly drainTimeoutMs: number
   /** Development mode: requests are served as the first account without a signature check (loopback only). */
   readonly dev: boolean
+  /** Serve the playground page at `/` (beside the API). */
+  readonly playground: boolean
   /** Accounts served; the first is the development-mode account and the one `API_KEY`/`API_SECRET` set. */
   readonly accounts: readonly AccountOptions[]
   /** No account was configured: the one account is a generated development pair, to be printed. */
@@ -90,11 +92,12 @@ export const SERVER_SETTINGS: readonly SettingInfo[] = Object.freeze([
   { key: 'storage_prefix', env: 'TEXTENGINE_STORAGE_PREFIX', default: 'textengine:', allowed: 'prefix of every Redis key' },
   { key: 'drain_timeout_ms', env: 'DRAIN_TIMEOUT_MS', default: '10000', allowed: 'integer >= 0: how long shutdown waits for queued work' },
   { key: 'dev', env: 'TEXTENGINE_DEV', flag: '--dev', default: 'false', allowed: 'true or false (env: 1, 0, true, false); loopback hosts only' },
+  { key: 'playground', env: 'TEXTENGINE_PLAYGROUND', default: 'true', allowed: 'true or false (env: 1, 0, true, false): serve the playground page at / beside the API' },
   { key: 'accounts', env: 'API_KEY + API_SECRET', default: 'one generated development pair, printed', allowed: 'array of {key, secret, name, subscription}; API_KEY/API_SECRET set the first one' },
   { key: 'accounts[0].subscription', env: 'TEXTENGINE_SUBSCRIPTION', default: 'no call limits, unlimited documents, no expiry', allowed: 'JSON subscription overrides, merged over those of the first account' },
 ])
 
-const FILE_KEYS = ['host', 'port', 'base_path', 'tls_cert', 'tls_key', 'cors_origins', 'log_format', 'storage', 'storage_prefix', 'drain_timeout_ms', 'dev', 'accounts'] as const
+const FILE_KEYS = ['host', 'port', 'base_path', 'tls_cert', 'tls_key', 'cors_origins', 'log_format', 'storage', 'storage_prefix', 'drain_timeout_ms', 'dev', 'playground', 'accounts'] as const
 const ACCOUNT_KEYS = ['key', 'secret', 'name', 'subscription'] as const
 const LOOPBACK = ['localhost', '::1', '[::1]']
 
@@ -342,6 +345,8 @@ export function loadServerConfig(input: LoadServerConfigInput = {}): ServerConfi
     }
   }
 
+  const playground = bool(pick('playground', ['TEXTENGINE_PLAYGROUND']), true)
+
   // Accounts: the file's, then API_KEY/API_SECRET for the first, then TEXTENGINE_SUBSCRIPTION over its subscription.
   const accounts: AccountOptions[] = []
   if ('accounts' in file) {
@@ -394,6 +399,7 @@ export function loadServerConfig(input: LoadServerConfigInput = {}): ServerConfi
     storagePrefix,
     drainTimeoutMs,
     dev,
+    playground,
     accounts: Object.freeze(accounts.map((a) => Object.freeze(a))),
     generatedAccount,
     configFile,

@@ -175,7 +175,7 @@ describe('loadServerConfig', () => {
 
   it('should list every file key in SERVER_SETTINGS (the README table)', () => {
     const keys = SERVER_SETTINGS.map((s) => s.key)
-    for (const k of ['host', 'port', 'base_path', 'tls_cert', 'tls_key', 'cors_origins', 'log_format', 'storage', 'storage_prefix', 'drain_timeout_ms', 'dev', 'accounts']) expect(keys).toContain(k)
+    for (const k of ['host', 'port', 'base_path', 'tls_cert', 'tls_key', 'cors_origins', 'log_format', 'storage', 'storage_prefix', 'drain_timeout_ms', 'dev', 'playground', 'accounts']) expect(keys).toContain(k)
   })
 
   it('should have every setting and environment variable in the README Server section', () => {

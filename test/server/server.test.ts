@@ -84,6 +84,36 @@ describe('startServer', () => {
   })
 })
 
+describe('the playground beside the API', () => {
+  it('should serve the page at / and the signed API on the same port, and nothing of the page when turned off', async () => {
+    const on = await startServer({ apiKey: 'k', apiSecret: 's', host: '127.0.0.1', port: 0, logFormat: 'off' })
+    try {
+      const page = await fetch(`${on.url}/`)
+      expect(page.status).toBe(200)
+      expect(page.headers.get('content-type')).toContain('text/html')
+      expect(await page.text()).toContain('<html')
+      expect((await fetch(`${on.url}/app.js`)).headers.get('content-type')).toContain('javascript')
+      expect((await send(on.port, 'GET', '/status.json', { key: 'k', secret: 's', timestamp: Date.now() })).status).toBe(200)
+      expect((await fetch(`${on.url}/status.json`)).status).toBe(401)
+      expect((await fetch(`${on.url}/app.js`, { method: 'POST' })).status).toBe(404)
+    } finally {
+      await on.shutdown()
+    }
+    const off = await startServer({ apiKey: 'k', apiSecret: 's', host: '127.0.0.1', port: 0, logFormat: 'off', playground: false })
+    try {
+      expect((await fetch(`${off.url}/`)).status).toBe(404)
+      expect((await send(off.port, 'GET', '/status.json', { key: 'k', secret: 's', timestamp: Date.now() })).status).toBe(200)
+    } finally {
+      await off.shutdown()
+    }
+  })
+
+  it('should be on by default in the configuration and off with TEXTENGINE_PLAYGROUND=0', () => {
+    expect(loadServerConfig({ env: {} }).playground).toBe(true)
+    expect(loadServerConfig({ env: { TEXTENGINE_PLAYGROUND: '0' } }).playground).toBe(false)
+  })
+})
+
 describe('runServer (textengine serve)', () => {
   it('should print one line naming a bad setting and answer exit code 3, without listening', async () => {
     const out: string[] = []
