@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -40,8 +40,16 @@ beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'textengine-pack-'))
   project = join(work, 'consumer')
   mkdirSync(project)
-  // `npm pack` runs `prepare` (the build) first, so the tarball holds a fresh dist/.
-  const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n')
+  // Pack a clean copy of the working tree (what a clone holds: tracked and new, not ignored, files) with this
+  // repository's node_modules linked in: `npm pack` runs `prepare` (the build) there, as on a fresh clone, and the
+  // repository's own dist/, which other tests and processes read, is left alone.
+  const clone = join(work, 'clone')
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\0')
+    .filter((f) => f !== '' && existsSync(join(ROOT, f)))
+  for (const f of files) cpSync(join(ROOT, f), join(clone, f), { recursive: true })
+  symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir')
+  const packed = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: clone, encoding: 'utf8' }).trim().split('\n')
   tarball = join(work, packed[packed.length - 1]!)
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }))
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], { cwd: project, encoding: 'utf8' })
