@@ -1,0 +1,221 @@
+/**
+ * The relation classifier: an averaged multi-class perceptron over the pair features of `features.ts`,
+ * its training and its file `lexicons/en/relations/model.json`.
+ *
+ * Labels are CoNLL04's (Work_For, Live_In, Located_In, OrgBased_In, Kill) plus N (no relation). Which labels
+ * an ordered pair may take depends on its argument types and is learned from the training data (`allowed`:
+ * type signature -> labels seen at least twice with it); a pair whose signature allows nothing is never scored.
+ * Confidence is the logistic of the margin between the best label and the runner-up (N included).
+ *
+ * File layout (JSON): `{ format: "TEREL001", labels, allowed: {"Peop>Org": ["Work_For"], ...}, trained,
+ * weights: {feature: [w per label]} }`, weights rounded to 3 decimals, features in sorted order, so the same
+ * data gives the same bytes.
+ */
+import { pairFeatures, type ArgMention, type TriggerLexicon } from './features.ts'
+
+/** One training sentence: words, mentions and gold relations between mention indices. */
+export interface RelationSentence {
+  readonly words: readonly string[]
+  readonly mentions: readonly ArgMention[]
+  readonly relations: readonly { readonly a: number; readonly b: number; readonly label: string }[]
+}
+
+/** A trained classifier in memory. */
+export interface RelationModel {
+  readonly labels: readonly string[]
+  /** Type signature "Peop>Org" -> label indices (N excluded) it may take. */
+  readonly allowed: ReadonlyMap<string, readonly number[]>
+  readonly weights: ReadonlyMap<string, Float64Array>
+  readonly trained: Readonly<Record<string, string | number>>
+}
+
+/** A scored ordered pair. */
+export interface PairPrediction {
+  readonly a: number
+  readonly b: number
+  readonly label: string
+  /** 0..1. */
+  readonly confidence: number
+}
+
+export const RELATION_LABELS = ['N', 'Work_For', 'Live_In', 'Located_In', 'OrgBased_In', 'Kill'] as const
+
+const FORMAT = 'TEREL001'
+
+function signature(a: ArgMention, b: ArgMention): string {
+  return `${a.type}>${b.type}`
+}
+
+function scoreInto(weights: ReadonlyMap<string, ArrayLike<number>>, feats: readonly string[], out: Float64Array): void {
+  out.fill(0)
+  for (const f of feats) {
+    const w = weights.get(f)
+    if (w === undefined) continue
+    for (let k = 0; k < out.length; k++) out[k]! += w[k]!
+  }
+}
+
+/** Deterministic 32-bit generator (mulberry32). */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** Training switches. */
+export interface RelationTrainOptions {
+  /** @defaultValue 12 */
+  readonly epochs?: number
+  /** @defaultValue 1204 */
+  readonly seed?: number
+  /** Features seen fewer times are dropped. @defaultValue 2 */
+  readonly minCount?: number
+  readonly trained?: Readonly<Record<string, string | number>>
+}
+
+/** Train the averaged perceptron on every ordered mention pair of the sentences. Deterministic. */
+export function trainRelationModel(sentences: readonly RelationSentence[], triggers: TriggerLexicon, options: RelationTrainOptions = {}): RelationModel {
+  const epochs = options.epochs ?? 12
+  const minCount = options.minCount ?? 2
+  const labels = [...RELATION_LABELS] as string[]
+  const K = labels.length
+  // Allowed labels per type signature, from the gold relations.
+  const seen = new Map<string, Map<number, number>>()
+  for (const s of sentences) {
+    for (const r of s.relations) {
+      const sig = signature(s.mentions[r.a]!, s.mentions[r.b]!)
+      const m = seen.get(sig) ?? new Map<number, number>()
+      const k = labels.indexOf(r.label)
+      if (k > 0) m.set(k, (m.get(k) ?? 0) + 1)
+      seen.set(sig, m)
+    }
+  }
+  const allowed = new Map<string, number[]>()
+  for (const [sig, m] of [...seen].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
+    const ks = [...m].filter(([, c]) => c >= 2).map(([k]) => k).sort((x, y) => x - y)
+    if (ks.length > 0) allowed.set(sig, ks)
+  }
+  // Examples: every ordered pair whose signature allows a label.
+  interface Example { feats: string[]; gold: number; cands: number[] }
+  const examples: Example[] = []
+  const counts = new Map<string, number>()
+  for (const s of sentences) {
+    const gold = new Map(s.relations.map((r) => [`${r.a},${r.b}`, labels.indexOf(r.label)]))
+    s.mentions.forEach((a, i) =>
+      s.mentions.forEach((b, j) => {
+        if (i === j) return
+        const cands = allowed.get(signature(a, b))
+        if (cands === undefined) return
+        const feats = pairFeatures(s.words, s.mentions, a, b, triggers)
+        for (const f of feats) counts.set(f, (counts.get(f) ?? 0) + 1)
+        const g = gold.get(`${i},${j}`) ?? 0
+        examples.push({ feats, gold: cands.includes(g) ? g : 0, cands: [0, ...cands] })
+      }),
+    )
+  }
+  for (const e of examples) e.feats = e.feats.filter((f) => (counts.get(f) ?? 0) >= minCount)
+  const w = new Map<string, Float64Array>()
+  const acc = new Map<string, Float64Array>() // sum of c * update, for averaging
+  const row = (m: Map<string, Float64Array>, f: string): Float64Array => {
+    let r = m.get(f)
+    if (r === undefined) {
+      r = new Float64Array(K)
+      m.set(f, r)
+    }
+    return r
+  }
+  const rand = seeded(options.seed ?? 1204)
+  const order = examples.map((_, i) => i)
+  const scores = new Float64Array(K)
+  let c = 1
+  for (let epoch = 0; epoch < epochs; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1))
+      ;[order[i], order[j]] = [order[j]!, order[i]!]
+    }
+    for (const idx of order) {
+      const e = examples[idx]!
+      scoreInto(w, e.feats, scores)
+      let best = e.cands[0]!
+      for (const k of e.cands) if (scores[k]! > scores[best]!) best = k
+      if (best !== e.gold) {
+        for (const f of e.feats) {
+          const r = row(w, f)
+          const a = row(acc, f)
+          r[e.gold]! += 1
+          r[best]! -= 1
+          a[e.gold]! += c
+          a[best]! -= c
+        }
+      }
+      c++
+    }
+  }
+  // Averaged weights: w - acc / c.
+  const averaged = new Map<string, Float64Array>()
+  for (const f of [...w.keys()].sort()) {
+    const r = w.get(f)!
+    const a = acc.get(f)!
+    const out = new Float64Array(K)
+    let any = false
+    for (let k = 0; k < K; k++) {
+      out[k] = Math.round((r[k]! - a[k]! / c) * 1000) / 1000
+      if (out[k] !== 0) any = true
+    }
+    if (any) averaged.set(f, out)
+  }
+  return { labels, allowed, weights: averaged, trained: { ...(options.trained ?? {}), epochs, examples: examples.length } }
+}
+
+/**
+ * Classify every ordered pair of the sentence's mentions; only pairs whose best label is a relation are returned,
+ * in pair order (a, then b).
+ */
+export function predictRelations(model: RelationModel, words: readonly string[], mentions: readonly ArgMention[], triggers: TriggerLexicon): PairPrediction[] {
+  const out: PairPrediction[] = []
+  const scores = new Float64Array(model.labels.length)
+  mentions.forEach((a, i) =>
+    mentions.forEach((b, j) => {
+      if (i === j) return
+      const cands = model.allowed.get(signature(a, b))
+      if (cands === undefined) return
+      scoreInto(model.weights, pairFeatures(words, mentions, a, b, triggers), scores)
+      let best = 0
+      let second = Number.NEGATIVE_INFINITY
+      for (const k of cands) if (scores[k]! > scores[best]!) best = k
+      for (const k of [0, ...cands]) if (k !== best && scores[k]! > second) second = scores[k]!
+      if (best === 0) return
+      const margin = scores[best]! - second
+      out.push({ a: i, b: j, label: model.labels[best]!, confidence: 1 / (1 + Math.exp(-margin / 4)) })
+    }),
+  )
+  return out
+}
+
+/** The model as its JSON file's text. */
+export function encodeRelationModel(model: RelationModel): string {
+  const weights: Record<string, number[]> = {}
+  for (const f of [...model.weights.keys()].sort()) weights[f] = [...model.weights.get(f)!]
+  const allowed: Record<string, string[]> = {}
+  for (const [sig, ks] of model.allowed) allowed[sig] = ks.map((k) => model.labels[k]!)
+  return JSON.stringify({ format: FORMAT, labels: model.labels, allowed, trained: model.trained, weights }) + '\n'
+}
+
+/** Parse the JSON file; throws naming the source when it is not a relation model. */
+export function decodeRelationModel(text: string, source = 'relation model'): RelationModel {
+  const j = JSON.parse(text) as { format?: string; labels?: string[]; allowed?: Record<string, string[]>; trained?: Record<string, string | number>; weights?: Record<string, number[]> }
+  if (j.format !== FORMAT || !Array.isArray(j.labels) || j.allowed === undefined || j.weights === undefined) {
+    throw new Error(`${source}: should be a relation model (format ${FORMAT}), instead found format "${String(j.format)}"`)
+  }
+  const labels = j.labels
+  const allowed = new Map<string, number[]>()
+  for (const [sig, ls] of Object.entries(j.allowed)) allowed.set(sig, ls.map((l) => labels.indexOf(l)).filter((k) => k > 0))
+  const weights = new Map<string, Float64Array>()
+  for (const [f, ws] of Object.entries(j.weights)) weights.set(f, Float64Array.from(ws))
+  return { labels, allowed, weights, trained: j.trained ?? {} }
+}
