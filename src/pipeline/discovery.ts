@@ -168,6 +168,8 @@ export function aggregateCollection(parts: readonly CollectionPart[], config: Co
       const section = p.sections['themes'] as ThemesSection | undefined
       const sentiment = p.sections.sentiment
       for (const ph of section?.phrases ?? []) {
+        // Facets are things the texts describe (room, staff), not names: "Central Park" is an entity.
+        if (ph.isProper) continue
         const entry = facets.get(ph.head) ?? { t: tally(), atts: new Map(), mentions: new Map<string, Mention>() }
         const s = p.doc.tokens[ph.tokenStart]!.sentence
         const score = sentiment?.sentenceScores[s] ?? 0

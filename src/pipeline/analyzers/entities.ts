@@ -1,7 +1,7 @@
 import type { AnnotatedDocument } from '../../nlp/types.ts'
 import type { Entity, Theme } from '../../model/output.ts'
 import { contextSentiment, spanMentions } from '../spans.ts'
-import { nounPhrases, rankThemes, themeWire } from './themes.ts'
+import { entityThemes as themesNear, extractCandidates, rankThemes, themeWire } from './themes.ts'
 import type { StoredConfiguration } from '../../storage/types.ts'
 import { createEntityExtractor, type EntityExtractor, type ExtractedEntity } from '../../entities/extract.ts'
 import { need } from '../pipeline.ts'
@@ -112,16 +112,9 @@ export function createEntitiesAnalyzer(extractor: EntityExtractor = createEntity
       const threshold = ctx.configuration.entities_threshold
       // Themes about an entity: the document's themes that stand in a sentence mentioning it.
       const themesLimit = d.entity_themes_limit > 0 && f.themes ? d.entity_themes_limit : 0
-      const docThemes = themesLimit > 0 ? rankThemes(doc, nounPhrases(doc), sentiment) : []
-      const entityThemes = (e: FoundEntity): Theme[] => {
-        const sentences = new Set(e.mentions.map((m) => doc.tokens[m.tokenStart]!.sentence))
-        const inside = new Set<number>()
-        for (const m of e.mentions) for (let i = m.tokenStart; i < m.tokenEnd; i++) inside.add(i)
-        return docThemes
-          .filter((t) => t.spans.some((sp) => sentences.has(doc.tokens[sp.tokenStart]!.sentence) && !inside.has(sp.tokenStart)))
-          .slice(0, themesLimit)
-          .map((t) => themeWire(doc, t, false, withMentions ? d.theme_mentions_limit : 0))
-      }
+      const docThemes = themesLimit > 0 ? rankThemes(doc, extractCandidates(doc), sentiment) : []
+      const entityThemes = (e: FoundEntity): Theme[] =>
+        themesNear(doc, docThemes, e.mentions, themesLimit).map((t) => themeWire(doc, t, false, withMentions ? d.theme_mentions_limit : 0))
       const wire = (e: FoundEntity, mentionsLimit: number): Entity => {
         const score = contextSentiment(doc, e.mentions, sentiment)
         const item: Entity = {

@@ -1,20 +1,13 @@
-import type { AnnotatedDocument, Token } from '../../nlp/types.ts'
+import type { AnnotatedDocument } from '../../nlp/types.ts'
 import type { Theme } from '../../model/output.ts'
-import { contextSentiment, round4, spanMentions } from '../spans.ts'
+import { contextSentiment, round4, spanMentions, type TokenRange } from '../spans.ts'
 import { need } from '../pipeline.ts'
 import type { Analyzer, SentimentSection } from '../types.ts'
+import { resolveDataDir } from '../../resources.ts'
+import { extractCandidates, keyThemes, loadBackground, themeTitle, type Background, type ThemeSpan } from '../../themes/index.ts'
 
-/** One noun phrase found in the text: token range, its head noun and the adjectives before it. */
-export interface ThemeSpan {
-  readonly tokenStart: number
-  readonly tokenEnd: number
-  /** Lower-cased lemma form of the whole phrase ("friendly staff"). */
-  readonly normalized: string
-  /** Head noun's lemma ("staff"). */
-  readonly head: string
-  /** Lemmas of the adjectives in the phrase ("friendly"). */
-  readonly attributes: readonly string[]
-}
+export type { ThemeSpan } from '../../themes/index.ts'
+export { extractCandidates } from '../../themes/index.ts'
 
 /** A theme of a document before limits and wire mapping. */
 export interface FoundTheme {
@@ -27,146 +20,108 @@ export interface FoundTheme {
   readonly sentiment: { readonly score: number; readonly polarity: 'positive' | 'negative' | 'neutral' }
 }
 
-/** The themes section: every theme (ranked) and every noun phrase (for Discovery facets). */
+/** The themes section: every theme (ranked, redundancy removed) and every noun phrase (for Discovery facets). */
 export interface ThemesSection {
   readonly themes: readonly FoundTheme[]
+  /** Noun phrases as written (not their parts), names included (`isProper`), in text order. */
   readonly phrases: readonly ThemeSpan[]
 }
 
-const GENERIC = new Set([
-  'thing', 'things', 'lot', 'lots', 'way', 'time', 'day', 'one', 'ones', 'bit', 'kind', 'sort', 'stuff', 'something',
-  'anything', 'everything', 'nothing', 'someone', 'anyone', 'everyone', 'people', 'person', 'year', 'years', 'today',
-  'yesterday', 'tomorrow', 'week', 'month', 'part', 'place', 'number', 'end', 'fact', 'case', 'point',
-])
-
 /**
- * Noun phrases of a document: maximal runs of adjectives and nouns that end in a common noun, at most
- * four words, without stop words, numbers or proper-noun-only runs (those are entities).
+ * Noun phrases of a document, as written: maximal runs of adjectives, nouns, names and hyphenated compounds that
+ * end in a noun (see `extractCandidates`), without the parts that compete with them as theme candidates.
  */
 export function nounPhrases(doc: AnnotatedDocument): ThemeSpan[] {
-  const out: ThemeSpan[] = []
-  const toks = doc.tokens
-  // A capitalised word opening a sentence ("Breakfast was cold") is often tagged PROPN; alone, it is a noun.
-  const posOf = (t: Token): string => {
-    if (t.pos !== 'PROPN') return t.pos
-    const first = doc.sentences[t.sentence]
-    const opens = first !== undefined && doc.tokens.slice(first.tokenStart, t.index).every((x) => x.kind !== 'word')
-    return opens && toks[t.index + 1]?.pos !== 'PROPN' ? 'NOUN' : 'PROPN'
+  return extractCandidates(doc).filter((p) => !p.isPart)
+}
+
+// Background lists by data folder: immutable once read, shared by the engines of a process that use the same
+// folder (the file is the same bytes for all of them).
+const backgrounds = new Map<string, Background>()
+
+/** The background frequency list of a data folder (see `resolveDataDir`), read once. */
+export function backgroundOf(dataDir?: string): Background {
+  const key = resolveDataDir(dataDir).dir
+  let b = backgrounds.get(key)
+  if (b === undefined) {
+    b = loadBackground(dataDir)
+    backgrounds.set(key, b)
   }
-  const isPart = (t: Token): boolean =>
-    t.kind === 'word' && (t.pos === 'ADJ' || t.pos === 'NOUN' || t.pos === 'PROPN') && !t.isStopWord && /^[\p{L}][\p{L}\p{M}'-]*$/u.test(t.text)
-  let i = 0
-  while (i < toks.length) {
-    if (!isPart(toks[i]!)) {
-      i++
-      continue
-    }
-    let j = i
-    while (j < toks.length && isPart(toks[j]!) && toks[j]!.sentence === toks[i]!.sentence) j++
-    // The phrase ends at its last common noun; trailing adjectives are predicates, not part of it.
-    let end = j
-    while (end > i && posOf(toks[end - 1]!) !== 'NOUN') end--
-    const start = Math.max(i, end - 4)
-    if (end > start) {
-      const words = toks.slice(start, end)
-      const head = words[words.length - 1]!
-      if (!GENERIC.has(head.lemma) && head.lemma.length > 1 && !words.every((w) => posOf(w) === 'PROPN')) {
-        out.push({
-          tokenStart: start,
-          tokenEnd: end,
-          normalized: words.map((w) => w.lemma.toLowerCase()).join(' '),
-          head: head.lemma,
-          attributes: [...words.filter((w) => w.pos === 'ADJ').map((w) => w.lemma.toLowerCase()), ...predicates(doc, end)],
-        })
+  return b
+}
+
+/**
+ * The `themes` analyzer reading its background list from `dataDir` (default: the package's, see
+ * `resolveDataDir`). The engine's built-in list uses {@link themesAnalyzer}.
+ */
+export function createThemesAnalyzer(dataDir?: string): Analyzer<'themes'> {
+  return {
+    name: 'themes',
+    needs: ['sentiment'],
+    enabled: (ctx) => ctx.subscription.feature_settings.document.themes && ctx.configuration.document.themes_limit > 0,
+    run(doc, sections) {
+      const sentiment = need(sections, 'sentiment')
+      const candidates = extractCandidates(doc)
+      return {
+        themes: rankThemes(doc, candidates, sentiment, backgroundOf(dataDir)),
+        phrases: candidates.filter((p) => !p.isPart),
       }
-    }
-    i = j
+    },
+    toWire(value, out, ctx, doc) {
+      const d = ctx.configuration.document
+      const withMentions = d.mentions && ctx.subscription.feature_settings.document.mentions && d.theme_mentions_limit > 0
+      const list = (value as ThemesSection).themes.slice(0, d.themes_limit)
+      if (list.length === 0) return
+      out.themes = list.map((t, k) => themeWire(doc, t, k === 0, withMentions ? d.theme_mentions_limit : 0))
+    },
   }
-  return out
-}
-
-const LINKING = new Set(['be', 'seem', 'look', 'feel', 'remain', 'become', 'get', 'appear', 'stay'])
-
-/**
- * Predicative adjectives of a noun phrase ending before token `end`: "the room was (very) clean",
- * "staff seemed friendly and helpful" give clean; friendly, helpful.
- */
-function predicates(doc: AnnotatedDocument, end: number): string[] {
-  const toks = doc.tokens
-  let k = end
-  const sentence = toks[end - 1]?.sentence
-  const at = (i: number): Token | undefined => (toks[i]?.sentence === sentence ? toks[i] : undefined)
-  const verb = at(k)
-  if (verb === undefined || !(verb.pos === 'AUX' || verb.pos === 'VERB') || !LINKING.has(verb.lemma)) return []
-  k++
-  const out: string[] = []
-  for (let guard = 0; guard < 8; guard++) {
-    const t = at(k)
-    if (t === undefined) break
-    if (t.pos === 'ADV' || t.pos === 'PART' || t.pos === 'CCONJ' || t.text === ',') {
-      k++
-      continue
-    }
-    if (t.pos !== 'ADJ') break
-    out.push(t.lemma.toLowerCase())
-    k++
-  }
-  return out
 }
 
 /**
- * `themes`: the document's key noun phrases, ranked by strength (occurrences, weighted by length so
- * that "room service" outranks "room", plus a bonus for sentiment-bearing context), with the sentiment
- * of the sentences they stand in.
+ * `themes`: the document's key phrases (candidates from POS patterns, ranked by frequency, term specificity
+ * against a background list, position, casing and spread, redundant ones folded into the better one), with the
+ * sentiment of the sentences they stand in.
  */
-export const themesAnalyzer: Analyzer<'themes'> = {
-  name: 'themes',
-  needs: ['sentiment'],
-  enabled: (ctx) => ctx.subscription.feature_settings.document.themes && ctx.configuration.document.themes_limit > 0,
-  run(doc, sections) {
-    const sentiment = need(sections, 'sentiment')
-    const phrases = nounPhrases(doc)
-    return { themes: rankThemes(doc, phrases, sentiment), phrases }
-  },
-  toWire(value, out, ctx, doc) {
-    const d = ctx.configuration.document
-    const withMentions = d.mentions && ctx.subscription.feature_settings.document.mentions && d.theme_mentions_limit > 0
-    const list = (value as ThemesSection).themes.slice(0, d.themes_limit)
-    if (list.length === 0) return
-    out.themes = list.map((t, k) => themeWire(doc, t, k === 0, withMentions ? d.theme_mentions_limit : 0))
-  },
-}
+export const themesAnalyzer: Analyzer<'themes'> = createThemesAnalyzer()
 
-/** Group phrases into themes and rank them. */
-export function rankThemes(doc: AnnotatedDocument, phrases: readonly ThemeSpan[], sentiment: SentimentSection): FoundTheme[] {
-  const groups = new Map<string, ThemeSpan[]>()
-  for (const p of phrases) {
-    const list = groups.get(p.normalized) ?? []
-    list.push(p)
-    groups.set(p.normalized, list)
-  }
-  const words = doc.tokens.filter((t) => t.kind === 'word').length || 1
-  const found: FoundTheme[] = []
-  for (const [normalized, spans] of groups) {
-    const n = spans[0]!.tokenEnd - spans[0]!.tokenStart
-    const context = contextSentiment(doc, spans, sentiment)
+/**
+ * Rank a document's theme candidates (from `extractCandidates`; phrases without their parts also work) into
+ * themes, with the sentiment and evidence of their context.
+ */
+export function rankThemes(
+  doc: AnnotatedDocument,
+  candidates: readonly ThemeSpan[],
+  sentiment: SentimentSection,
+  background: Background = backgroundOf(),
+): FoundTheme[] {
+  return keyThemes(doc, background, Infinity, undefined, candidates).map((c) => {
+    const first = c.spans[0]!
+    const context = contextSentiment(doc, c.spans, sentiment)
     const evidence = context.sentences.filter((i) => sentiment.sentencePolar[i] === true).length
-    const first = spans[0]!
-    const a = doc.tokens[first.tokenStart]!
-    const b = doc.tokens[first.tokenEnd - 1]!
-    const strength = round4((spans.length * (1 + 0.5 * (n - 1)) * (1 + 0.25 * Math.min(evidence, 4))) / Math.sqrt(words))
-    found.push({
-      normalized,
-      title: doc.text.slice(a.start, b.end).toLowerCase(),
-      stemmed: doc.tokens.slice(first.tokenStart, first.tokenEnd).map((t) => t.stem).join(' '),
-      spans,
+    return {
+      normalized: first.normalized,
+      title: themeTitle(doc, first),
+      stemmed: first.stemmed,
+      spans: c.spans,
       evidence: Math.min(7, evidence),
-      strength,
+      strength: round4(c.score),
       sentiment: { score: context.score, polarity: context.polarity },
-    })
-  }
-  found.sort((x, y) => y.strength - x.strength || x.spans[0]!.tokenStart - y.spans[0]!.tokenStart)
-  return found
+    }
+  })
+}
+
+/**
+ * Themes about an entity: the document's themes with an occurrence in a sentence that mentions it (outside the
+ * mention itself), ordered by how many such occurrences they have, then by their rank in the document.
+ */
+export function entityThemes(doc: AnnotatedDocument, themes: readonly FoundTheme[], mentions: readonly TokenRange[], limit: number): FoundTheme[] {
+  const sentences = new Set(mentions.map((m) => doc.tokens[m.tokenStart]!.sentence))
+  const inside = (s: TokenRange): boolean => mentions.some((m) => s.tokenStart < m.tokenEnd && m.tokenStart < s.tokenEnd)
+  const near = themes
+    .map((t, rank) => ({ t, rank, n: t.spans.filter((s) => sentences.has(doc.tokens[s.tokenStart]!.sentence) && !inside(s)).length }))
+    .filter((x) => x.n > 0)
+  near.sort((a, b) => b.n - a.n || a.rank - b.rank)
+  return near.slice(0, limit).map((x) => x.t)
 }
 
 /** The wire form of a theme; `mentionsLimit` 0 leaves mentions out. */

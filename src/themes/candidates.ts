@@ -1,0 +1,242 @@
+import type { AnnotatedDocument, Token } from '../nlp/types.ts'
+
+/** One candidate theme occurrence: a noun phrase as a token range, with what ranking and facets need. */
+export interface ThemeSpan {
+  readonly tokenStart: number
+  /** Exclusive. */
+  readonly tokenEnd: number
+  /** Lower-cased lemma form of the whole phrase ("friendly staff"); hyphenated words keep their hyphens. */
+  readonly normalized: string
+  /** Porter stems of the phrase's words, space-separated ("friendli staff"): the key occurrences are grouped by. */
+  readonly stemmed: string
+  /** Head noun's lemma ("staff"). */
+  readonly head: string
+  /** Lemmas of the adjectives in the phrase, then of predicative adjectives after it ("friendly"). */
+  readonly attributes: readonly string[]
+  /** Whether the head is a proper noun (a name: "Watkins Glen International", "iPhone 15 Pro"). */
+  readonly isProper: boolean
+  /** Per word of the phrase (hyphenated compounds are one word): lower-cased surface form. */
+  readonly words: readonly string[]
+  /** Per word: whether it is a proper noun. */
+  readonly proper: readonly boolean[]
+  /**
+   * Whether this is a part of a longer noun phrase standing at the same place (a noun of "battery life", the name
+   * of "Obama administration"): a candidate for ranking, not a phrase of its own for facets.
+   */
+  readonly isPart: boolean
+}
+
+/** Heads too vague to be a theme on their own ("lot", "way"); they still head longer phrases ("waiting time"). */
+const GENERIC = new Set([
+  'thing', 'things', 'lot', 'lots', 'way', 'time', 'day', 'one', 'ones', 'bit', 'kind', 'sort', 'stuff', 'something',
+  'anything', 'everything', 'nothing', 'someone', 'anyone', 'everyone', 'people', 'person', 'year', 'years', 'today',
+  'yesterday', 'tomorrow', 'week', 'month', 'part', 'place', 'number', 'end', 'fact', 'case', 'point', 'use', 'lot',
+  'mr', 'mrs', 'ms', 'dr', 'percent', 'cent', 'times', 'others', 'other', 'etc', 'i.e', 'e.g',
+])
+
+/** Word class of a unit: adjective-like modifier, common noun, proper noun, number. */
+type UnitClass = 'A' | 'N' | 'P' | 'D'
+
+interface Unit {
+  readonly start: number
+  readonly end: number
+  readonly cls: UnitClass
+  /** Lower-cased surface, lemma and stem of the unit (hyphenated parts joined with "-"). */
+  readonly surface: string
+  readonly lemma: string
+  readonly stem: string
+}
+
+const WORDLIKE = /^[\p{L}\p{N}][\p{L}\p{N}\p{M}'.&]*$/u
+const HAS_LETTER = /\p{L}/u
+
+function isHyphen(t: Token | undefined): boolean {
+  return t !== undefined && (t.text === '-' || t.text === '‐' || t.text === '–') && !t.spaceBefore
+}
+
+/**
+ * Split a document into units: single tokens, or hyphenated compounds written without spaces ("3-Day",
+ * "state-of-the-art", "e-mail"), each with a word class. Tokens that cannot be part of a noun phrase get
+ * no unit (null in the returned per-token array's run breaks).
+ */
+function units(doc: AnnotatedDocument): (Unit | null)[] {
+  const toks = doc.tokens
+  const out: (Unit | null)[] = []
+  // A capitalised word opening a sentence ("Breakfast was cold") is often tagged PROPN; alone, it is a noun.
+  const opensSentence = (t: Token): boolean => {
+    const s = doc.sentences[t.sentence]
+    if (s === undefined) return false
+    for (let k = s.tokenStart; k < t.index; k++) if (toks[k]!.kind === 'word' || toks[k]!.kind === 'number') return false
+    return true
+  }
+  const classOf = (t: Token): UnitClass | null => {
+    if (t.kind === 'number' || t.pos === 'NUM') return /^\d[\d.,]*$/.test(t.text) || !HAS_LETTER.test(t.text) ? 'D' : t.pos === 'NUM' ? null : 'N'
+    if (t.kind !== 'word' || !WORDLIKE.test(t.text) || !HAS_LETTER.test(t.text)) return null
+    if (t.isStopWord) return null
+    const capital = /^\p{Lu}/u.test(t.text) || /^\p{Ll}+\p{Lu}/u.test(t.text) // "Apple", "iPhone"
+    switch (t.pos) {
+      case 'NOUN':
+        return 'N'
+      case 'PROPN':
+        return opensSentence(t) && toks[t.index + 1]?.pos !== 'PROPN' ? 'N' : 'P'
+      case 'ADJ':
+        return 'A'
+      case 'X':
+        return capital ? 'P' : null
+      case 'VERB':
+        // A capitalised "verb" inside a name ("Tim Cook said"): the tagger's guess, read as a name part.
+        return capital && !opensSentence(t) && toks[t.index - 1]?.pos === 'PROPN' ? 'P' : null
+      default:
+        return null
+    }
+  }
+  let i = 0
+  while (i < toks.length) {
+    const t = toks[i]!
+    let j = i + 1
+    // Hyphenated compound: word(-word)+ with no spaces around the hyphens, within one sentence.
+    while (isHyphen(toks[j]) && toks[j + 1] !== undefined && !toks[j + 1]!.spaceBefore && toks[j + 1]!.sentence === t.sentence &&
+      (toks[j + 1]!.kind === 'word' || toks[j + 1]!.kind === 'number')) j += 2
+    if (j > i + 1 && (t.kind === 'word' || t.kind === 'number')) {
+      const parts = toks.slice(i, j).filter((x, k) => k % 2 === 0)
+      const last = parts[parts.length - 1]!
+      const cls: UnitClass = last.pos === 'PROPN' || parts.some((x) => /^\p{Lu}/u.test(x.text) && !opensSentence(x)) ? 'P' : last.pos === 'NOUN' ? 'N' : 'A'
+      const u: Unit = {
+        start: i,
+        end: j,
+        cls,
+        surface: parts.map((x) => x.text.toLowerCase()).join('-'),
+        lemma: parts.map((x) => x.lemma.toLowerCase()).join('-'),
+        stem: parts.map((x) => x.stem).join('-'),
+      }
+      for (let k = i; k < j; k++) out.push(u)
+      i = j
+      continue
+    }
+    const cls = classOf(t)
+    out.push(cls === null ? null : { start: i, end: i + 1, cls, surface: t.text.toLowerCase(), lemma: t.lemma.toLowerCase(), stem: t.stem })
+    i++
+  }
+  return out
+}
+
+/** Longest candidate, in words; longer runs keep their last words (the head and its nearest modifiers). */
+const MAX_WORDS = 5
+
+/**
+ * Candidate themes of a document: maximal runs of adjectives, nouns, proper nouns and hyphenated compounds
+ * within a sentence that end in a noun (YAKE and TopicRank take the same POS-pattern candidates), at most five
+ * words. Numbers stand inside names ("iPhone 15 Pro") and compounds ("3-Day") only; possessives, stop words and
+ * punctuation end a run ("Apple's new iPhone" gives "Apple" and "new iPhone"). A run that is a name followed by
+ * common nouns ("Obama administration") also yields the name alone. Single vague heads ("lot", "way") are left
+ * out. Each candidate also carries the predicative adjectives after it ("the room was clean"), for facets.
+ */
+export function extractCandidates(doc: AnnotatedDocument): ThemeSpan[] {
+  const us = units(doc)
+  const toks = doc.tokens
+  const out: ThemeSpan[] = []
+  let i = 0
+  while (i < us.length) {
+    const first = us[i]
+    if (first === null || first === undefined) {
+      i++
+      continue
+    }
+    // Collect the run of units.
+    const run: Unit[] = [first]
+    let k = first.end
+    while (k < us.length) {
+      const u = us[k]
+      if (u === null || u === undefined || toks[k]!.sentence !== toks[first.start]!.sentence) break
+      run.push(u)
+      k = u.end
+    }
+    i = k
+    // A number stands only after a name ("iPhone 15"): elsewhere it splits the run.
+    let part: Unit[] = []
+    const flush = (): void => {
+      emit(part)
+      part = []
+    }
+    for (const u of run) {
+      if (u.cls === 'D' && (part.length === 0 || part[part.length - 1]!.cls !== 'P')) {
+        flush()
+        continue
+      }
+      part.push(u)
+    }
+    flush()
+  }
+  function emit(run: readonly Unit[]): void {
+    let end = run.length
+    while (end > 0 && run[end - 1]!.cls !== 'N' && run[end - 1]!.cls !== 'P') end--
+    if (end === 0) return
+    const start = Math.max(0, end - MAX_WORDS)
+    let words = run.slice(start, end)
+    // Drop leading numbers left by the cut.
+    while (words.length > 0 && words[0]!.cls === 'D') words = words.slice(1)
+    if (words.length === 0) return
+    push(words, false)
+    if (words.length === 1 || words.every((u) => u.cls !== 'N')) return
+    // Parts of a longer phrase compete as candidates too (TopicRank groups them; redundancy removal keeps the
+    // better of "battery" and "battery life"): each common noun, and a name before common nouns ("Obama
+    // administration" -> "Obama").
+    const p = words.findIndex((u) => u.cls === 'P')
+    if (p >= 0) {
+      let q = p
+      while (q < words.length && (words[q]!.cls === 'P' || words[q]!.cls === 'D')) q++
+      while (q > p && words[q - 1]!.cls === 'D') q--
+      if (q < words.length) push(words.slice(p, q), true)
+    }
+    for (const u of words) if (u.cls === 'N') push([u], true)
+  }
+  function push(words: readonly Unit[], isPart: boolean): void {
+    const head = words[words.length - 1]!
+    if (words.length === 1 && (GENERIC.has(head.lemma) || head.lemma.length < 2)) return
+    const tokenStart = words[0]!.start
+    const tokenEnd = head.end
+    out.push({
+      tokenStart,
+      tokenEnd,
+      normalized: words.map((u) => u.lemma).join(' '),
+      stemmed: words.map((u) => u.stem).join(' '),
+      head: head.lemma,
+      attributes: [...words.filter((u) => u.cls === 'A').map((u) => u.lemma), ...(isPart ? [] : predicates(doc, tokenEnd))],
+      isProper: head.cls === 'P',
+      words: words.map((u) => u.surface),
+      proper: words.map((u) => u.cls === 'P'),
+      isPart,
+    })
+  }
+  out.sort((a, b) => a.tokenStart - b.tokenStart || a.tokenEnd - b.tokenEnd)
+  return out
+}
+
+const LINKING = new Set(['be', 'seem', 'look', 'feel', 'remain', 'become', 'get', 'appear', 'stay'])
+
+/**
+ * Predicative adjectives of a noun phrase ending before token `end`: "the room was (very) clean",
+ * "staff seemed friendly and helpful" give clean; friendly, helpful.
+ */
+function predicates(doc: AnnotatedDocument, end: number): string[] {
+  const toks = doc.tokens
+  let k = end
+  const sentence = toks[end - 1]?.sentence
+  const at = (i: number): Token | undefined => (toks[i]?.sentence === sentence ? toks[i] : undefined)
+  const verb = at(k)
+  if (verb === undefined || !(verb.pos === 'AUX' || verb.pos === 'VERB') || !LINKING.has(verb.lemma)) return []
+  k++
+  const out: string[] = []
+  for (let guard = 0; guard < 8; guard++) {
+    const t = at(k)
+    if (t === undefined) break
+    if (t.pos === 'ADV' || t.pos === 'PART' || t.pos === 'CCONJ' || t.text === ',') {
+      k++
+      continue
+    }
+    if (t.pos !== 'ADJ') break
+    out.push(t.lemma.toLowerCase())
+    k++
+  }
+  return out
+}

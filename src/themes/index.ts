@@ -1,0 +1,33 @@
+/**
+ * Theme candidates and their ranking: `extractCandidates` (POS-pattern noun phrases), `rankCandidates`
+ * (statistical features against a background frequency list), `removeRedundant`, and {@link keyThemes} tying them
+ * together the way the `themes` analyzer and the keyphrase evaluation (`bench/eval-themes.ts`) both use them.
+ */
+import type { AnnotatedDocument } from '../nlp/types.ts'
+import type { Background } from './background.ts'
+import { extractCandidates, type ThemeSpan } from './candidates.ts'
+import { DEFAULT_THEME_WEIGHTS, rankCandidates, removeRedundant, type RankedCandidate, type ThemeWeights } from './rank.ts'
+
+export { extractCandidates, type ThemeSpan } from './candidates.ts'
+export { DEFAULT_THEME_WEIGHTS, rankCandidates, removeRedundant, type RankedCandidate, type ThemeWeights } from './rank.ts'
+export { loadBackground, parseBackground, type Background } from './background.ts'
+
+/**
+ * The title of a theme: its first occurrence as written, lower-cased unless it holds a name ("battery life",
+ * "Watkins Glen International").
+ */
+export function themeTitle(doc: AnnotatedDocument, span: ThemeSpan): string {
+  const text = doc.text.slice(doc.tokens[span.tokenStart]!.start, doc.tokens[span.tokenEnd - 1]!.end).replace(/\s+/g, ' ')
+  return span.proper.some((p) => p) ? text : text.toLowerCase()
+}
+
+/** Ranked, non-redundant themes of a document (at most `limit`), with the candidates they came from. */
+export function keyThemes(
+  doc: AnnotatedDocument,
+  background: Background,
+  limit = Infinity,
+  weights: ThemeWeights = DEFAULT_THEME_WEIGHTS,
+  candidates: readonly ThemeSpan[] = extractCandidates(doc),
+): RankedCandidate[] {
+  return removeRedundant(rankCandidates(doc, candidates, background, weights), limit)
+}
