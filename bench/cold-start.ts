@@ -12,6 +12,7 @@
  * on this shared machine falls on both; medians are printed with their ratio.
  */
 import { spawnSync } from 'node:child_process'
+import { availableParallelism, loadavg } from 'node:os'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -76,7 +77,9 @@ if (ours.some((s) => s.check !== expected)) throw new Error(`unexpected result: 
 
 const fmt = (x: number): string => x.toFixed(0).padStart(6)
 console.log(`Cold start: process start -> first analysis result, ${RUNS} fresh processes each, alternating (node ${process.version})`)
-console.log(`text: ${JSON.stringify(TEXT)}\n`)
+console.log(`text: ${JSON.stringify(TEXT)}`)
+// On a shared machine the absolute figures move with the load; the ratio (same run, alternating) moves less.
+console.log(`load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} on ${availableParallelism()} cores\n`)
 console.log('| | median ms to result | min | max | median wall ms (spawn to exit) | result |')
 console.log('| --- | ---: | ---: | ---: | ---: | --- |')
 for (const [name, xs] of [['textengine (dist, createEngine().analyze)', ours], ['wink-nlp readDoc (lite web model)', wink]] as const) {
