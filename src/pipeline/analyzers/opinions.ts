@@ -1,0 +1,290 @@
+import type { AnnotatedDocument } from '../../nlp/types.ts'
+import type { Opinion } from '../../model/output.ts'
+import type { EntityExtractor } from '../../entities/extract.ts'
+import { need } from '../pipeline.ts'
+import { round4 } from '../spans.ts'
+import type { Analyzer, SentimentSection } from '../types.ts'
+import { documentEntities, isEnglish, type DocumentEntity } from './relations.ts'
+
+/**
+ * `opinions` (English): quotations attributed to a speaker, in the forms news uses:
+ * - direct quotes in straight or curly double quotes, attributed after (`"…," said Cook`, `"…," Cook said`,
+ *   `"…," he added`) or before (`Cook said: "…"`, `Cook said, "…"`); a quote may span sentences; quotes inside
+ *   it (single or nested) stay part of it; a quote with no attribution that follows an attributed one of the same
+ *   paragraph continues that speaker's words;
+ * - reported speech: `X says that …`, `X said that …`, `X told reporters that …` (the clause to the sentence end);
+ * - `according to X, …` and `…, according to X.`
+ *
+ * The speaker is resolved to an entity of the document: the entity with a mention on the speaker's words (the
+ * extractor already merges "Cook" into "Tim Cook"), or, for he/she, the nearest Person mentioned before; a
+ * capitalised name the recogniser missed stands as written; anything else (a common noun, "it") gives no opinion.
+ * `type` is `user` when the speaker is a user entity. `topic` is the first entity named inside the quotation
+ * other than the speaker, else its longest noun phrase. Sentiment is the sentiment section's span sentiment of
+ * the quotation's tokens. `named_opinions_limit` and `user_opinions_limit` cap each kind, in text order.
+ */
+export type OpinionsSection = Opinion[]
+
+const SPEECH = new Set([
+  'said', 'says', 'say', 'added', 'adds', 'told', 'tells', 'explained', 'explains', 'noted', 'notes', 'asked', 'asks', 'wrote', 'writes',
+  'argued', 'argues', 'insisted', 'insists', 'claimed', 'claims', 'stated', 'states', 'warned', 'warns', 'declared', 'replied', 'recalled',
+  'continued', 'acknowledged', 'admitted', 'announced', 'commented', 'remarked', 'observed', 'suggested', 'predicted', 'conceded', 'confirmed',
+  'promised', 'countered', 'joked', 'tweeted', 'posted',
+])
+/** Verbs that introduce reported speech with "that" (opinions without quotes). */
+const REPORTING = new Set([...SPEECH, 'believes', 'believed', 'thinks', 'thought', 'argue', 'warn', 'insist', 'claim'])
+/** Lower-case words inside names ("Ursula von der Leyen"). */
+const NAME_PARTICLES = new Set(['von', 'der', 'van', 'de', 'den', 'da', 'di', 'du', 'la', 'le', 'bin', 'al', 'el', 'ibn'])
+const PERSON_PRONOUNS = new Set(['he', 'she'])
+const OPEN = new Set(['"', '“', '„', '«'])
+const CLOSE_OF: Readonly<Record<string, string>> = { '“': '”', '„': '“', '«': '»', '"': '"' }
+
+interface Quote {
+  /** Inner text offsets (UTF-16) without the quote marks. */
+  readonly start: number
+  readonly end: number
+  /** Offsets of the quote marks themselves. */
+  readonly open: number
+  readonly close: number
+}
+
+/** Double-quoted spans of the text: curly pairs, straight quotes taken in pairs; single quotes stay inside. */
+function quotes(text: string): Quote[] {
+  const out: Quote[] = []
+  let i = 0
+  while (i < text.length) {
+    const ch = text[i]!
+    if (OPEN.has(ch)) {
+      const close = CLOSE_OF[ch]!
+      const j = text.indexOf(close, i + 1)
+      const para = text.indexOf('\n\n', i + 1)
+      if (j > i + 1 && (para < 0 || para > j)) {
+        out.push({ open: i, close: j, start: i + 1, end: j })
+        i = j + 1
+        continue
+      }
+    }
+    i++
+  }
+  return out
+}
+
+/** Speaker words: a name run, a pronoun, or an entity mention, as a token range of `words`. */
+interface SpeakerSpan {
+  readonly from: number
+  readonly to: number
+}
+
+/** Find the opinions of a document. Pure and deterministic: in text order. */
+export function findOpinions(doc: AnnotatedDocument, entities: readonly DocumentEntity[], sentiment: SentimentSection | undefined): (Opinion & { tokenStart: number; tokenEnd: number })[] {
+  const toks = doc.tokens.filter((t) => t.kind !== 'tabCRLF' && t.text.trim() !== '')
+  const lw = toks.map((t) => t.text.toLowerCase())
+  const posOfToken = new Map(toks.map((t, k) => [t.index, k]))
+  // Entity of each word (index into toks), for speaker resolution and topics.
+  const entityAt = new Map<number, number>()
+  entities.forEach((e, ei) => {
+    for (const m of e.mentions) for (let t = m.tokenStart; t < m.tokenEnd; t++) {
+      const k = posOfToken.get(t)
+      if (k !== undefined && !entityAt.has(k)) entityAt.set(k, ei)
+    }
+  })
+  const firstAtOrAfter = (offset: number): number => {
+    let lo = 0
+    let hi = toks.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (toks[mid]!.start < offset) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+  const isName = (k: number): boolean => toks[k] !== undefined && (entityAt.has(k) || (toks[k]!.pos === 'PROPN' && /^\p{Lu}/u.test(toks[k]!.text)))
+  /** The speaker run starting at k going right (names, "Mr."), or a pronoun. */
+  const speakerRight = (k: number): SpeakerSpan | undefined => {
+    if (PERSON_PRONOUNS.has(lw[k] ?? '')) return { from: k, to: k + 1 }
+    // A role noun or two before the name ("said passenger Anna Novak", "said Mayor Eric Adams").
+    let b = k
+    while (b < k + 2 && !isName(b) && toks[b]?.pos === 'NOUN' && /^\p{Ll}/u.test(toks[b]!.text)) b++
+    if (!isName(b)) return undefined
+    let e = b
+    while (isName(e) || (NAME_PARTICLES.has(lw[e] ?? '') && isName(e + 1))) e++
+    return { from: b, to: e }
+  }
+  /** The speaker run ending at k going left. */
+  const speakerLeft = (k: number): SpeakerSpan | undefined => {
+    if (PERSON_PRONOUNS.has(lw[k] ?? '')) return { from: k, to: k + 1 }
+    if (!isName(k)) return undefined
+    let a = k
+    while (a - 1 >= 0 && toks[a - 1]!.sentence === toks[k]!.sentence && (isName(a - 1) || (NAME_PARTICLES.has(lw[a - 1]!) && isName(a - 2)))) a--
+    return { from: a, to: k + 1 }
+  }
+  /** Resolve a speaker run to [title, type], or undefined. */
+  const resolve = (sp: SpeakerSpan): [string, 'named' | 'user', number | undefined] | undefined => {
+    if (sp.to - sp.from === 1 && PERSON_PRONOUNS.has(lw[sp.from]!)) {
+      // The nearest Person (or user entity of type Person) mentioned before.
+      for (let k = sp.from - 1; k >= 0; k--) {
+        const ei = entityAt.get(k)
+        if (ei !== undefined && entities[ei]!.entity_type.toLowerCase() === 'person') return [entities[ei]!.title, entities[ei]!.type, ei]
+      }
+      return undefined
+    }
+    for (let k = sp.from; k < sp.to; k++) {
+      const ei = entityAt.get(k)
+      if (ei !== undefined) {
+        const t = entities[ei]!.entity_type.toLowerCase()
+        if (t === 'person' || t === 'company' || t === 'place' || entities[ei]!.type === 'user') {
+          // A name run longer than the entity's title ("Ursula von der Leyen" where only "Leyen" was recognised) stands as written.
+          const run = doc.text.slice(toks[sp.from]!.start, toks[sp.to - 1]!.end)
+          if (t === 'person' && entities[ei]!.type === 'named' && run.length > entities[ei]!.title.length && run.endsWith(entities[ei]!.title)) return [run, 'named', ei]
+          return [entities[ei]!.title, entities[ei]!.type, ei]
+        }
+      }
+    }
+    const text = doc.text.slice(toks[sp.from]!.start, toks[sp.to - 1]!.end)
+    return /^\p{Lu}/u.test(text) ? [text, 'named', undefined] : undefined
+  }
+  const out: (Opinion & { tokenStart: number; tokenEnd: number })[] = []
+  const covered: [number, number][] = []
+  const emit = (from: number, to: number, speaker: [string, 'named' | 'user', number | undefined]): void => {
+    // Trim punctuation at the quotation's edges.
+    while (from < to && toks[from]!.kind === 'punctuation') from++
+    while (to > from && toks[to - 1]!.kind === 'punctuation' && !/^[?!]$/.test(toks[to - 1]!.text)) to--
+    if (to <= from) return
+    const quotation = doc.text.slice(toks[from]!.start, toks[to - 1]!.end)
+    // Topic: the first entity inside other than the speaker, else the longest noun phrase (ties: the first).
+    let topic = ''
+    for (let k = from; k < to && topic === ''; k++) {
+      const ei = entityAt.get(k)
+      if (ei !== undefined && ei !== speaker[2]) topic = entities[ei]!.title
+    }
+    if (topic === '') {
+      let best: [number, number] = [0, 0]
+      let k = from
+      while (k < to) {
+        if (toks[k]!.pos === 'NOUN' || toks[k]!.pos === 'PROPN' || toks[k]!.pos === 'ADJ') {
+          let e = k
+          while (e < to && (toks[e]!.pos === 'NOUN' || toks[e]!.pos === 'PROPN' || toks[e]!.pos === 'ADJ')) e++
+          let last = e
+          while (last > k && toks[last - 1]!.pos === 'ADJ') last--
+          if (last - k > best[1] - best[0]) best = [k, last]
+          k = e
+        } else k++
+      }
+      if (best[1] > best[0]) topic = doc.text.slice(toks[best[0]]!.start, toks[best[1] - 1]!.end)
+    }
+    const tokenStart = toks[from]!.index
+    const tokenEnd = toks[to - 1]!.index + 1
+    const s = sentiment?.span(tokenStart, tokenEnd)
+    const score = round4(s?.score ?? 0)
+    out.push({
+      quotation,
+      type: speaker[1],
+      speaker: speaker[0],
+      topic,
+      sentiment_score: score,
+      sentiment_polarity: s?.polarity ?? 'neutral',
+      tokenStart,
+      tokenEnd,
+    })
+    covered.push([toks[from]!.start, toks[to - 1]!.end])
+  }
+
+  // 1. Direct quotes.
+  let previous: { speaker: [string, 'named' | 'user', number | undefined]; close: number } | undefined
+  for (const q of quotes(doc.text)) {
+    const from = firstAtOrAfter(q.start)
+    const to = firstAtOrAfter(q.end)
+    if (to - from < 3) continue // a quoted word or title ("the 'best' phone") is not a quotation
+    let sp: SpeakerSpan | undefined
+    // After: `, said X` / `, X said` / `X said` (up to two words of punctuation first).
+    let k = firstAtOrAfter(q.close + 1)
+    while (k < toks.length && toks[k]!.kind === 'punctuation' && k < to + 3 && !OPEN.has(toks[k]!.text) && lw[k] !== '.') k++
+    if (SPEECH.has(lw[k] ?? '')) sp = speakerRight(k + 1)
+    else {
+      const s = speakerRight(k)
+      if (s !== undefined && SPEECH.has(lw[s.to] ?? '')) sp = s
+    }
+    // Before: `X said: "` / `X said, "` / `X says "`.
+    if (sp === undefined) {
+      let b = from - 1
+      while (b >= 0 && (toks[b]!.start >= q.open || lw[b] === ',' || lw[b] === ':')) b--
+      if (b >= 0 && SPEECH.has(lw[b]!)) sp = speakerLeft(b - 1)
+    }
+    let speaker = sp === undefined ? undefined : resolve(sp)
+    // A bare quote right after an attributed one of the same paragraph continues it.
+    if (speaker === undefined && previous !== undefined && !doc.text.slice(previous.close, q.open).includes('\n') && q.open - previous.close < 200) {
+      const gap = doc.text.slice(previous.close + 1, q.open)
+      if (!/["“”]/.test(gap)) speaker = previous.speaker
+    }
+    if (speaker === undefined) continue
+    emit(from, to, speaker)
+    previous = { speaker, close: q.close }
+  }
+  const inQuote = (offset: number): boolean => covered.some(([a, b]) => offset >= a && offset < b) || quotes(doc.text).some((q) => offset >= q.open && offset <= q.close)
+  // 2. Reported speech and "according to", sentence by sentence, outside quotes.
+  for (const sent of doc.sentences) {
+    const ks: number[] = []
+    for (let k = 0; k < toks.length; k++) if (toks[k]!.sentence === sent.index) ks.push(k)
+    if (ks.length === 0) continue
+    const first = ks[0]!
+    const last = ks[ks.length - 1]! + 1
+    if (inQuote(toks[first]!.start)) continue
+    for (let k = first; k < last; k++) {
+      if (inQuote(toks[k]!.start)) break
+      // `according to X, CLAUSE` / `CLAUSE, according to X`
+      if (lw[k] === 'according' && lw[k + 1] === 'to') {
+        const s = speakerRight(k + 2)
+        if (s === undefined) continue
+        const speaker = resolve(s)
+        if (speaker === undefined) break
+        if (k === first || (k === first + 1 && toks[first]!.kind === 'punctuation')) {
+          if (lw[s.to] === ',') emit(s.to + 1, last, speaker)
+        } else if (lw[k - 1] === ',') emit(first, k - 1, speaker)
+        break
+      }
+      // `X says (to reporters) that CLAUSE`
+      if (REPORTING.has(lw[k]!) && k > first) {
+        const s = speakerLeft(k - 1)
+        if (s === undefined) continue
+        let t = k + 1
+        if (lw[t] === 'reporters' || lw[t] === 'me' || lw[t] === 'us' || lw[t] === 'investors' || lw[t] === 'analysts') t++
+        if (lw[t] !== 'that') continue
+        const speaker = resolve(s)
+        if (speaker === undefined) continue
+        emit(t + 1, last, speaker)
+        break
+      }
+    }
+  }
+  return out.sort((a, b) => a.tokenStart - b.tokenStart)
+}
+
+/** `opinions`: see {@link findOpinions}. English only. */
+export function createOpinionsAnalyzer(extractor: EntityExtractor): Analyzer {
+  return {
+    name: 'opinions',
+    needs: ['sentiment'],
+    enabled: (ctx) => {
+      const d = ctx.configuration.document
+      return isEnglish(ctx) && d.opinions && ctx.subscription.feature_settings.document.opinions && (d.named_opinions_limit > 0 || d.user_opinions_limit > 0)
+    },
+    run(doc, sections, ctx): OpinionsSection {
+      const d = ctx.configuration.document
+      const found = findOpinions(doc, documentEntities(doc, extractor, ctx), need(sections, 'sentiment'))
+      const strip = (o: Opinion & { tokenStart: number; tokenEnd: number }): Opinion => ({
+        quotation: o.quotation,
+        type: o.type,
+        speaker: o.speaker,
+        topic: o.topic,
+        sentiment_score: o.sentiment_score,
+        sentiment_polarity: o.sentiment_polarity,
+      })
+      const named = found.filter((o) => o.type === 'named').slice(0, d.named_opinions_limit).map(strip)
+      const user = found.filter((o) => o.type === 'user').slice(0, d.user_opinions_limit).map(strip)
+      return [...named, ...user]
+    },
+    toWire(value, out) {
+      const list = value as OpinionsSection
+      if (list.length > 0) out.opinions = list
+    },
+  }
+}
