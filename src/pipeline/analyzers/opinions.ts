@@ -32,6 +32,11 @@ const SPEECH = new Set([
 ])
 /** Verbs that introduce reported speech with "that" (opinions without quotes). */
 const REPORTING = new Set([...SPEECH, 'believes', 'believed', 'thinks', 'thought', 'argue', 'warn', 'insist', 'claim'])
+/** Honorifics and titles that may stand before a speaker's name and are not part of it. */
+const HONORIFICS = new Set([
+  'mr', 'mr.', 'mrs', 'mrs.', 'ms', 'ms.', 'dr', 'dr.', 'prof', 'prof.', 'professor', 'sir', 'dame', 'lord', 'lady', 'mayor', 'president', 'senator',
+  'sen.', 'rep.', 'gov.', 'governor', 'minister', 'chancellor', 'prime', 'general', 'gen.', 'pope', 'judge', 'ceo', 'chairman', 'coach', 'king', 'queen', 'prince', 'princess',
+])
 /** Lower-case words inside names ("Ursula von der Leyen"). */
 const NAME_PARTICLES = new Set(['von', 'der', 'van', 'de', 'den', 'da', 'di', 'du', 'la', 'le', 'bin', 'al', 'el', 'ibn'])
 const PERSON_PRONOUNS = new Set(['he', 'she'])
@@ -106,7 +111,12 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     while (b < k + 2 && !isName(b) && toks[b]?.pos === 'NOUN' && /^\p{Ll}/u.test(toks[b]!.text)) b++
     if (!isName(b)) return undefined
     let e = b
-    while (isName(e) || (NAME_PARTICLES.has(lw[e] ?? '') && isName(e + 1))) e++
+    for (;;) {
+      let p = e
+      while (NAME_PARTICLES.has(lw[p] ?? '')) p++
+      if (!isName(p)) break
+      e = p + 1
+    }
     return { from: b, to: e }
   }
   /** The speaker run ending at k going left. */
@@ -114,11 +124,19 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     if (PERSON_PRONOUNS.has(lw[k] ?? '')) return { from: k, to: k + 1 }
     if (!isName(k)) return undefined
     let a = k
-    while (a - 1 >= 0 && toks[a - 1]!.sentence === toks[k]!.sentence && (isName(a - 1) || (NAME_PARTICLES.has(lw[a - 1]!) && isName(a - 2)))) a--
+    for (;;) {
+      let p = a - 1
+      while (p >= 0 && NAME_PARTICLES.has(lw[p]!)) p--
+      if (p < 0 || toks[p]!.sentence !== toks[k]!.sentence || !isName(p)) break
+      a = p
+    }
     return { from: a, to: k + 1 }
   }
-  /** Resolve a speaker run to [title, type], or undefined. */
-  const resolve = (sp: SpeakerSpan): [string, 'named' | 'user', number | undefined] | undefined => {
+  /** Resolve a speaker run to [title, type], or undefined. Honorifics and titles before a name are dropped. */
+  const resolve = (whole: SpeakerSpan): [string, 'named' | 'user', number | undefined] | undefined => {
+    let from = whole.from
+    while (from + 1 < whole.to && HONORIFICS.has(lw[from]!)) from++
+    const sp = { from, to: whole.to }
     if (sp.to - sp.from === 1 && PERSON_PRONOUNS.has(lw[sp.from]!)) {
       // The nearest Person (or user entity of type Person) mentioned before.
       for (let k = sp.from - 1; k >= 0; k--) {
@@ -134,7 +152,7 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
         if (t === 'person' || t === 'company' || t === 'place' || entities[ei]!.type === 'user') {
           // A name run longer than the entity's title ("Ursula von der Leyen" where only "Leyen" was recognised) stands as written.
           const run = doc.text.slice(toks[sp.from]!.start, toks[sp.to - 1]!.end)
-          if (t === 'person' && entities[ei]!.type === 'named' && run.length > entities[ei]!.title.length && run.endsWith(entities[ei]!.title)) return [run, 'named', ei]
+          if (t === 'person' && entities[ei]!.type === 'named' && run.length > entities[ei]!.title.length && run.includes(entities[ei]!.title)) return [run, 'named', ei]
           return [entities[ei]!.title, entities[ei]!.type, ei]
         }
       }
