@@ -85,7 +85,8 @@ export function findRelations(
     const key = `${r.args[0]}:${r.args[1]}:${r.relation_type}`
     const old = found.get(key)
     if (old === undefined) found.set(key, r)
-    else if (r.confidence > old.confidence || (old.extra === '' && r.extra !== '')) found.set(key, { ...old, confidence: Math.max(old.confidence, r.confidence), extra: r.extra !== '' ? r.extra : old.extra })
+    // Rules run first: their extra (the job title, "based in") stays; the classifier may only raise the confidence.
+    else found.set(key, { ...old, confidence: Math.max(old.confidence, r.confidence), extra: old.extra !== '' ? old.extra : r.extra })
   }
   // Mentions of the typed entities, per sentence.
   const bySentence = new Map<number, SentMention[]>()

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest'
+import fc from 'fast-check'
+import { readFileSync } from 'node:fs'
+import { createAnnotator } from '../../src/nlp/annotate.ts'
+import { createEntityExtractor } from '../../src/entities/extract.ts'
+import { findRelations, loadRelationResources, decodeRelationModel, encodeRelationModel, trainRelationModel, readTriggers } from '../../src/relations/index.ts'
+import { readConll04 } from '../../src/relations/conll04.ts'
+
+const annotator = createAnnotator()
+const extractor = createEntityExtractor()
+const res = loadRelationResources()
+const relationsOf = (text: string) => {
+  const doc = annotator.annotate(text)
+  const entities = extractor.extract(doc)
+  return { entities, found: findRelations(doc, entities, res.model, res.triggers, res.jobTitles) }
+}
+const summary = (text: string): string[] => {
+  const { entities, found } = relationsOf(text)
+  return found.map((r) => `${r.relation_type}(${entities[r.args[0]]!.title}, ${entities[r.args[1]]!.title})${r.extra === '' ? '' : ` [${r.extra}]`}`)
+}
+
+describe('relations: hand rules', () => {
+  it('should find employment by apposition with the job title as extra', () => {
+    expect(summary("Tim Cook, Apple's chief executive, spoke in Cupertino.")).toContain('Employment(Tim Cook, Apple) [chief executive]')
+  })
+  it('should find a place within a place', () => {
+    expect(summary('The company opened an office in Austin, Texas.')).toContain('Location(Austin, Texas) [,]')
+  })
+  it('should find acquisitions and founders', () => {
+    expect(summary('Microsoft acquired LinkedIn in 2016.')).toContain('Acquisition(Microsoft, LinkedIn) [acquired]')
+    expect(summary('Steve Jobs founded Apple in a garage.').some((s) => s.startsWith('Founder(Steve Jobs, Apple)'))).toBe(true)
+  })
+  it('should find an organisation based in a place', () => {
+    expect(summary('Spotify, based in Stockholm, raised prices.').some((s) => s.startsWith('Based In(Spotify, Stockholm)'))).toBe(true)
+  })
+})
+
+describe('relations: the trained classifier', () => {
+  it('should find CoNLL04-style relations', () => {
+    expect(summary('Lee Harvey Oswald killed John F. Kennedy in Dallas.').some((s) => s.startsWith('Kill(Lee Harvey Oswald, John F. Kennedy)'))).toBe(true)
+  })
+  it('should train deterministically and round-trip its file', () => {
+    const text = readFileSync(new URL('../../lexicons/en/relations/triggers.tsv', import.meta.url), 'utf8')
+    const triggers = readTriggers(text)
+    const data = readConll04(
+      ['#doc 1', "0\tJohn\tB-Peop\t['N']\t[0]", "1\tSmith\tI-Peop\t['Work_For']\t[4]", "2\tworks\tO\t['N']\t[2]", "3\tfor\tO\t['N']\t[3]", "4\tIBM\tB-Org\t['N']\t[4]",
+        '#doc 2', "0\tMary\tB-Peop\t['Work_For']\t[3]", "1\tjoined\tO\t['N']\t[1]", "2\tthe\tO\t['N']\t[2]", "3\tFBI\tB-Org\t['N']\t[3]"].join('\n'),
+    )
+    expect(data[0]!.relations).toEqual([{ a: 0, b: 1, label: 'Work_For' }])
+    const a = encodeRelationModel(trainRelationModel(data, triggers, { epochs: 3 }))
+    const b = encodeRelationModel(trainRelationModel(data, triggers, { epochs: 3 }))
+    expect(a).toBe(b)
+    expect(encodeRelationModel(decodeRelationModel(a))).toBe(a)
+    expect(() => decodeRelationModel('{"format":"X"}', 'f.json')).toThrow(/f.json: should be a relation model/)
+  })
+})
+
+describe('relations: properties', () => {
+  const names = ['Tim Cook', 'Apple', 'Paris', 'Texas', 'Austin', 'Microsoft', 'Angela Merkel', 'Google', 'London', 'Satya Nadella']
+  const glue = [', ', "'s chief executive ", ' acquired ', ' is based in ', ' lives in ', ' founded ', ' met ', ' in ', ' and ', ', a company in ']
+  const sentence = fc.array(fc.tuple(fc.constantFrom(...names), fc.constantFrom(...glue)), { minLength: 1, maxLength: 6 }).map((parts) => parts.map(([n, g]) => n + g).join('') + 'today.')
+  it('should never relate an entity to itself, nor give a relation without two entities of the document, and be deterministic', () => {
+    fc.assert(
+      fc.property(sentence, (text) => {
+        const { entities, found } = relationsOf(text)
+        for (const r of found) {
+          expect(r.args[0]).not.toBe(r.args[1])
+          expect(entities[r.args[0]]).toBeDefined()
+          expect(entities[r.args[1]]).toBeDefined()
+          expect(r.confidence).toBeGreaterThanOrEqual(0)
+          expect(r.confidence).toBeLessThanOrEqual(1)
+          for (const [k, sp] of r.spans.entries()) {
+            expect(entities[r.args[k]!]!.mentions.some((m) => m.tokenStart === sp.tokenStart && m.tokenEnd === sp.tokenEnd)).toBe(true)
+          }
+        }
+        for (let i = 1; i < found.length; i++) expect(found[i - 1]!.confidence).toBeGreaterThanOrEqual(found[i]!.confidence)
+        expect(relationsOf(text).found).toEqual(found)
+      }),
+      { numRuns: 40 },
+    )
+  })
+})
