@@ -8,12 +8,18 @@ import { createEntitiesAnalyzer } from '../pipeline/analyzers/entities.ts'
 import { themesAnalyzer } from '../pipeline/analyzers/themes.ts'
 import { createLanguageAnalyzer } from '../pipeline/analyzers/language.ts'
 import { createTopicsAnalyzer, queryIndexAnalyzer } from '../pipeline/analyzers/topics.ts'
+import { createCategoriesAnalyzer } from '../pipeline/analyzers/categories.ts'
+import { createSemanticModel } from '../semantic/index.ts'
 import { createQueryGrammar, type QueryGrammar } from '../query/index.ts'
 import { createEntityExtractor, type EntityExtractor, type EntityTagger } from '../entities/index.ts'
 import { createLanguageIdentifier, loadCompiledLanguageModel, type LanguageIdentifier } from '../langid/index.ts'
 import { createSentimentScorer, type SentimentScorer } from '../sentiment/index.ts'
 import type { PreparingAnalyzer } from './analysis.ts'
 import { SUPPORTED_LANGUAGES } from './settings.ts'
+import { createRelationsAnalyzer, shareExtraction } from '../pipeline/analyzers/relations.ts'
+import { createOpinionsAnalyzer } from '../pipeline/analyzers/opinions.ts'
+import { intentionsAnalyzer } from '../pipeline/analyzers/intentions.ts'
+import { loadRelationResources } from '../relations/index.ts'
 
 /** Languages the engine analyses (name as on the wire, ISO 639-1 code). */
 export const ANALYSIS_LANGUAGES = SUPPORTED_LANGUAGES
@@ -75,12 +81,21 @@ function lazyModels(dataDir: string | undefined): { identifier: LanguageIdentifi
  */
 export function builtinAnalyzers(dataDir?: string, grammar: QueryGrammar = createQueryGrammar()): PreparingAnalyzer[] {
   const models = lazyModels(dataDir)
+  // Word vectors and the built-in taxonomy: read only when concept topics or auto-categories first run.
+  const semantic = createSemanticModel(dataDir)
+  // Entities, relations and opinions read one extraction per document.
+  const extractor = shareExtraction(models.extractor)
+  const relationResources = once(() => loadRelationResources(dataDir))
   return [
     createLanguageAnalyzer(models.identifier),
     queryIndexAnalyzer,
     ...createSentimentAnalyzers(models.scorer, grammar),
-    createEntitiesAnalyzer(models.extractor, grammar),
-    createTopicsAnalyzer(grammar),
+    createEntitiesAnalyzer(extractor, grammar),
+    createRelationsAnalyzer(extractor, relationResources),
+    createOpinionsAnalyzer(extractor),
+    intentionsAnalyzer,
+    createTopicsAnalyzer(grammar, semantic),
+    createCategoriesAnalyzer(semantic),
     themesAnalyzer,
     detailsAnalyzer,
     summaryAnalyzer,
@@ -98,17 +113,17 @@ export function engineCapabilities(): FeatureSettings {
       query_topics: true,
       sentiment_phrases: true,
       user_entities: true,
-      intentions: false,
+      intentions: true,
       model_sentiment: true,
       language_detection: true,
       named_entities: true,
       pos_tagging: true,
       summary: true,
       themes: true,
-      relations: false,
+      relations: true,
       mentions: true,
-      opinions: false,
-      auto_categories: false,
+      opinions: true,
+      auto_categories: true,
     },
     collection: {
       concept_topics: true,
@@ -156,7 +171,9 @@ export function featureRecords(f: FeatureSettings, languages?: readonly string[]
   const c = f.collection
   return ANALYSIS_LANGUAGES.filter((l) => licensed.includes(l.name.toLowerCase()))
     .filter((l) => wanted === undefined || wanted.length === 0 || wanted.includes(l.name.toLowerCase()) || wanted.includes(l.code))
-    .map((l) => ({
+    .map((l) => ({ l, english: l.code === 'en' }))
+    // Relations, opinions and intentions have English models and rules only.
+    .map(({ l, english }) => ({
       id: l.code,
       language: l.name,
       html_processing: f.html_processing,
@@ -172,24 +189,25 @@ export function featureRecords(f: FeatureSettings, languages?: readonly string[]
       detailed_mode: {
         language_detection: d.language_detection,
         pos_tagging: d.pos_tagging,
-        intentions: d.intentions,
+        intentions: d.intentions && english,
         mentions: d.mentions,
         sentiment_phrases: d.sentiment_phrases,
         themes: d.themes,
-        relations: d.relations,
+        relations: d.relations && english,
         named_entities: d.named_entities,
         sentiment: d.sentiment_phrases,
         summarization: d.summary,
         user_entities: d.user_entities,
         query_topics: d.query_topics,
-        auto_categories: d.auto_categories,
+        // The built-in taxonomy is described by English words.
+        auto_categories: d.auto_categories && l.code === 'en',
         concept_topics: d.concept_topics,
-        opinions: d.opinions,
+        opinions: d.opinions && english,
         theme_mentions: d.themes && d.mentions,
         entity_themes: d.named_entities && d.themes,
-        entity_relations: d.relations,
+        entity_relations: d.relations && english,
         entity_mentions: d.named_entities && d.mentions,
-        entity_opinions: d.opinions,
+        entity_opinions: d.opinions && english,
         queries: d.query_topics,
         user_categories: d.concept_topics,
       },

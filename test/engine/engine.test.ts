@@ -177,7 +177,7 @@ describe('createEngine', () => {
     const acct = engine.account(engine.defaultAccount)
     const [f] = await acct.features('English')
     expect(f).toMatchObject({ id: 'en', language: 'English' })
-    expect(f!.detailed_mode['relations']).toBe(false)
+    expect(f!.detailed_mode['relations']).toBe(true)
     expect(f!.detailed_mode['pos_tagging']).toBe(true)
     expect(await acct.status()).toMatchObject({ service_status: 'available', api_version: '4.2', supported_languages: ['English'] })
     const sub = await acct.subscription()
