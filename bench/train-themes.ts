@@ -25,8 +25,8 @@ import { dataDir } from './samples.ts'
 import { KEYPHRASE_SETS, loadKeyphraseSet, meanF1, type KeyphraseDoc } from './keyphrase-data.ts'
 
 const GRID: Record<keyof ThemeWeights, readonly number[]> = {
-  lengthNorm: [-0.5, -0.25, 0, 0.25, 0.5, 0.75, 1],
-  lengthNormPerLogTokens: [0, 0.2, 0.4, 0.6, 0.8, 1],
+  lengthNorm: [-1, -0.75, -0.5, -0.25, 0, 0.25, 0.5, 0.75, 1],
+  lengthNormPerLogTokens: [0, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5],
   phraseFrequency: [0, 0.3, 0.6, 1, 1.5, 2],
   position: [0, 0.5, 1, 2, 4, 8],
   proper: [0, 0.25, 0.5, 1, 2],
@@ -34,6 +34,7 @@ const GRID: Record<keyof ThemeWeights, readonly number[]> = {
   zipfCeiling: [5.5, 6, 7, 8, 10],
   specificity: [0.5, 1, 1.5, 2, 3],
   partOnly: [0.2, 0.35, 0.5, 0.7, 0.85, 1],
+  nameZipf: [1.5, 2.5, 3.5, 4.5],
 }
 
 interface Prepared {
@@ -43,7 +44,7 @@ interface Prepared {
   readonly candidates: ThemeSpan[][]
 }
 
-const dir = dataDir(process.argv.slice(2).find((a) => !a.startsWith('--')))
+const dir = dataDir(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? fileURLToPath(new URL('../../shared/data', import.meta.url)))
 const annotator = createAnnotator()
 const background = loadBackground()
 const half = (parity: number): Prepared[] =>
@@ -77,7 +78,7 @@ const check = half(1)
 let best: ThemeWeights = { ...DEFAULT_THEME_WEIGHTS }
 let bestScore = objective(scores(train, best))
 console.log(`start ${bestScore.toFixed(4)}`)
-for (let round = 0; round < 2; round++) {
+for (let round = 0; round < 3; round++) {
   let improved = false
   for (const key of Object.keys(GRID) as (keyof ThemeWeights)[]) {
     for (const v of GRID[key]) {

@@ -163,18 +163,19 @@ export function aggregateCollection(parts: readonly CollectionPart[], config: Co
 
   // Facets: head nouns of noun phrases, counted per sentence polarity; attributes are their adjectives.
   if (col.facets && col.facets_limit > 0) {
-    const facets = new Map<string, { t: Tally; atts: Map<string, { count: number; mentions: Map<string, Mention> }>; mentions: Map<string, Mention> }>()
+    const facets = new Map<string, { t: Tally; atts: Map<string, { count: number; mentions: Map<string, Mention> }>; mentions: Map<string, Mention>; lower: boolean }>()
     for (const p of parts) {
       const section = p.sections['themes'] as ThemesSection | undefined
       const sentiment = p.sections.sentiment
       for (const ph of section?.phrases ?? []) {
         // Facets are things the texts describe (room, staff), not names: "Central Park" is an entity.
         if (ph.isProper) continue
-        const entry = facets.get(ph.head) ?? { t: tally(), atts: new Map(), mentions: new Map<string, Mention>() }
+        const entry = facets.get(ph.head) ?? { t: tally(), atts: new Map(), mentions: new Map<string, Mention>(), lower: false }
         const s = p.doc.tokens[ph.tokenStart]!.sentence
         const score = sentiment?.sentenceScores[s] ?? 0
         add(entry.t, polarity(score))
         const headTok = p.doc.tokens[ph.tokenEnd - 1]!
+        entry.lower ||= !/^\p{Lu}/u.test(headTok.text)
         mergeMentions(entry.mentions, [{ label: headTok.text, is_negated: headTok.negated, locations: [{ offset: headTok.byteOffset, length: headTok.byteLength }] }], p.index)
         if (col.attributes) {
           for (const a of ph.attributes) {
@@ -187,7 +188,9 @@ export function aggregateCollection(parts: readonly CollectionPart[], config: Co
         facets.set(ph.head, entry)
       }
     }
+    // A head never written in lower case ("Bellagio" opening every sentence it is in) is a name, not a facet.
     const list: Facet[] = [...facets]
+      .filter(([, f]) => f.lower)
       .sort((a, b) => b[1].t.count - a[1].t.count || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
       .slice(0, col.facets_limit)
       .map(([label, f]) => {

@@ -78,6 +78,8 @@ function units(doc: AnnotatedDocument): (Unit | null)[] {
       case 'NOUN':
         return 'N'
       case 'PROPN':
+        // A lower-case "name" ("new" before "iPhone") is a tagging slip: read it as a common word.
+        if (!capital) return 'N'
         return opensSentence(t) && toks[t.index + 1]?.pos !== 'PROPN' ? 'N' : 'P'
       case 'ADJ':
         return 'A'
@@ -177,7 +179,10 @@ export function extractCandidates(doc: AnnotatedDocument): ThemeSpan[] {
     while (words.length > 0 && words[0]!.cls === 'D') words = words.slice(1)
     if (words.length === 0) return
     push(words, false)
-    if (words.length === 1 || words.every((u) => u.cls !== 'N')) return
+    if (words.length === 1) return
+    // Each word of a name also competes on its own: news repeats "Malick" after "Terrence Malick" once.
+    for (const u of words) if (u.cls === 'P' && u.lemma.length > 1) push([u], true)
+    if (words.every((u) => u.cls !== 'N')) return
     // Parts of a longer phrase compete as candidates too (TopicRank groups them; redundancy removal keeps the
     // better of "battery" and "battery life"): each common noun, and a name before common nouns ("Obama
     // administration" -> "Obama").

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest'
+import { createEngine } from '../../src/engine/create-engine.ts'
+import { createAnnotator } from '../../src/nlp/annotate.ts'
+import { extractCandidates, keyThemes, loadBackground, parseBackground, removeRedundant, themeTitle, type RankedCandidate } from '../../src/themes/index.ts'
+
+const annotator = createAnnotator()
+const background = loadBackground()
+const candidates = (text: string): string[] => extractCandidates(annotator.annotate(text)).filter((c) => !c.isPart).map((c) => c.normalized)
+const themes = (text: string, limit = 10): string[] => {
+  const doc = annotator.annotate(text)
+  return keyThemes(doc, background, limit).map((t) => themeTitle(doc, t.spans[0]!))
+}
+
+describe('theme candidates', () => {
+  it('should keep a hyphenated compound as one word of the phrase', () => {
+    expect(candidates('They sell a state-of-the-art battery charger. Fans loved the 3-day festival.')).toEqual([
+      'state-of-the-art battery charger',
+      'fans',
+      '3-day festival',
+    ])
+  })
+
+  it('should end a phrase at a possessive and keep the number inside a product name', () => {
+    const c = candidates('The company\u2019s new iPhone 15 Pro sold well.')
+    expect(c).toContain('company')
+    expect(c).toContain('new iphone 15 pro')
+    expect(c.some((x) => x.includes("'s") || x.includes('\u2019s'))).toBe(false)
+  })
+
+  it('should not start a phrase with a bare number, nor make a theme of a number alone', () => {
+    const c = candidates('Sales rose 15 percent to 300 units in 2012.')
+    expect(c.every((x) => !/^\d/.test(x))).toBe(true)
+  })
+
+  it('should offer the words of a name and the nouns of a phrase as competing parts', () => {
+    const parts = extractCandidates(annotator.annotate('Director Terrence Malick filmed the battery life test.'))
+      .filter((c) => c.isPart)
+      .map((c) => c.normalized)
+    expect(parts).toEqual(expect.arrayContaining(['malick', 'battery', 'life']))
+  })
+
+  it('should carry predicative adjectives as attributes of the phrase before the verb', () => {
+    const c = extractCandidates(annotator.annotate('The room was clean and quiet.')).find((x) => x.normalized === 'room')!
+    expect(c.attributes).toEqual(['clean', 'quiet'])
+  })
+})
+
+describe('theme ranking', () => {
+  it('should rank a specific phrase above everyday nouns said as often', () => {
+    const list = themes('Analysts said the company liked the long battery life. The company said customers love the battery life.')
+    expect(list[0]).toBe('long battery life')
+    expect(list.indexOf('company')).toBeGreaterThan(0)
+  })
+
+  it('should list battery, battery life and the battery life as one theme', () => {
+    const doc = annotator.annotate('The battery is weak. The battery life is short, and I hate the battery life. Fix the battery.')
+    const list = keyThemes(doc, background)
+    const keys = list.map((t) => t.key)
+    const batteryThemes = keys.filter((k) => k.split(' ').includes('batteri'))
+    expect(batteryThemes).toHaveLength(1)
+    // Its occurrences cover every place the battery is mentioned, once each.
+    const theme = list.find((t) => t.key === batteryThemes[0])!
+    expect(theme.spans.map((s) => s.tokenStart)).toEqual([...new Set(theme.spans.map((s) => s.tokenStart))].sort((a, b) => a - b))
+    expect(theme.spans.length).toBeGreaterThanOrEqual(4)
+  })
+
+  it('should fold a single word into a better-ranked phrase holding it, and a phrase into a better-ranked word of it', () => {
+    const span = (k: number) => ({ tokenStart: k, tokenEnd: k + 1 }) as never
+    const ranked: RankedCandidate[] = [
+      { key: 'batteri life', spans: [span(0)], score: 3 },
+      { key: 'screen', spans: [span(5)], score: 2 },
+      { key: 'batteri', spans: [span(9)], score: 1 },
+      { key: 'long batteri life', spans: [span(12)], score: 0.5 },
+      { key: 'big screen', spans: [span(20)], score: 0.4 },
+    ]
+    const out = removeRedundant(ranked)
+    // Two phrases of several words both stay ("batteri life", "long batteri life").
+    expect(out.map((t) => t.key)).toEqual(['batteri life', 'screen', 'long batteri life'])
+    expect(out[0]!.spans.map((s) => s.tokenStart)).toEqual([0, 9])
+    expect(out[1]!.spans.map((s) => s.tokenStart)).toEqual([5, 20])
+  })
+
+  it('should rank the same text the same way every time, in a fresh engine too', async () => {
+    const text = 'Tim Cook praised the battery life of the new iPhone 15 Pro. Critics said the battery life was short. Apple shares rose.'
+    const a = themes(text)
+    expect(themes(text)).toEqual(a)
+    const run = async (): Promise<string> => {
+      const engine = createEngine({ background: false })
+      await engine.account(engine.defaultAccount).updateConfigurations({ document: { themes_limit: 10, theme_mentions_limit: 5, mentions: true, entity_themes_limit: 5 } })
+      const out = await engine.analyze(text, { id: 'x' })
+      await engine.close()
+      return JSON.stringify({ themes: out.themes, entities: out.entities })
+    }
+    expect(await run()).toBe(await run())
+  })
+
+  it('should read the background list and name the line of a malformed entry', () => {
+    expect(parseBackground('# c\nthe\t7.5\nbattery\t3.9\n').get('battery')).toBe(3.9)
+    expect(() => parseBackground('the\t7.5\nbattery three\n')).toThrow(/line 2/)
+  })
+})
+
+describe('entity themes', () => {
+  it('should give each entity the themes of its own sentences, not the document list and not itself', async () => {
+    const engine = createEngine({ background: false })
+    await engine.account(engine.defaultAccount).updateConfigurations({ document: { themes_limit: 10, entity_themes_limit: 3 } })
+    const out = await engine.analyze(
+      'Tim Cook praised the battery life of the new phone. The weather in Paris was grey and the museum queues were long. Tim Cook also liked the camera.',
+    )
+    const tim = out.entities!.find((e) => e.title === 'Tim Cook')!
+    const paris = out.entities!.find((e) => e.title === 'Paris')!
+    const timThemes = tim.themes!.map((t) => t.normalized)
+    const parisThemes = paris.themes!.map((t) => t.normalized)
+    expect(timThemes).toEqual(expect.arrayContaining(['battery life', 'camera']))
+    expect(timThemes).not.toContain('weather')
+    expect(timThemes).not.toContain('tim cook')
+    expect(parisThemes).toEqual(expect.arrayContaining(['weather']))
+    expect(parisThemes).not.toContain('camera')
+    await engine.close()
+  })
+})
