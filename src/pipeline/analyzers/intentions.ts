@@ -101,6 +101,8 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
     const toks = sentenceWords(doc, s)
     const lw = toks.map((t) => t.text.toLowerCase())
     if (lw.length === 0) continue
+    // Most sentences hold no action verb at all: skip them before matching cues.
+    if (!toks.some((t, k) => ACTIONS[lw[k]!] !== undefined || ACTIONS[t.lemma] !== undefined)) continue
     const question = lw[lw.length - 1] === '?'
     const used = new Set<number>()
     for (let i = 0; i < toks.length; i++) {

@@ -79,8 +79,19 @@ interface SpeakerSpan {
   readonly to: number
 }
 
+/** Whether a document has a double quote, a reporting verb or "according": else it holds no opinion. */
+export function mayHoldOpinions(doc: AnnotatedDocument): boolean {
+  if (/["“„«]/.test(doc.text)) return true
+  for (const t of doc.tokens) {
+    const w = t.text.toLowerCase()
+    if (REPORTING.has(w) || w === 'according') return true
+  }
+  return false
+}
+
 /** Find the opinions of a document. Pure and deterministic: in text order. */
 export function findOpinions(doc: AnnotatedDocument, entities: readonly DocumentEntity[], sentiment: SentimentSection | undefined): (Opinion & { tokenStart: number; tokenEnd: number })[] {
+  if (!mayHoldOpinions(doc)) return []
   const toks = doc.tokens.filter((t) => t.kind !== 'tabCRLF' && t.text.trim() !== '')
   const lw = toks.map((t) => t.text.toLowerCase())
   const posOfToken = new Map(toks.map((t, k) => [t.index, k]))
@@ -207,8 +218,9 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
   }
 
   // 1. Direct quotes.
+  const allQuotes = quotes(doc.text)
   let previous: { speaker: [string, 'named' | 'user', number | undefined]; close: number } | undefined
-  for (const q of quotes(doc.text)) {
+  for (const q of allQuotes) {
     const from = firstAtOrAfter(q.start)
     const to = firstAtOrAfter(q.end)
     if (to - from < 3) continue // a quoted word or title ("the 'best' phone") is not a quotation
@@ -237,14 +249,19 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     emit(from, to, speaker)
     previous = { speaker, close: q.close }
   }
-  const inQuote = (offset: number): boolean => covered.some(([a, b]) => offset >= a && offset < b) || quotes(doc.text).some((q) => offset >= q.open && offset <= q.close)
-  // 2. Reported speech and "according to", sentence by sentence, outside quotes.
-  for (const sent of doc.sentences) {
-    const ks: number[] = []
-    for (let k = 0; k < toks.length; k++) if (toks[k]!.sentence === sent.index) ks.push(k)
-    if (ks.length === 0) continue
-    const first = ks[0]!
-    const last = ks[ks.length - 1]! + 1
+  const inQuote = (offset: number): boolean => covered.some(([a, b]) => offset >= a && offset < b) || allQuotes.some((q) => offset >= q.open && offset <= q.close)
+  // 2. Reported speech and "according to", sentence by sentence, outside quotes: word ranges of the sentences
+  // that hold a reporting verb or "according".
+  const ranges = new Map<number, [number, number]>()
+  for (let k = 0; k < toks.length; k++) {
+    const r = ranges.get(toks[k]!.sentence)
+    if (r === undefined) ranges.set(toks[k]!.sentence, [k, k + 1])
+    else r[1] = k + 1
+  }
+  const wanted = new Set<number>()
+  for (let k = 0; k < toks.length; k++) if (REPORTING.has(lw[k]!) || lw[k] === 'according') wanted.add(toks[k]!.sentence)
+  for (const [si, [first, last]] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    if (!wanted.has(si)) continue
     if (inQuote(toks[first]!.start)) continue
     for (let k = first; k < last; k++) {
       if (inQuote(toks[k]!.start)) break
@@ -287,6 +304,7 @@ export function createOpinionsAnalyzer(extractor: EntityExtractor): Analyzer {
     },
     run(doc, sections, ctx): OpinionsSection {
       const d = ctx.configuration.document
+      if (!mayHoldOpinions(doc)) return []
       const found = findOpinions(doc, documentEntities(doc, extractor, ctx), need(sections, 'sentiment'))
       const strip = (o: Opinion & { tokenStart: number; tokenEnd: number }): Opinion => ({
         quotation: o.quotation,
