@@ -8,8 +8,6 @@ import { createEntitiesAnalyzer } from '../pipeline/analyzers/entities.ts'
 import { themesAnalyzer } from '../pipeline/analyzers/themes.ts'
 import { createLanguageAnalyzer } from '../pipeline/analyzers/language.ts'
 import { createTopicsAnalyzer, queryIndexAnalyzer } from '../pipeline/analyzers/topics.ts'
-import { createCategoriesAnalyzer } from '../pipeline/analyzers/categories.ts'
-import { createSemanticModel } from '../semantic/index.ts'
 import { createQueryGrammar, type QueryGrammar } from '../query/index.ts'
 import { createEntityExtractor, type EntityExtractor, type EntityTagger } from '../entities/index.ts'
 import { createLanguageIdentifier, loadCompiledLanguageModel, type LanguageIdentifier } from '../langid/index.ts'
@@ -81,8 +79,6 @@ function lazyModels(dataDir: string | undefined): { identifier: LanguageIdentifi
  */
 export function builtinAnalyzers(dataDir?: string, grammar: QueryGrammar = createQueryGrammar()): PreparingAnalyzer[] {
   const models = lazyModels(dataDir)
-  // Word vectors and the built-in taxonomy: read only when concept topics or auto-categories first run.
-  const semantic = createSemanticModel(dataDir)
   // Entities, relations and opinions read one extraction per document.
   const extractor = shareExtraction(models.extractor)
   const relationResources = once(() => loadRelationResources(dataDir))
@@ -94,8 +90,7 @@ export function builtinAnalyzers(dataDir?: string, grammar: QueryGrammar = creat
     createRelationsAnalyzer(extractor, relationResources),
     createOpinionsAnalyzer(extractor),
     intentionsAnalyzer,
-    createTopicsAnalyzer(grammar, semantic),
-    createCategoriesAnalyzer(semantic),
+    createTopicsAnalyzer(grammar),
     themesAnalyzer,
     detailsAnalyzer,
     summaryAnalyzer,
@@ -123,7 +118,7 @@ export function engineCapabilities(): FeatureSettings {
       relations: true,
       mentions: true,
       opinions: true,
-      auto_categories: true,
+      auto_categories: false,
     },
     collection: {
       concept_topics: true,
@@ -199,8 +194,7 @@ export function featureRecords(f: FeatureSettings, languages?: readonly string[]
         summarization: d.summary,
         user_entities: d.user_entities,
         query_topics: d.query_topics,
-        // The built-in taxonomy is described by English words.
-        auto_categories: d.auto_categories && l.code === 'en',
+        auto_categories: d.auto_categories,
         concept_topics: d.concept_topics,
         opinions: d.opinions && english,
         theme_mentions: d.themes && d.mentions,
