@@ -8,6 +8,7 @@ import { createQueryGrammar, type QueryGrammar, type QueryLimits } from '../../q
 import { compileQuerySet, type QuerySet, type QuerySetHit } from '../../query/query-set.ts'
 import { createDocumentIndex, type DocumentIndex } from '../../query/document-index.ts'
 import type { QueryHit } from '../../query/match.ts'
+import { compileSamples, documentVectors, matchSamples, type DocumentVectors, type SampleSet, type SemanticModel } from '../../semantic/index.ts'
 import { need } from '../pipeline.ts'
 import type { Analyzer, SentimentSection } from '../types.ts'
 
@@ -22,8 +23,17 @@ export interface TopicResources {
   readonly set: QuerySet
   /** Categories (concept topics): each one's samples OR'ed into one query. */
   readonly concepts: QuerySet
-  readonly categories: ReadonlyMap<string, { readonly samples: number; readonly weight: number }>
+  readonly categories: ReadonlyMap<string, ConceptCategory>
   readonly taxonomy: TaxonomyNode | undefined
+}
+
+/** A category (concept topic) of a configuration. */
+export interface ConceptCategory {
+  readonly name: string
+  readonly samples: number
+  readonly weight: number
+  /** Its samples' vector, computed on first use and kept with the configuration revision's resources. */
+  readonly sampleSet: (semantic: SemanticModel) => SampleSet
 }
 
 /** A query topic found in a document, before limits. */
@@ -67,8 +77,16 @@ export const queryIndexAnalyzer: Analyzer = {
  * document. A topic's `hitcount` is the number of query-term occurrences that satisfied the query;
  * `strength_score` is hitcount over the square root of the document's words (comparable across
  * document lengths); sentiment is the mean score of the sentences holding hits.
+ *
+ * Concept topics (categories) match by meaning when `semantic` is given and the configuration is English: a
+ * category's similarity is the cosine between its samples' vector and the text's (or its best sentence's)
+ * vector (`src/semantic/`); other languages match the samples word for word (the share of distinct samples
+ * found, saturating at three). `strength_score` is that similarity (or share) times the category's weight when
+ * the weight is between 0 and 1 (weights of 1 or more, and 0, leave it as is); the category is reported when
+ * the strength reaches `concept_topics_threshold`. Its mentions are the samples found word for word and the
+ * words most similar to the samples in the sentences that carry it; its sentiment is that of those sentences.
  */
-export function createTopicsAnalyzer(grammar: QueryGrammar = createQueryGrammar()): Analyzer {
+export function createTopicsAnalyzer(grammar: QueryGrammar = createQueryGrammar(), semantic?: SemanticModel): Analyzer {
   const analyzer: Analyzer & { prepare(stored: StoredConfiguration, subscription: Subscription): TopicResources } = {
     name: 'topics',
     needs: ['sentiment', 'query_index'],
@@ -90,7 +108,14 @@ export function createTopicsAnalyzer(grammar: QueryGrammar = createQueryGrammar(
         t.blacklist.map((b) => b.name),
         { grammar, limits: { ...queryLimitsOf(subscription), maxLength: Number.MAX_SAFE_INTEGER } },
       )
-      const categories = new Map(withSamples.map((c) => [c.id, { samples: c.samples.length, weight: c.weight }]))
+      const categories = new Map(
+        withSamples.map((c) => {
+          const samples = c.samples.filter((x) => x.trim() !== '')
+          let set: SampleSet | undefined
+          const sampleSet = (m: SemanticModel): SampleSet => (set ??= compileSamples(m.vectors, samples))
+          return [c.id, { name: c.name, samples: c.samples.length, weight: c.weight, sampleSet }] as const
+        }),
+      )
       return { set, concepts, categories, taxonomy: t.taxonomy }
     },
     run(doc, sections, ctx) {
@@ -104,14 +129,25 @@ export function createTopicsAnalyzer(grammar: QueryGrammar = createQueryGrammar(
       const topics = res.set.size === 0 ? [] : res.set.evaluate(doc, index).map((h) => foundTopic(doc, h, sentiment, words))
       const concepts: FoundTopic[] = []
       if (res.concepts.size > 0 && f.concept_topics && d.concept_topics) {
-        for (const h of res.concepts.evaluate(doc, index)) {
-          const c = res.categories.get(h.id)
-          if (c === undefined) continue
-          // Strength: the share of distinct samples found, saturating at three, scaled by the category's weight.
-          const distinct = new Set(h.hits.map((x) => doc.tokens[x.tokenStart]!.lemma)).size
-          const strength = round4(Math.min(1, distinct / Math.min(3, c.samples)) * (c.weight > 0 ? Math.min(1, c.weight) : 1))
-          if (strength < ctx.configuration.concept_topics_threshold) continue
-          concepts.push({ ...foundTopic(doc, h, sentiment, words), strength })
+        const threshold = ctx.configuration.concept_topics_threshold
+        const lexical = new Map(res.concepts.evaluate(doc, index).map((h) => [h.id, h]))
+        const bySense = semantic !== undefined && ctx.configuration.language.toLowerCase() === 'english'
+        let dv: DocumentVectors | undefined
+        for (const [id, c] of res.categories) {
+          const h = lexical.get(id)
+          // Word for word: the share of distinct samples found, saturating at three.
+          const distinct = h === undefined ? 0 : new Set(h.hits.map((x) => doc.tokens[x.tokenStart]!.lemma)).size
+          const byWord = Math.min(1, distinct / Math.min(3, c.samples))
+          let m: { similarity: number; drivers: readonly number[] } = { similarity: 0, drivers: [] }
+          if (bySense) {
+            dv ??= documentVectors(semantic.vectors, doc)
+            m = matchSamples(semantic.vectors, dv, c.sampleSet(semantic), threshold)
+          }
+          const strength = round4(Math.max(0, bySense ? m.similarity : byWord) * (c.weight > 0 ? Math.min(1, c.weight) : 1))
+          if (strength <= 0 || strength < threshold) continue
+          const hits = conceptHits(doc, h?.hits ?? [], m.drivers)
+          if (hits.length === 0) continue
+          concepts.push({ ...foundTopic(doc, { id, name: c.name, matched: true, hitcount: hits.length, hits }, sentiment, words), strength })
         }
       }
       return { topics, concepts, polarityOf: sentiment.polarityOf }
@@ -135,6 +171,19 @@ export function createTopicsAnalyzer(grammar: QueryGrammar = createQueryGrammar(
     },
   }
   return analyzer
+}
+
+/** A category's hits: the samples found word for word, then the words that drove its similarity, in text order. */
+function conceptHits(doc: AnnotatedDocument, lexical: readonly QueryHit[], drivers: readonly number[]): QueryHit[] {
+  const covered = new Set<number>()
+  for (const h of lexical) for (let i = h.tokenStart; i < h.tokenEnd; i++) covered.add(i)
+  const hits = [...lexical]
+  for (const i of drivers) {
+    if (covered.has(i)) continue
+    const t = doc.tokens[i]!
+    hits.push({ tokenStart: i, tokenEnd: i + 1, start: t.start, end: t.end, byteOffset: t.byteOffset, byteLength: t.byteLength, text: t.text })
+  }
+  return hits.sort((a, b) => a.tokenStart - b.tokenStart)
 }
 
 function foundTopic(doc: AnnotatedDocument, h: QuerySetHit, sentiment: SentimentSection, words: number): FoundTopic {

@@ -1,0 +1,145 @@
+/**
+ * Dataless classification on the development half of 500N-KPCrowd (250 news stories; the class is the file-name
+ * prefix): top-1 and top-3 accuracy of IAB tier-1 categories for `auto_categories`, and of ten concept topics
+ * defined by at most ten sample words each, beside bag-of-words baselines (category-name words only) measured
+ * in the same run. Nothing is trained on the stories: they are only classified.
+ *
+ *   npx tsx bench/eval-categories.ts [dataDir]     (default ../shared/data; npm run eval:categories)
+ *
+ * Both systems run through the engine (`engine.analyze`) with the threshold at 0 and the limits at 20, so the
+ * whole ranking is seen. A story counts for top-k when one of the first k categories is one its class maps to
+ * (`CLASS_TO_IAB`, one or more tier-1 names). The baselines count the occurrences of each category's name words
+ * (lemmas, stop words left out) and rank by count; a story none of whose words occurs has no prediction
+ * (wrong). Last, the choices of `src/semantic/` measured on the same stories through the same functions:
+ * term weighting (sif, idf, uniform) and scoring a tier-1 node by its own vector or by its branch.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { join, resolve } from 'node:path'
+import { createEngine } from '../src/index.ts'
+import { createAnnotator } from '../src/nlp/annotate.ts'
+import { createSemanticModel, type TaxonomyModelNode } from '../src/semantic/index.ts'
+import { dot, spanVector, type TermWeighting } from '../src/semantic/embed.ts'
+
+const repo = fileURLToPath(new URL('..', import.meta.url))
+const dataArg = resolve(process.argv[2] ?? resolve(repo, '../shared/data'))
+const dir = [join(dataArg, 'keyphrase/500N-KPCrowd-dev/docsutf8'), join(dataArg, 'docsutf8')].find((p) => existsSync(p))
+if (dir === undefined) {
+  console.error(`no keyphrase/500N-KPCrowd-dev/docsutf8 in ${dataArg}`)
+  process.exit(1)
+}
+
+/** Class (file-name prefix) -> the IAB 3.1 tier-1 categories a person would file such a story under. */
+export const CLASS_TO_IAB: Readonly<Record<string, readonly string[]>> = {
+  art_and_culture: ['Fine Art', 'Books and Literature', 'Entertainment', 'Pop Culture'],
+  business: ['Business and Finance', 'Personal Finance'],
+  crime: ['Crime', 'Law'],
+  fashion: ['Style & Fashion'],
+  health: ['Medical Health', 'Healthy Living'],
+  politics_us: ['Politics'],
+  politics_world: ['Politics', 'War and Conflicts'],
+  science: ['Science'],
+  sports: ['Sports'],
+  tech: ['Technology & Computing'],
+}
+
+/** Concept topics for the same classes: at most ten sample words each, written from the class names, not from the stories. */
+const CONCEPTS: Readonly<Record<string, readonly string[]>> = {
+  art_and_culture: ['art', 'culture', 'music', 'film', 'book', 'museum', 'theater', 'artist', 'novel', 'concert'],
+  business: ['business', 'company', 'market', 'economy', 'bank', 'investors', 'profit', 'shares', 'trade', 'finance'],
+  crime: ['crime', 'police', 'murder', 'arrest', 'court', 'prison', 'robbery', 'suspect', 'charged', 'shooting'],
+  fashion: ['fashion', 'clothing', 'designer', 'dress', 'style', 'model', 'runway', 'jewelry', 'beauty', 'wear'],
+  health: ['health', 'medical', 'disease', 'doctor', 'patients', 'hospital', 'diet', 'cancer', 'treatment', 'drug'],
+  politics_us: ['congress', 'senate', 'republicans', 'democrats', 'president', 'election', 'governor', 'washington', 'obama', 'legislation'],
+  politics_world: ['government', 'minister', 'election', 'war', 'diplomats', 'protests', 'rebels', 'united nations', 'parliament', 'foreign'],
+  science: ['science', 'research', 'scientists', 'study', 'physics', 'biology', 'space', 'experiment', 'species', 'climate'],
+  sports: ['sports', 'game', 'team', 'player', 'coach', 'season', 'league', 'championship', 'match', 'score'],
+  tech: ['technology', 'computer', 'software', 'internet', 'apple', 'google', 'smartphone', 'app', 'online', 'digital'],
+}
+
+const files = readdirSync(dir).filter((f) => f.endsWith('.txt')).sort()
+const stories = files.map((f) => ({ cls: f.replace(/-.*/, ''), text: readFileSync(join(dir, f), 'utf8') }))
+for (const s of stories) if (CLASS_TO_IAB[s.cls] === undefined) throw new Error(`no IAB mapping for class ${s.cls}`)
+
+interface Score { top1: number; top3: number }
+const accuracy = (ranked: readonly (readonly string[])[], ok: (i: number, label: string) => boolean): Score => {
+  let top1 = 0
+  let top3 = 0
+  ranked.forEach((r, i) => {
+    if (r[0] !== undefined && ok(i, r[0])) top1++
+    if (r.slice(0, 3).some((l) => ok(i, l))) top3++
+  })
+  return { top1: top1 / ranked.length, top3: top3 / ranked.length }
+}
+const iabOk = (i: number, label: string): boolean => CLASS_TO_IAB[stories[i]!.cls]!.includes(label)
+const classOk = (i: number, label: string): boolean => stories[i]!.cls === label
+
+// --- the engine: auto_categories and concept topics -------------------------------------------------------
+// Stories run to 16,000 characters: the account's document length is raised to take them whole.
+const engine = createEngine({ background: false, accounts: [{ key: 'eval', secret: 'eval', subscription: { basic_settings: { document_length: 100_000, characters_limit: 100_000 } } }] })
+const acct = engine.account('eval')
+await acct.updateConfigurations({
+  concept_topics_threshold: 0,
+  document: { auto_categories: true, auto_categories_limit: 20, concept_topics: true, concept_topics_limit: 20, query_topics: false, named_entities: false, user_entities: false, sentiment_phrases: false },
+})
+await acct.createTuning('categories', Object.entries(CONCEPTS).map(([name, samples]) => ({ name, weight: 1, samples: [...samples] })))
+const t0 = performance.now()
+const autoRanked: string[][] = []
+const conceptRanked: string[][] = []
+for (const s of stories) {
+  const out = await engine.analyze(s.text, { account: 'eval' })
+  autoRanked.push((out.auto_categories ?? []).map((c) => c.title))
+  conceptRanked.push((out.topics ?? []).filter((t) => t.type === 'concept').map((t) => t.title))
+}
+const seconds = (performance.now() - t0) / 1000
+await engine.close()
+
+// --- baselines: category-name words only ------------------------------------------------------------------
+const annotator = createAnnotator()
+const docs = stories.map((s) => annotator.annotate(s.text))
+const semantic = createSemanticModel()
+const iabNames = semantic.taxonomy.roots.map((r) => r.name)
+const NAME_STOP = new Set(['and', 'of', 'the', '&'])
+const nameWords = (name: string): string[] => name.toLowerCase().split(/[^a-z]+/).filter((w) => w !== '' && !NAME_STOP.has(w))
+const bagOfWords = (labels: readonly string[], words: (label: string) => string[]): string[][] =>
+  docs.map((doc) => {
+    const lemmas = new Map<string, number>()
+    for (const t of doc.tokens) if (t.kind === 'word' && !t.isStopWord) for (const f of new Set([t.normal, t.lemma])) lemmas.set(f, (lemmas.get(f) ?? 0) + 1)
+    return labels
+      .map((l) => ({ l, n: words(l).reduce((a, w) => a + (lemmas.get(w) ?? 0), 0) }))
+      .filter((x) => x.n > 0)
+      .sort((a, b) => b.n - a.n)
+      .map((x) => x.l)
+  })
+const bowIab = bagOfWords(iabNames, nameWords)
+const classNameWords = (c: string): string[] => ({ politics_us: ['politics', 'us'], politics_world: ['politics', 'world'], tech: ['tech', 'technology'] })[c] ?? c.split('_').filter((w) => w !== 'and')
+const bowClass = bagOfWords(Object.keys(CONCEPTS), classNameWords)
+
+// --- the choices of src/semantic, measured on the same stories --------------------------------------------
+const variants: Array<[string, Score]> = []
+for (const weighting of ['sif', 'idf', 'uniform'] as TermWeighting[]) {
+  for (const by of ['branch', 'own', 'best-in-branch'] as const) {
+    const ranked = docs.map((doc) => {
+      const v = spanVector(semantic.vectors, doc, 0, doc.tokens.length, { weighting }).vector
+      const best = (n: TaxonomyModelNode): number => Math.max(dot(v, n.branch), ...n.children.map(best))
+      return semantic.taxonomy.roots
+        .map((r) => ({ name: r.name, s: by === 'branch' ? dot(v, r.branch) : by === 'own' ? dot(v, r.vector) : best(r) }))
+        .sort((a, b) => b.s - a.s)
+        .map((x) => x.name)
+    })
+    variants.push([`${weighting.padEnd(8)} ${by}`, accuracy(ranked, iabOk)])
+  }
+}
+
+const f = (x: number): string => x.toFixed(3)
+const row = (name: string, s: Score, target = ''): string => `${name.padEnd(52)} ${f(s.top1)}  ${f(s.top3)}  ${target}`
+console.log(`500N-KPCrowd development half: ${stories.length} stories, ${new Set(stories.map((s) => s.cls)).size} classes (${dir})`)
+console.log(`engine: ${seconds.toFixed(1)} s for ${stories.length} stories with auto_categories and concept topics on\n`)
+console.log(`${'system'.padEnd(52)} top-1  top-3`)
+console.log(row('auto_categories (IAB 3.1 tier-1, mapped)', accuracy(autoRanked, iabOk), 'target >= 0.70 / >= 0.85'))
+console.log(row('  baseline: bag of IAB tier-1 name words', accuracy(bowIab, iabOk)))
+console.log(row('concept topics (10 classes, <= 10 sample words)', accuracy(conceptRanked, classOk)))
+console.log(row('  baseline: bag of class-name words', accuracy(bowClass, classOk)))
+console.log(`\nauto_categories variants (IAB tier-1; the engine uses sif + branch):`)
+for (const [name, s] of variants) console.log(row(`  ${name}`, s))
+console.log(`\nclass -> IAB tier-1: ${Object.entries(CLASS_TO_IAB).map(([k, v]) => `${k} -> ${v.join(' | ')}`).join('; ')}`)

@@ -1,0 +1,132 @@
+import type { AnnotatedDocument, Token } from '../nlp/types.ts'
+import type { WordVectors } from './vectors.ts'
+
+/**
+ * How much a word counts in a text vector, from its probability p in running text:
+ * `sif` is a / (a + p) (Arora, Liang and Ma 2017, "smooth inverse frequency", a = 1e-4), `idf` is log(1 / p),
+ * `uniform` is 1. `bench/eval-categories.ts` measures all three; `sif` is the default because it ranked first
+ * there (frequent words fade smoothly instead of counting a third as much as rare ones, as with `idf`).
+ */
+export type TermWeighting = 'sif' | 'idf' | 'uniform'
+
+/** Options of text vectors. */
+export interface EmbedOptions {
+  /** @defaultValue 'sif' */
+  readonly weighting?: TermWeighting
+  /**
+   * Whether words in the scope of a negation count. A negated word still says what the text is about
+   * ("no pool" is about the pool), so it counts; the negators themselves are stop words and never count.
+   * @defaultValue true
+   */
+  readonly keepNegated?: boolean
+}
+
+const SIF_A = 1e-4
+
+/** Importance weight of a word id under a weighting. */
+export function termWeight(vectors: WordVectors, id: number, weighting: TermWeighting = 'sif'): number {
+  if (weighting === 'uniform') return 1
+  const p = vectors.probability(id)
+  return weighting === 'idf' ? Math.log(1 / p) : SIF_A / (SIF_A + p)
+}
+
+/** Vector id of a token: its lower-case form, else its lemma; -1 for stop words, non-words and unknown words. */
+export function tokenId(vectors: WordVectors, t: Token): number {
+  if (t.kind !== 'word' || t.isStopWord) return -1
+  const id = vectors.id(t.normal)
+  return id >= 0 ? id : vectors.id(t.lemma)
+}
+
+/** A word that went into a text vector. */
+export interface Term {
+  /** Token index in the document (-1 for words of a sample phrase). */
+  readonly token: number
+  readonly id: number
+  readonly weight: number
+}
+
+/** A text's vector (unit length, or all zero when no word had a vector) and the terms that made it. */
+export interface TextVector {
+  readonly vector: Float32Array
+  readonly terms: readonly Term[]
+}
+
+/** Scale a vector to unit length in place (a zero vector stays zero); returns it. */
+export function normalize(v: Float32Array): Float32Array {
+  let n = 0
+  for (let d = 0; d < v.length; d++) n += v[d]! * v[d]!
+  if (n === 0) return v
+  const s = 1 / Math.sqrt(n)
+  for (let d = 0; d < v.length; d++) v[d]! *= s
+  return v
+}
+
+/** Dot product (a cosine for unit vectors). */
+export function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0
+  for (let d = 0; d < a.length; d++) s += a[d]! * b[d]!
+  return s
+}
+
+/** The weighted mean of the word vectors of tokens [start, end) of a document, scaled to unit length. */
+export function spanVector(vectors: WordVectors, doc: AnnotatedDocument, start = 0, end = doc.tokens.length, options: EmbedOptions = {}): TextVector {
+  const weighting = options.weighting ?? 'sif'
+  const keepNegated = options.keepNegated ?? true
+  const acc = new Float32Array(vectors.dims)
+  const terms: Term[] = []
+  for (let i = start; i < end; i++) {
+    const t = doc.tokens[i]!
+    if (!keepNegated && t.negated) continue
+    const id = tokenId(vectors, t)
+    if (id < 0) continue
+    const w = termWeight(vectors, id, weighting)
+    vectors.addTo(acc, id, w)
+    terms.push({ token: i, id, weight: w })
+  }
+  return { vector: normalize(acc), terms }
+}
+
+/** Lower-case words of a phrase (letters, inner `'` and `-`), for phrases that are not annotated documents. */
+export function phraseWords(phrase: string): string[] {
+  return phrase.toLowerCase().match(/[\p{L}]+(?:['-][\p{L}]+)*/gu) ?? []
+}
+
+/**
+ * Vector of a short phrase (a sample of a category, a taxonomy node's name): the weighted mean of its words'
+ * vectors; a hyphenated word without a vector of its own counts as its parts. Every word counts (who wrote the
+ * phrase chose its words).
+ */
+export function phraseVector(vectors: WordVectors, phrase: string, weighting: TermWeighting = 'sif'): TextVector {
+  const acc = new Float32Array(vectors.dims)
+  const terms: Term[] = []
+  for (const w of phraseWords(phrase)) {
+    const parts = vectors.id(w) >= 0 ? [w] : w.split(/['-]/)
+    for (const p of parts) {
+      const id = vectors.id(p)
+      if (id < 0) continue
+      const weight = termWeight(vectors, id, weighting)
+      vectors.addTo(acc, id, weight)
+      terms.push({ token: -1, id, weight })
+    }
+  }
+  return { vector: normalize(acc), terms }
+}
+
+/**
+ * The vector of a set of samples (words or phrases): the mean of the samples' unit vectors, so that each sample
+ * counts once whatever its length, scaled to unit length. Samples without any known word are left out.
+ */
+export function samplesVector(vectors: WordVectors, samples: readonly string[], weighting: TermWeighting = 'sif'): Float32Array {
+  const acc = new Float32Array(vectors.dims)
+  for (const s of samples) {
+    const v = phraseVector(vectors, s, weighting).vector
+    for (let d = 0; d < acc.length; d++) acc[d]! += v[d]!
+  }
+  return normalize(acc)
+}
+
+/** Whether a vector is all zero (no known word went into it). */
+export function isZero(v: Float32Array): boolean {
+  for (let d = 0; d < v.length; d++) if (v[d] !== 0) return false
+  return true
+}

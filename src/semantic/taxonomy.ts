@@ -1,0 +1,79 @@
+import { readFileSync } from 'node:fs'
+import type { WordVectors } from './vectors.ts'
+import { normalize, phraseVector } from './embed.ts'
+
+/** One node of the built-in taxonomy, with the vector it is matched by. */
+export interface TaxonomyModelNode {
+  readonly id: string
+  readonly name: string
+  readonly parent: TaxonomyModelNode | undefined
+  readonly children: TaxonomyModelNode[]
+  /** The words that describe it (its name's words first, then its embedding neighbours). */
+  readonly words: readonly string[]
+  /** Unit vector: its own words, plus its parent's vector at half weight. */
+  readonly vector: Float32Array
+  /**
+   * Unit vector a text is scored against: its own vector plus the mean of its subtree's vectors, so that a
+   * branch is described by everything under it ("Sports" by its 60 sports as well as by its name).
+   */
+  branch: Float32Array
+}
+
+/** The built-in taxonomy of `auto_categories`: its tier-1 nodes and every node in file order. */
+export interface TaxonomyModel {
+  readonly roots: readonly TaxonomyModelNode[]
+  readonly nodes: readonly TaxonomyModelNode[]
+}
+
+/** Weight of a node's name words against its neighbour words, and of its parent's vector. */
+const NAME_WEIGHT = 2
+const PARENT_WEIGHT = 0.5
+
+/**
+ * Parse `lexicons/en/iab-taxonomy.tsv` (`id<TAB>parent<TAB>name<TAB>words`, parents before children, `#`
+ * comments; written by `bench/build-taxonomy.ts`) and compute each node's vector once.
+ */
+export function parseTaxonomyModel(text: string, vectors: WordVectors, source = 'taxonomy'): TaxonomyModel {
+  const byId = new Map<string, TaxonomyModelNode>()
+  const nodes: TaxonomyModelNode[] = []
+  const roots: TaxonomyModelNode[] = []
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    if (line.trim() === '' || line.startsWith('#')) continue
+    const [id, parentId, name, words] = line.split('\t')
+    if (id === undefined || parentId === undefined || name === undefined || words === undefined) {
+      throw new Error(`${source}:${i + 1}: expected id, parent, name and words separated by TABs, instead found "${line}"`)
+    }
+    const parent = parentId === '' ? undefined : byId.get(parentId)
+    if (parentId !== '' && parent === undefined) throw new Error(`${source}:${i + 1}: parent "${parentId}" should come before its child "${id}"`)
+    const list = words.split(' ').filter((w) => w !== '')
+    const nameCount = name.toLowerCase().split(/[^\p{L}]+/u).filter((w) => list.includes(w)).length
+    const own = phraseVector(vectors, list.slice(0, nameCount).join(' ')).vector
+    const near = phraseVector(vectors, list.slice(nameCount).join(' ')).vector
+    const v = new Float32Array(vectors.dims)
+    for (let d = 0; d < v.length; d++) v[d] = NAME_WEIGHT * own[d]! + near[d]!
+    normalize(v)
+    if (parent !== undefined) for (let d = 0; d < v.length; d++) v[d]! += PARENT_WEIGHT * parent.vector[d]!
+    const vector = normalize(v)
+    const node: TaxonomyModelNode = { id, name, parent, children: [], words: list, vector, branch: vector }
+    byId.set(id, node)
+    nodes.push(node)
+    if (parent === undefined) roots.push(node)
+    else parent.children.push(node)
+  }
+  const subtree = (n: TaxonomyModelNode): Float32Array[] => [n.vector, ...n.children.flatMap(subtree)]
+  for (const n of nodes) {
+    if (n.children.length === 0) continue
+    const all = subtree(n)
+    const b = Float32Array.from(n.vector)
+    for (const v of all) for (let d = 0; d < b.length; d++) b[d]! += v[d]! / all.length
+    n.branch = normalize(b)
+  }
+  return { roots, nodes }
+}
+
+/** Load the taxonomy model from a file (see {@link parseTaxonomyModel}). */
+export function loadTaxonomyModel(path: string, vectors: WordVectors): TaxonomyModel {
+  return parseTaxonomyModel(readFileSync(path, 'utf8'), vectors, path)
+}

@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs'
+
+/**
+ * Word vectors in the engine's compact binary form (`lexicons/en/vectors.bin`, written by
+ * `bench/build-vectors.ts`). Little-endian layout:
+ *
+ * ```
+ * 0   8 bytes  magic "TXVEC01\n"
+ * 8   uint32   dims
+ * 12  uint32   count (words)
+ * 16  uint32   vocabulary bytes
+ * 20  uint32   0 (reserved)
+ * 24  float32  scale[count]          int8 value x scale = component of the unit vector
+ * ..  float32  probability[count]    the word's probability in running text (SUBTLEX-US)
+ * ..  int8     vector[count * dims]
+ * ..  UTF-8    vocabulary: the words, sorted, joined by "\n"
+ * ```
+ *
+ * Vectors are unit length before quantisation, so a dot product is a cosine (to about 1%).
+ */
+export interface WordVectors {
+  readonly dims: number
+  readonly size: number
+  /** Index of a lower-case word, or -1 when it has no vector. */
+  id(word: string): number
+  word(id: number): string
+  /** The word's probability in running text (for importance weights). */
+  probability(id: number): number
+  /** `acc += w * vector(id)`. */
+  addTo(acc: Float32Array, id: number, w: number): void
+  /** Dot product of a word's vector with `v`. */
+  dot(id: number, v: Float32Array): number
+}
+
+const MAGIC = 'TXVEC01\n'
+const HEADER = 24
+
+/** What {@link encodeWordVectors} writes. `words` must be sorted and unique. */
+export interface WordVectorSource {
+  readonly dims: number
+  readonly words: readonly string[]
+  readonly vectors: readonly Float32Array[]
+  readonly probabilities: readonly number[]
+}
+
+/** Encode word vectors in the binary layout above (unit-normalised, int8 with a per-vector scale). */
+export function encodeWordVectors(src: WordVectorSource): Uint8Array {
+  const { dims, words } = src
+  const n = words.length
+  const vocab = new TextEncoder().encode(words.join('\n'))
+  const size = HEADER + n * 8 + n * dims + vocab.length
+  const bytes = new Uint8Array(size)
+  const view = new DataView(bytes.buffer)
+  bytes.set(new TextEncoder().encode(MAGIC), 0)
+  view.setUint32(8, dims, true)
+  view.setUint32(12, n, true)
+  view.setUint32(16, vocab.length, true)
+  view.setUint32(20, 0, true)
+  const vecAt = HEADER + n * 8
+  for (let i = 0; i < n; i++) {
+    const v = src.vectors[i]!
+    let norm = 0
+    for (let d = 0; d < dims; d++) norm += v[d]! * v[d]!
+    norm = Math.sqrt(norm) || 1
+    let max = 0
+    for (let d = 0; d < dims; d++) max = Math.max(max, Math.abs(v[d]! / norm))
+    const scale = Math.fround(max / 127 || 1)
+    view.setFloat32(HEADER + i * 4, scale, true)
+    view.setFloat32(HEADER + n * 4 + i * 4, src.probabilities[i]!, true)
+    for (let d = 0; d < dims; d++) view.setInt8(vecAt + i * dims + d, Math.max(-127, Math.min(127, Math.round(v[d]! / norm / scale))))
+  }
+  bytes.set(vocab, vecAt + n * dims)
+  return bytes
+}
+
+/** Read word vectors from bytes in the layout above; an error naming `source` when they are not. */
+export function decodeWordVectors(bytes: Uint8Array, source = 'word vectors'): WordVectors {
+  const bad = (why: string): never => {
+    throw new Error(`${source}: ${why}`)
+  }
+  if (bytes.length < HEADER || new TextDecoder().decode(bytes.subarray(0, 8)) !== MAGIC) bad(`expected the magic "TXVEC01", instead found a different header`)
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const dims = view.getUint32(8, true)
+  const n = view.getUint32(12, true)
+  const vocabBytes = view.getUint32(16, true)
+  const vecAt = HEADER + n * 8
+  if (dims === 0 || bytes.length !== vecAt + n * dims + vocabBytes) bad(`expected ${vecAt + n * dims + vocabBytes} bytes for ${n} words of ${dims} dimensions, instead found ${bytes.length}`)
+  const scales = new Float32Array(n)
+  const probs = new Float32Array(n)
+  for (let i = 0; i < n; i++) {
+    scales[i] = view.getFloat32(HEADER + i * 4, true)
+    probs[i] = view.getFloat32(HEADER + n * 4 + i * 4, true)
+  }
+  // A copy, so the vectors do not keep the file's buffer alive and reads are plain typed-array reads.
+  const q = new Int8Array(n * dims)
+  q.set(new Int8Array(bytes.buffer, bytes.byteOffset + vecAt, n * dims))
+  const words = new TextDecoder().decode(bytes.subarray(vecAt + n * dims)).split('\n')
+  if (words.length !== n) bad(`expected ${n} words in the vocabulary, instead found ${words.length}`)
+  const ids = new Map<string, number>()
+  for (let i = 0; i < n; i++) ids.set(words[i]!, i)
+  return {
+    dims,
+    size: n,
+    id: (word) => ids.get(word) ?? -1,
+    word: (id) => words[id]!,
+    probability: (id) => probs[id]!,
+    addTo(acc, id, w) {
+      const s = scales[id]! * w
+      const o = id * dims
+      for (let d = 0; d < dims; d++) acc[d]! += q[o + d]! * s
+    },
+    dot(id, v) {
+      const o = id * dims
+      let sum = 0
+      for (let d = 0; d < dims; d++) sum += q[o + d]! * v[d]!
+      return sum * scales[id]!
+    },
+  }
+}
+
+/** Load word vectors from a file (see {@link decodeWordVectors}). */
+export function loadWordVectors(path: string): WordVectors {
+  let bytes: Uint8Array
+  try {
+    bytes = readFileSync(path)
+  } catch (e) {
+    throw new Error(`cannot read word vectors ${path}: ${(e as Error).message}`)
+  }
+  return decodeWordVectors(bytes, path)
+}

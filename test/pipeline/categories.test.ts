@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest'
+import { createEngine } from '../../src/engine/create-engine.ts'
+import type { AutoCategory } from '../../src/model/output.ts'
+
+const walk = (list: readonly AutoCategory[], f: (c: AutoCategory) => void): void => {
+  for (const c of list) {
+    f(c)
+    walk(c.categories ?? [], f)
+  }
+}
+
+describe('auto_categories', () => {
+  it('should file a football report under Sports, with Soccer among its sub-categories, strongest first', async () => {
+    const engine = createEngine({ background: false })
+    await engine.account(engine.defaultAccount).updateConfigurations({ concept_topics_threshold: 0.45 })
+    const out = await engine.analyze('The striker scored twice as United beat Chelsea 3-1 in the league match on Saturday.')
+    const cats = out.auto_categories!
+    expect(cats[0]).toMatchObject({ title: 'Sports', type: 'node' })
+    await engine.account(engine.defaultAccount).updateConfigurations({ concept_topics_threshold: 0.1 })
+    const nested = (await engine.analyze('The striker scored twice as United beat Chelsea 3-1 in the league match on Saturday.')).auto_categories!
+    expect(nested[0]!.categories!.map((c) => c.title)).toContain('Soccer')
+    walk(nested, (c) => {
+      expect(c.strength_score).toBeGreaterThanOrEqual(0.1)
+      expect(['node', 'leaf']).toContain(c.type)
+      expect(['positive', 'negative', 'neutral']).toContain(c.sentiment_polarity)
+      if (c.type === 'leaf') expect(c.categories).toBeUndefined()
+    })
+    for (let i = 1; i < nested.length; i++) expect(nested[i - 1]!.strength_score).toBeGreaterThanOrEqual(nested[i]!.strength_score)
+    await engine.close()
+  })
+
+  it('should take the sentiment of the sentences that carry a category', async () => {
+    const engine = createEngine({ background: false })
+    const out = await engine.analyze('The hospital staff were wonderful and the doctors treated my illness with great care.')
+    const medical = out.auto_categories!.find((c) => c.title === 'Medical Health')
+    expect(medical?.sentiment_polarity).toBe('positive')
+    await engine.close()
+  })
+
+  it('should honour auto_categories_limit, concept_topics_threshold and the auto_categories switch', async () => {
+    const engine = createEngine({ background: false })
+    const acct = engine.account(engine.defaultAccount)
+    const text = 'Shares of the bank fell after the central bank raised interest rates, and investors sold stocks.'
+    await acct.updateConfigurations({ concept_topics_threshold: 0, document: { auto_categories_limit: 2 } })
+    const two = await engine.analyze(text)
+    expect(two.auto_categories!.length).toBe(2)
+    expect(two.auto_categories![0]!.title).toBe('Business and Finance')
+    await acct.updateConfigurations({ concept_topics_threshold: 0.99 })
+    expect((await engine.analyze(text)).auto_categories).toBeUndefined()
+    await acct.updateConfigurations({ concept_topics_threshold: 0.45, document: { auto_categories: false } })
+    expect((await engine.analyze(text)).auto_categories).toBeUndefined()
+    await engine.close()
+  })
+
+  it('should give the same bytes for the same text', async () => {
+    const engine = createEngine({ background: false })
+    const text = 'The new smartphone has a faster processor and a better camera.'
+    const a = await engine.analyze(text, { id: 'x' })
+    const b = await engine.analyze(text, { id: 'x' })
+    expect(JSON.stringify(a.auto_categories)).toBe(JSON.stringify(b.auto_categories))
+    expect(a.auto_categories![0]!.title).toBe('Technology & Computing')
+    await engine.close()
+  })
+})
+
+describe('concept topics by meaning', () => {
+  it('should match "the concierge was rude" to samples staff, reception, service, and not an unrelated text', async () => {
+    const engine = createEngine({ background: false })
+    const acct = engine.account(engine.defaultAccount)
+    await acct.updateConfigurations({ document: { concept_topics: true, mentions: true } })
+    await acct.createTuning('categories', [{ name: 'Hotel staff', weight: 1, samples: ['staff', 'reception', 'service'] }])
+    const out = await engine.analyze('We arrived late. The concierge was rude.')
+    const topic = out.topics!.find((t) => t.type === 'concept')!
+    expect(topic).toMatchObject({ title: 'Hotel staff', type: 'concept', sentiment_polarity: 'negative' })
+    expect(topic.strength_score).toBeGreaterThanOrEqual(0.45)
+    expect(topic.mentions!.map((m) => m.label)).toEqual(['concierge'])
+    const unrelated = await engine.analyze('The volcano erupted and ash covered the valley.')
+    expect(unrelated.topics?.some((t) => t.type === 'concept') ?? false).toBe(false)
+    await engine.close()
+  })
+
+  it('should scale the strength by a weight under 1, so a light category needs more similarity', async () => {
+    const engine = createEngine({ background: false })
+    const acct = engine.account(engine.defaultAccount)
+    await acct.updateConfigurations({ concept_topics_threshold: 0, document: { concept_topics: true } })
+    await acct.createTuning('categories', [
+      { name: 'Full', weight: 1, samples: ['staff', 'reception', 'service'] },
+      { name: 'Half', weight: 0.5, samples: ['staff', 'reception', 'service'] },
+    ])
+    const out = await engine.analyze('The concierge was rude.')
+    const by = new Map(out.topics!.filter((t) => t.type === 'concept').map((t) => [t.title, t.strength_score]))
+    expect(by.get('Half')!).toBeCloseTo(by.get('Full')! / 2, 3)
+    await engine.close()
+  })
+})
