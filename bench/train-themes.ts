@@ -26,8 +26,9 @@ import { KEYPHRASE_SETS, loadKeyphraseSet, meanF1, type KeyphraseDoc } from './k
 
 const GRID: Record<keyof ThemeWeights, readonly number[]> = {
   lengthNorm: [-1, -0.75, -0.5, -0.25, 0, 0.25, 0.5, 0.75, 1],
-  lengthNormPerLogTokens: [0, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5],
+  lengthNormPerLogTokens: [0, 0.2, 0.4, 0.6, 0.8, 1, 1.25, 1.5, 2, 2.5],
   phraseFrequency: [0, 0.3, 0.6, 1, 1.5, 2],
+  phraseFrequencyPerLogTokens: [0, 1, 2, 4, 6],
   position: [0, 0.5, 1, 2, 4, 8],
   proper: [0, 0.25, 0.5, 1, 2],
   spread: [0, 0.3, 0.6, 1, 2],

@@ -16,6 +16,8 @@ export interface ThemeWeights {
   readonly lengthNormPerLogTokens: number
   /** Weight of log(occurrences of the whole phrase). */
   readonly phraseFrequency: number
+  /** Added to `phraseFrequency` per natural log of the text's length over 300 tokens, for longer texts (recurrence tells more there). */
+  readonly phraseFrequencyPerLogTokens: number
   /** Weight of an early first mention (PositionRank's intuition: 1 at the start, 0 at the end). */
   readonly position: number
   /** Weight of the share of name words (casing: YAKE's feature). */
@@ -41,12 +43,13 @@ export const DEFAULT_THEME_WEIGHTS: ThemeWeights = {
   lengthNormPerLogTokens: 0.8,
   phraseFrequency: 0.3,
   position: 2,
-  proper: 0.25,
+  proper: 0.5,
   spread: 0,
-  zipfCeiling: 6,
+  zipfCeiling: 7,
   specificity: 1,
   partOnly: 0.2,
   nameZipf: 1.5,
+  phraseFrequencyPerLogTokens: 6,
 }
 
 /** Zipf given to a number (the background list holds words only). */
@@ -82,7 +85,10 @@ export function rankCandidates(
     // Word frequency counts each place once: the parts of a phrase stand at the phrase's own place.
     if (!s.isPart) for (const stem of s.stemmed.split(' ')) wordFreq.set(stem, (wordFreq.get(stem) ?? 0) + 1)
   }
-  const lengthNorm = w.lengthNorm + w.lengthNormPerLogTokens * Math.log(Math.max(1, doc.tokens.length) / 100)
+  const logLength = Math.log(Math.max(1, doc.tokens.length) / 100)
+  const lengthNorm = w.lengthNorm + w.lengthNormPerLogTokens * logLength
+  // Only texts longer than 300 tokens (news stories, not abstracts or reviews) get the extra weight on recurrence.
+  const phraseFrequency = w.phraseFrequency + w.phraseFrequencyPerLogTokens * Math.max(0, Math.log(Math.max(1, doc.tokens.length) / 300))
   const nTokens = Math.max(1, doc.tokens.length)
   const nSentences = Math.max(1, doc.sentences.length)
   const specificity = (surface: string, isName: boolean): number => {
@@ -113,7 +119,7 @@ export function rankCandidates(
     const s1 = doc.tokens[list[list.length - 1]!.tokenStart]!.sentence
     const score =
       (sum / Math.pow(n, lengthNorm)) *
-      (1 + w.phraseFrequency * Math.log(list.length)) *
+      (1 + phraseFrequency * Math.log(list.length)) *
       (1 + w.position * (1 - firstAt) * (1 - firstAt)) *
       (1 + (w.proper * properWords) / n) *
       (1 + (w.spread * (s1 - s0)) / nSentences) *
