@@ -161,7 +161,7 @@ export function aggregateCollection(parts: readonly CollectionPart[], config: Co
     if (themes.length > 0) out.themes = themes
   }
 
-  // Facets: head nouns of noun phrases, counted per sentence polarity; attributes are their adjectives.
+  // Facets: head nouns of noun phrases, counted per aspect polarity of each phrase; attributes are their adjectives.
   if (col.facets && col.facets_limit > 0) {
     const facets = new Map<string, { t: Tally; atts: Map<string, { count: number; mentions: Map<string, Mention> }>; mentions: Map<string, Mention>; lower: boolean }>()
     for (const p of parts) {
@@ -171,8 +171,7 @@ export function aggregateCollection(parts: readonly CollectionPart[], config: Co
         // Facets are things the texts describe (room, staff), not names: "Central Park" is an entity.
         if (ph.isProper) continue
         const entry = facets.get(ph.head) ?? { t: tally(), atts: new Map(), mentions: new Map<string, Mention>(), lower: false }
-        const s = p.doc.tokens[ph.tokenStart]!.sentence
-        const score = sentiment?.sentenceScores[s] ?? 0
+        const score = sentiment?.aspect([ph]).score ?? 0
         add(entry.t, polarity(score))
         const headTok = p.doc.tokens[ph.tokenEnd - 1]!
         entry.lower ||= !/^\p{Lu}/u.test(headTok.text)

@@ -36,7 +36,7 @@ export function round4(x: number): number {
   return r === 0 ? 0 : r
 }
 
-/** The sentiment of what a set of spans talks about: the sentences holding them, and their mean score. */
+/** The sentiment of what a set of spans talks about: the sentences holding them, and the aspect score. */
 export interface ContextSentiment {
   /** Distinct sentence indices, in order of first appearance. */
   readonly sentences: readonly number[]
@@ -45,13 +45,12 @@ export interface ContextSentiment {
 }
 
 /**
- * Sentiment of a theme, entity or topic: the mean score of the distinct sentences its spans stand in
- * (0 without spans), rounded, with the scorer's own polarity thresholds.
+ * Sentiment of a theme, entity, topic or facet: the aspect sentiment of its spans (the words attached
+ * to each occurrence, not its sentence's score; see `src/sentiment/aspect.ts`), 0 without spans, with
+ * the scorer's own polarity thresholds; and the distinct sentences the spans stand in.
  */
 export function contextSentiment(doc: AnnotatedDocument, spans: readonly TokenRange[], sentiment: SentimentSection): ContextSentiment {
   const sentences = [...new Set(spans.map((s) => doc.tokens[s.tokenStart]!.sentence))]
-  let sum = 0
-  for (const s of sentences) sum += sentiment.sentenceScores[s] ?? 0
-  const score = sentences.length === 0 ? 0 : round4(sum / sentences.length)
-  return { sentences, score, polarity: sentiment.polarityOf(score) }
+  const { score, polarity } = sentiment.aspect(spans)
+  return { sentences, score, polarity }
 }

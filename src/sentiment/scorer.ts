@@ -21,6 +21,7 @@ import {
   type WeightedEntry,
 } from './lexicon.ts'
 import { loadSentimentModel, type ModelSentiment, type SentimentModel } from './model.ts'
+import { aspectMentionScore, createAspectModel, loadAspectModel, type AspectModelData, type AspectSpan } from './aspect.ts'
 
 /** Contract polarity strings. */
 export type SentimentPolarity = 'positive' | 'negative' | 'neutral'
@@ -47,6 +48,11 @@ export interface SentimentScorerOptions {
    * (document score = lexicon score). @defaultValue the committed model `lexicons/en/sentiment-model.json`
    */
   readonly model?: SentimentModel | false
+  /**
+   * Aspect model of `aspectSentiment` (see `aspect.ts`); `false` reads a mention's sentiment as the mean
+   * score of its sentences. @defaultValue the committed model `lexicons/en/aspect-model.json`
+   */
+  readonly aspectModel?: AspectModelData | false
   /** Document/sentence/span score above which polarity is positive. @defaultValue 0.05 */
   readonly positiveThreshold?: number
   /** Score below which polarity is negative. @defaultValue -0.05 */
@@ -148,6 +154,13 @@ export interface SentimentResult {
   readonly model_sentiment?: ModelSentiment
   /** Score of the tokens `[tokenStart, tokenEnd)`, -1..1 (phrases starting inside count). */
   spanSentiment(tokenStart: number, tokenEnd: number): number
+  /** First tokens of the contrastive conjunctions found ("but", "although"). */
+  readonly contrastTokens: ReadonlySet<number>
+  /**
+   * Sentiment about what the spans mention (a theme, an entity, a topic's hits), -1..1: the mean of
+   * each span's aspect score (see `aspect.ts`); 0 without spans or without evidence around them.
+   */
+  aspectSentiment(spans: readonly AspectSpan[]): number
   /** Score of sentence `i`, -1..1; throws RangeError for an index out of range. */
   sentenceSentiment(i: number): number
   /** Polarity of a score under this scorer's thresholds. */
@@ -156,7 +169,7 @@ export interface SentimentResult {
 
 /** A scorer: lexicons and model loaded once, options frozen. */
 export interface SentimentScorer {
-  readonly options: Readonly<Required<Omit<SentimentScorerOptions, 'lexiconDir' | 'lexicon' | 'model' | 'dataDir'>>>
+  readonly options: Readonly<Required<Omit<SentimentScorerOptions, 'lexiconDir' | 'lexicon' | 'model' | 'dataDir' | 'aspectModel'>>>
   readonly lexicon: SentimentLexicon
   readonly model: SentimentModel | undefined
   /** Score a document; `userPhrases` (weight -2..2, up to three words) override or extend the lexicon. */
@@ -227,6 +240,8 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
   const dataDir = options.dataDir
   const lexicon = options.lexicon ?? loadSentimentLexicon(options.lexiconDir, dataDir)
   const model = options.model === false ? undefined : (options.model ?? loadSentimentModel(undefined, dataDir === undefined ? {} : { dataDir }))
+  const aspectModel =
+    options.aspectModel === false ? undefined : options.aspectModel === undefined ? loadAspectModel(undefined, dataDir) : createAspectModel(options.aspectModel)
   const multiWordStarts = new Set<string>()
   for (const table of [lexicon.words, lexicon.idioms, lexicon.negators, lexicon.modifiers, lexicon.contrasts] as ReadonlyArray<ReadonlyMap<string, unknown>>) {
     for (const key of table.keys()) {
@@ -532,6 +547,9 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       }
 
       const possiblePhrases = findPossible()
+      const contrastTokens = new Set<number>()
+      for (const u of units) if (u.kind === 'contrast') contrastTokens.add(u.start)
+      const evidence = { doc, phrases, contrastTokens, sentenceScores: sentenceRaw }
 
       return {
         tokenScores,
@@ -548,6 +566,18 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
             throw new RangeError(`span [${a}, ${b}) should lie within the document's ${n} tokens`)
           }
           return round(rawSpan(a, b))
+        },
+        contrastTokens,
+        aspectSentiment(spans) {
+          if (spans.length === 0) return 0
+          let sum = 0
+          if (aspectModel === undefined) {
+            const seen = [...new Set(spans.map((sp) => (tokens[sp.tokenStart] as Token).sentence))]
+            for (const i of seen) sum += sentenceRaw[i] ?? 0
+            return round(sum / seen.length)
+          }
+          for (const sp of spans) sum += aspectMentionScore(aspectModel, evidence, sp)
+          return round(sum / spans.length)
         },
         sentenceSentiment(i) {
           const v = sentenceRaw[i]

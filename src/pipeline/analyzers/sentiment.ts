@@ -65,6 +65,10 @@ export function createSentimentAnalyzers(scorer: SentimentScorer = createSentime
         sentenceScores: result.sentences.map((s) => s.sentiment_score),
         sentencePolar: result.sentences.map((s) => s.is_polar),
         polarityOf: (score) => result.polarityOf(score),
+        aspect: (spans) => {
+          const score = result.aspectSentiment(spans)
+          return { score, polarity: result.polarityOf(score) }
+        },
         span: (a, b) => {
           const score = result.spanSentiment(a, b)
           return { score, polarity: result.polarityOf(score) }

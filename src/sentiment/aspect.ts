@@ -1,0 +1,409 @@
+/**
+ * Aspect sentiment: the sentiment a text expresses about one thing it mentions (a theme, an entity, a
+ * topic hit, a facet), read from the lexicon engine's evidence around that mention rather than from its
+ * whole sentence. "Great location, dirty rooms, friendly staff." is positive about the location and the
+ * staff and negative about the rooms; "The food was delicious but the service was terribly slow." is
+ * positive about the food and negative about the service.
+ *
+ * One function, {@link aspectMentionScore}, is used by every consumer (through `SentimentResult.aspectSentiment`).
+ * Its features ({@link aspectFeatures}) are the engine's scored phrases (after negation, intensification
+ * and contrast) weighted by where they stand: inside the mention, in the mention's clause (before or after
+ * it, closer counting more), in other clauses of the sentence, across a contrastive conjunction. A
+ * multinomial logistic regression over them (negative / neutral / positive), trained deterministically by
+ * `bench/train-aspects.ts` on the SemEval-2014 aspect-term training sets, turns them into class likelihoods.
+ * The words of the mention's clause and sentence are features too (learned per class), so evaluations the
+ * lexicon misses ("the battery died") count; a mention with no evidence at all scores exactly 0 (neutral).
+ */
+import { readFileSync } from 'node:fs'
+import { dataPath, missingDataHint } from '../resources.ts'
+import type { AnnotatedDocument, Token } from '../nlp/types.ts'
+
+/** A token span [tokenStart, tokenEnd). */
+export interface AspectSpan {
+  readonly tokenStart: number
+  readonly tokenEnd: number
+}
+
+/** The lexicon engine's evidence over one document, as aspect sentiment reads it. */
+export interface AspectEvidence {
+  readonly doc: AnnotatedDocument
+  /** Scored phrases (final scores, -1..1), in token order. */
+  readonly phrases: readonly { readonly tokenStart: number; readonly tokenEnd: number; readonly sentiment_score: number }[]
+  /** First tokens of contrastive conjunctions ("but", "although"). */
+  readonly contrastTokens: ReadonlySet<number>
+  /** Lexicon score of each sentence. */
+  readonly sentenceScores: readonly number[]
+}
+
+/** Names of the features, in the order {@link aspectFeatures} returns them. */
+export const ASPECT_FEATURES = [
+  'inside',
+  'clause_weighted',
+  'clause_before',
+  'clause_after',
+  'clause_positive',
+  'clause_negative',
+  'other_weighted',
+  'across_contrast',
+  'region_if_clause_empty',
+  'nearest',
+  'aspect_negated',
+  'clause_negated',
+  'clause_empty',
+  'question',
+  'after_contrast',
+  'before_contrast',
+] as const
+
+/** The committed weight file's shape (`lexicons/en/aspect-model.json`). */
+export interface AspectModelData {
+  readonly format: 'textengine-aspect-model/1'
+  /** Free-form provenance: data, hyper-parameters. */
+  readonly trained: Readonly<Record<string, string | number>>
+  readonly features: readonly string[]
+  /** Per class (negative, neutral, positive): bias then one weight per feature. */
+  readonly weights: readonly (readonly number[])[]
+  /** Word of the mention's clause (lemma, `not_` when negated) -> per-class weights. */
+  readonly words: Readonly<Record<string, readonly number[]>>
+}
+
+/** A mention's features: the dense vector and the words of its clause. */
+export interface AspectVector {
+  readonly dense: readonly number[]
+  readonly words: readonly string[]
+  /** Whether the sentence holds a lexicon sentiment phrase. */
+  readonly lexicon: boolean
+}
+
+/** A model ready to score: weights plus its word table (a Map, built once). */
+export interface AspectModel {
+  readonly data: AspectModelData
+  readonly words: ReadonlyMap<string, readonly number[]>
+}
+
+/** Build the scoring form of model data. */
+export function createAspectModel(data: AspectModelData): AspectModel {
+  return { data, words: new Map(Object.entries(data.words)) }
+}
+
+// Tokens that end a clause for aspect purposes: punctuation, and subordinating conjunctions ("while", "because").
+const CLAUSE_PUNCT = /^[.,;:!?()[\]{}"\u201c\u201d|\u2026\u2013\u2014-]+$/
+
+function isBoundary(t: Token, contrastTokens: ReadonlySet<number>): boolean {
+  return CLAUSE_PUNCT.test(t.text) || contrastTokens.has(t.index) || (t.kind === 'word' && t.pos === 'SCONJ')
+}
+
+/**
+ * Features of one mention: the dense vector (see {@link ASPECT_FEATURES}) and the words of its clause
+ * (lemmas, `not_` when negated) and of the rest of its sentence (`s:` prefix); undefined for a span
+ * outside the document.
+ */
+export function aspectFeatures(ev: AspectEvidence, whole: AspectSpan): AspectVector | undefined {
+  const { doc, phrases, contrastTokens } = ev
+  // The aspect is the span less the sentiment phrases it opens with: in the theme "dirty rooms" the
+  // aspect is "rooms" and "dirty" the word that evaluates it (as in the training data's "dirty $T$").
+  let coreStart = whole.tokenStart
+  for (const p of phrases) {
+    if (p.tokenStart === coreStart && p.tokenEnd < whole.tokenEnd) coreStart = p.tokenEnd
+    else if (p.tokenStart > coreStart) break
+  }
+  const span = { tokenStart: coreStart, tokenEnd: whole.tokenEnd }
+  const tokens = doc.tokens
+  const first = tokens[span.tokenStart]
+  if (first === undefined) return undefined
+  const sentence = doc.sentences[first.sentence]
+  if (sentence === undefined) return undefined
+  const sStart = sentence.tokenStart
+  const sEnd = sentence.tokenEnd
+  // Clause of the mention: back and forward to the nearest boundary.
+  let cStart = span.tokenStart
+  while (cStart > sStart && !isBoundary(tokens[cStart - 1] as Token, contrastTokens)) cStart--
+  let cEnd = span.tokenEnd
+  while (cEnd < sEnd && !isBoundary(tokens[cEnd] as Token, contrastTokens)) cEnd++
+  // Contrasts and subordinators ("while", "because") before and after the mention, within the sentence.
+  let contrastBefore = -1
+  let contrastAfter = -1
+  for (let i = sStart; i < sEnd; i++) {
+    const t = tokens[i] as Token
+    if (!contrastTokens.has(i) && !(t.kind === 'word' && t.pos === 'SCONJ')) continue
+    if (i < span.tokenStart) contrastBefore = i
+    else if (i >= span.tokenEnd && contrastAfter < 0) contrastAfter = i
+  }
+  // The mention's region: the sentence between the contrasts or subordinators around it.
+  const rStart = contrastBefore >= 0 ? contrastBefore + 1 : sStart
+  const rEnd = contrastAfter >= 0 ? contrastAfter : sEnd
+  let region = 0
+  let inside = 0
+  let clauseW = 0
+  let before = 0
+  let after = 0
+  let pos = 0
+  let neg = 0
+  let otherW = 0
+  let across = 0
+  let nearest = 0
+  let nearestD = Infinity
+  let phrasesInSentence = 0
+  for (const p of phrases) {
+    if (p.tokenEnd <= sStart) continue
+    if (p.tokenStart >= sEnd) break
+    phrasesInSentence++
+    const s = p.sentiment_score
+    if (p.tokenStart >= rStart && p.tokenEnd <= rEnd) region += s
+    if (p.tokenStart < span.tokenEnd && p.tokenEnd > span.tokenStart) {
+      inside += s
+      if (0 < nearestD) {
+        nearestD = 0
+        nearest = s
+      }
+      continue
+    }
+    const d = p.tokenEnd <= span.tokenStart ? span.tokenStart - p.tokenEnd : p.tokenStart - span.tokenEnd
+    const w = 1 / (1 + d)
+    const inRegion = p.tokenStart >= rStart && p.tokenEnd <= rEnd
+    if (d < nearestD && inRegion) {
+      nearestD = d
+      nearest = s
+    }
+    if (p.tokenStart >= cStart && p.tokenEnd <= cEnd) {
+      clauseW += s * w
+      if (p.tokenEnd <= span.tokenStart) before += s
+      else after += s
+      if (s > 0) pos += s
+      else neg += s
+    } else {
+      if (!inRegion) across += s * w
+      else otherW += s * w
+    }
+  }
+  let aspectNegated = 0
+  for (let i = span.tokenStart; i < span.tokenEnd; i++) if ((tokens[i] as Token).negated) aspectNegated = 1
+  let clauseNegated = 0
+  for (let i = cStart; i < cEnd; i++) if ((tokens[i] as Token).negated) clauseNegated = 1
+  let question = 0
+  for (let i = sStart; i < sEnd; i++) if ((tokens[i] as Token).text.includes('?')) question = 1
+  const clauseEmpty = pos === 0 && neg === 0 && inside === 0 ? 1 : 0
+  const words: string[] = []
+  for (let i = cStart; i < cEnd; i++) {
+    if (i >= span.tokenStart && i < span.tokenEnd) continue
+    const t = tokens[i] as Token
+    if (t.kind !== 'word' || !/\p{L}/u.test(t.lemma)) continue
+    const w = (t.negated ? 'not_' : '') + t.lemma.toLowerCase()
+    if (!words.includes(w)) words.push(w)
+  }
+  // Words of the rest of the region, marked as such, when the clause holds no lexicon evidence of its own.
+  for (let i = rStart; i < rEnd && clauseEmpty === 1; i++) {
+    if (i >= cStart && i < cEnd) continue
+    const t = tokens[i] as Token
+    if (t.kind !== 'word' || !/\p{L}/u.test(t.lemma)) continue
+    const w = 's:' + (t.negated ? 'not_' : '') + t.lemma.toLowerCase()
+    if (!words.includes(w)) words.push(w)
+  }
+  const dense = [
+    inside,
+    clauseW,
+    before,
+    after,
+    pos,
+    neg,
+    otherW,
+    across,
+    clauseEmpty * (region / Math.sqrt(region * region + 1)),
+    nearest,
+    aspectNegated,
+    clauseNegated,
+    clauseEmpty,
+    question,
+    contrastBefore >= 0 ? 1 : 0,
+    contrastAfter >= 0 ? 1 : 0,
+  ]
+  return { dense, words, lexicon: phrasesInSentence > 0 }
+}
+
+/** Class likelihoods (negative, neutral, positive) of a feature vector. */
+export function aspectProbabilities(
+  weights: readonly (ArrayLike<number>)[],
+  words: ReadonlyMap<string, ArrayLike<number>>,
+  x: AspectVector,
+): number[] {
+  const z = weights.map((row, k) => {
+    let s = row[0] ?? 0
+    for (let i = 0; i < x.dense.length; i++) s += (row[i + 1] ?? 0) * (x.dense[i] ?? 0)
+    for (const w of x.words) s += words.get(w)?.[k] ?? 0
+    return s
+  })
+  const m = Math.max(...z)
+  const e = z.map((v) => Math.exp(v - m))
+  const t = e.reduce((a, b) => a + b, 0)
+  return e.map((v) => v / t)
+}
+
+/**
+ * Score of one mention, -1..1 (not rounded): exactly 0 without evidence (no lexicon phrase in its sentence
+ * and no word the model has weights for) or when the model's most likely class is neutral, else the
+ * positive minus the negative likelihood.
+ */
+export function aspectMentionScore(model: AspectModel, ev: AspectEvidence, span: AspectSpan): number {
+  const x = aspectFeatures(ev, span)
+  if (x === undefined) return 0
+  if (!x.lexicon && !x.words.some((w) => model.words.has(w))) return 0
+  const [neg = 0, neu = 0, pos = 0] = aspectProbabilities(model.data.weights, model.words, x)
+  if (neu >= pos && neu >= neg) return 0
+  return pos - neg
+}
+
+/** Options of {@link trainAspectModel}. */
+export interface AspectTrainOptions {
+  /** L2 penalty on dense weights, per example. @defaultValue 0.001 */
+  readonly l2?: number
+  /** L2 penalty on word weights, per example. @defaultValue 0.003 */
+  readonly l2Words?: number
+  /** A word enters the vocabulary when seen in this many training mentions. @defaultValue 3 */
+  readonly minCount?: number
+  /** Full-batch gradient steps. @defaultValue 600 */
+  readonly iterations?: number
+  /** Step size (Adam). @defaultValue 0.05 */
+  readonly learningRate?: number
+  /** Decimals of the written weights. @defaultValue 5 */
+  readonly decimals?: number
+  readonly trained?: Readonly<Record<string, string | number>>
+}
+
+/**
+ * Fit the multinomial logistic regression: full-batch Adam from zero weights, a fixed number of steps,
+ * L2 on the weights (not the biases). Deterministic: the same examples give the same weights.
+ * `ys` are classes 0 negative, 1 neutral, 2 positive.
+ */
+export function trainAspectModel(xs: readonly AspectVector[], ys: readonly number[], options: AspectTrainOptions = {}): AspectModelData {
+  const l2 = options.l2 ?? 0.001
+  const l2Words = options.l2Words ?? 0.003
+  const minCount = options.minCount ?? 3
+  const iterations = options.iterations ?? 600
+  const lr = options.learningRate ?? 0.05
+  const decimals = options.decimals ?? 5
+  const counts = new Map<string, number>()
+  for (const x of xs) for (const w of x.words) counts.set(w, (counts.get(w) ?? 0) + 1)
+  const vocab = [...counts].filter(([, c]) => c >= minCount).map(([w]) => w).sort()
+  const index = new Map(vocab.map((w, i) => [w, i]))
+  const rows = xs.map((x) => x.words.map((w) => index.get(w)).filter((i): i is number => i !== undefined))
+  const dd = ASPECT_FEATURES.length + 1
+  const K = 3
+  const P = dd + vocab.length
+  // Parameters per class: [bias, dense..., words...].
+  const w = Array.from({ length: K }, () => new Float64Array(P))
+  const m = Array.from({ length: K }, () => new Float64Array(P))
+  const v = Array.from({ length: K }, () => new Float64Array(P))
+  const g = Array.from({ length: K }, () => new Float64Array(P))
+  const n = xs.length
+  const b1 = 0.9
+  const b2 = 0.999
+  const z = new Float64Array(K)
+  for (let it = 1; it <= iterations; it++) {
+    for (const gk of g) gk.fill(0)
+    for (let e = 0; e < n; e++) {
+      const x = (xs[e] as AspectVector).dense
+      const r = rows[e] as number[]
+      let mx = -Infinity
+      for (let k = 0; k < K; k++) {
+        const wk = w[k] as Float64Array
+        let s = wk[0] as number
+        for (let i = 0; i < x.length; i++) s += (wk[i + 1] as number) * (x[i] as number)
+        for (const j of r) s += wk[dd + j] as number
+        z[k] = s
+        if (s > mx) mx = s
+      }
+      let t = 0
+      for (let k = 0; k < K; k++) {
+        z[k] = Math.exp((z[k] as number) - mx)
+        t += z[k] as number
+      }
+      for (let k = 0; k < K; k++) {
+        const d = ((z[k] as number) / t - (ys[e] === k ? 1 : 0)) / n
+        const gk = g[k] as Float64Array
+        gk[0] = (gk[0] as number) + d
+        for (let i = 0; i < x.length; i++) gk[i + 1] = (gk[i + 1] as number) + d * (x[i] as number)
+        for (const j of r) gk[dd + j] = (gk[dd + j] as number) + d
+      }
+    }
+    const c1 = 1 - b1 ** it
+    const c2 = 1 - b2 ** it
+    for (let k = 0; k < K; k++) {
+      const wk = w[k] as Float64Array
+      const gk = g[k] as Float64Array
+      const mk = m[k] as Float64Array
+      const vk = v[k] as Float64Array
+      for (let i = 0; i < P; i++) {
+        const gi = (gk[i] as number) + (i === 0 ? 0 : (i < dd ? l2 : l2Words) * (wk[i] as number))
+        mk[i] = b1 * (mk[i] as number) + (1 - b1) * gi
+        vk[i] = b2 * (vk[i] as number) + (1 - b2) * gi * gi
+        wk[i] = (wk[i] as number) - (lr * ((mk[i] as number) / c1)) / (Math.sqrt((vk[i] as number) / c2) + 1e-8)
+      }
+    }
+  }
+  const scale = 10 ** decimals
+  const round = (x: number): number => {
+    const r = Math.round(x * scale) / scale
+    return r === 0 ? 0 : r
+  }
+  const words: Record<string, number[]> = {}
+  vocab.forEach((word, j) => {
+    const ws = w.map((wk) => round(wk[dd + j] as number))
+    if (ws.some((x) => x !== 0)) words[word] = ws
+  })
+  return {
+    format: 'textengine-aspect-model/1',
+    trained: { ...(options.trained ?? {}), l2, l2_words: l2Words, min_count: minCount, iterations, learning_rate: lr },
+    features: [...ASPECT_FEATURES],
+    weights: w.map((row) => [...row.subarray(0, dd)].map(round)),
+    words,
+  }
+}
+
+/** Path of the committed aspect model in a data folder. */
+export function defaultAspectModelPath(dataDir?: string): string {
+  return dataPath(dataDir, 'en', 'aspect-model.json')
+}
+
+/** Validate parsed JSON as aspect model data; the error names the file and the field. */
+export function checkAspectModelData(json: unknown, where: string): AspectModelData {
+  const d = json as Partial<AspectModelData> | null
+  const bad = (msg: string): never => {
+    throw new Error(`${where}: ${msg}`)
+  }
+  if (d === null || typeof d !== 'object') bad('should be a JSON object')
+  if (d?.format !== 'textengine-aspect-model/1') bad(`format should be "textengine-aspect-model/1", instead found ${JSON.stringify(d?.format)}`)
+  if (!Array.isArray(d?.features) || d.features.join(',') !== ASPECT_FEATURES.join(',')) bad(`features should be ${ASPECT_FEATURES.join(',')}`)
+  if (!Array.isArray(d?.weights) || d.weights.length !== 3) bad('weights should have 3 rows (negative, neutral, positive)')
+  d?.weights?.forEach((row, k) => {
+    if (!Array.isArray(row) || row.length !== ASPECT_FEATURES.length + 1) bad(`weights[${k}] should have ${ASPECT_FEATURES.length + 1} numbers`)
+    row.forEach((x, i) => {
+      if (typeof x !== 'number' || !Number.isFinite(x)) bad(`weights[${k}][${i}] should be a finite number, instead found ${JSON.stringify(x)}`)
+    })
+  })
+  if (d?.words === null || typeof d?.words !== 'object' || Array.isArray(d.words)) bad('words should be an object of word -> 3 weights')
+  for (const [word, ws] of Object.entries(d?.words ?? {})) {
+    if (!Array.isArray(ws) || ws.length !== 3 || ws.some((x) => typeof x !== 'number' || !Number.isFinite(x))) {
+      bad(`words[${JSON.stringify(word)}] should be 3 finite numbers, instead found ${JSON.stringify(ws)}`)
+    }
+  }
+  return d as AspectModelData
+}
+
+/** Load the committed aspect model (or the file at `path`); throws naming the file when missing or malformed. */
+export function loadAspectModel(path?: string, dataDir?: string): AspectModel {
+  const file = path ?? defaultAspectModelPath(dataDir)
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (e) {
+    const hint = path === undefined ? missingDataHint(dataDir) : 'train it with bench/train-aspects.ts'
+    throw new Error(`cannot read aspect model ${file}: ${(e as Error).message} (${hint})`)
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (e) {
+    throw new Error(`${file}: not valid JSON (${(e as Error).message})`)
+  }
+  return createAspectModel(checkAspectModelData(json, file))
+}

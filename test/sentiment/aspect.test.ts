@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createEngine } from '../../src/engine/create-engine.ts'
+import { createAnnotator } from '../../src/nlp/annotate.ts'
+import { createSentimentScorer } from '../../src/sentiment/scorer.ts'
+import { aspectFeatures, ASPECT_FEATURES, loadAspectModel, trainAspectModel } from '../../src/sentiment/aspect.ts'
+import type { AnnotatedDocument } from '../../src/nlp/types.ts'
+
+const annotator = createAnnotator()
+const scorer = createSentimentScorer()
+
+/** Token span of the first occurrence of `words` in the document. */
+function spanOf(doc: AnnotatedDocument, words: string): { tokenStart: number; tokenEnd: number } {
+  const at = doc.text.indexOf(words)
+  if (at < 0) throw new Error(`"${words}" not in "${doc.text}"`)
+  const toks = doc.tokens.filter((t) => t.start < at + words.length && t.end > at)
+  return { tokenStart: toks[0]!.index, tokenEnd: toks[toks.length - 1]!.index + 1 }
+}
+
+function aspect(text: string, words: string): number {
+  const doc = annotator.annotate(text)
+  return scorer.score(doc).aspectSentiment([spanOf(doc, words)])
+}
+
+describe('aspect sentiment (one function for themes, entities, topics and facets)', () => {
+  it('should read each item of a list by its own words: "Great location, dirty rooms, friendly staff."', () => {
+    const t = 'Great location, dirty rooms, friendly staff.'
+    expect(aspect(t, 'rooms')).toBeLessThan(-0.05)
+    expect(aspect(t, 'dirty rooms')).toBeLessThan(-0.05)
+    expect(aspect(t, 'location')).toBeGreaterThan(0.05)
+    expect(aspect(t, 'staff')).toBeGreaterThan(0.05)
+  })
+
+  it('should split at "but": "The food was delicious but the service was terribly slow."', () => {
+    const t = 'The food was delicious but the service was terribly slow.'
+    expect(aspect(t, 'food')).toBeGreaterThan(0.05)
+    expect(aspect(t, 'service')).toBeLessThan(-0.05)
+  })
+
+  it('should not lend one company the praise of another across "while"', () => {
+    const t = 'Tesla fell 4% while OpenAI did well.'
+    expect(aspect(t, 'Tesla')).toBeLessThanOrEqual(0.05)
+    expect(aspect(t, 'OpenAI')).toBeGreaterThan(0.05)
+  })
+
+  it('should give a mention in a text without evaluative evidence a neutral score', () => {
+    expect(Math.abs(aspect('The meeting is on Tuesday.', 'meeting'))).toBeLessThanOrEqual(0.05)
+  })
+
+  it('should average the mentions and give 0 without spans', () => {
+    const doc = annotator.annotate('The food was delicious. The food was awful.')
+    const r = scorer.score(doc)
+    const good = r.aspectSentiment([{ tokenStart: 1, tokenEnd: 2 }])
+    const first = doc.tokens.findIndex((t, i) => i > 2 && t.text === 'food')
+    const bad = r.aspectSentiment([{ tokenStart: first, tokenEnd: first + 1 }])
+    expect(good).toBeGreaterThan(0.05)
+    expect(bad).toBeLessThan(-0.05)
+    const both = r.aspectSentiment([{ tokenStart: 1, tokenEnd: 2 }, { tokenStart: first, tokenEnd: first + 1 }])
+    expect(both).toBeCloseTo((good + bad) / 2, 3)
+    expect(r.aspectSentiment([])).toBe(0)
+  })
+
+  it('should fall back to the sentence score with aspectModel: false', () => {
+    const plain = createSentimentScorer({ model: false, aspectModel: false })
+    const doc = annotator.annotate('The food was delicious but the service was terribly slow.')
+    const r = plain.score(doc)
+    expect(r.aspectSentiment([spanOf(doc, 'food')])).toBe(r.sentences[0]!.sentiment_score)
+  })
+
+  it('should mark the clause words and the negation of the aspect in its features', () => {
+    const doc = annotator.annotate('There was no wifi, but the staff were kind.')
+    const r = scorer.score(doc)
+    const x = aspectFeatures({ doc, phrases: r.phrases, contrastTokens: r.contrastTokens, sentenceScores: r.sentences.map((s) => s.sentiment_score) }, spanOf(doc, 'wifi'))!
+    expect(x.dense).toHaveLength(ASPECT_FEATURES.length)
+    expect(x.dense[ASPECT_FEATURES.indexOf('aspect_negated')]).toBe(1)
+    expect(x.dense[ASPECT_FEATURES.indexOf('before_contrast')]).toBe(1)
+    expect(x.dense[ASPECT_FEATURES.indexOf('after_contrast')]).toBe(0)
+    expect(x.dense[ASPECT_FEATURES.indexOf('clause_after')]).toBe(0)
+    expect(x.dense[ASPECT_FEATURES.indexOf('across_contrast')]).toBeGreaterThan(0)
+  })
+
+  it('should train the same weights from the same examples, and learn the sign of the evidence', () => {
+    const dense = (v: number): number[] => ASPECT_FEATURES.map((f) => (f === 'clause_after' || f === 'clause_weighted' ? v : 0))
+    const xs = [dense(0.8), dense(0.5), dense(-0.7), dense(-0.4), dense(0), dense(0)].map((d, i) => ({ dense: d, words: i % 2 === 0 ? ['nice'] : ['ok'], lexicon: true }))
+    const ys = [2, 2, 0, 0, 1, 1]
+    const a = trainAspectModel(xs, ys, { iterations: 200, minCount: 1 })
+    expect(JSON.stringify(trainAspectModel(xs, ys, { iterations: 200, minCount: 1 }))).toBe(JSON.stringify(a))
+    const wAfter = ASPECT_FEATURES.indexOf('clause_after') + 1
+    expect(a.weights[2]![wAfter]!).toBeGreaterThan(a.weights[0]![wAfter]!)
+  })
+
+  it('should name the file and the field of a damaged model', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aspect-'))
+    const good = JSON.parse(JSON.stringify(loadAspectModel().data)) as { weights: unknown[][] }
+    good.weights[1]![3] = 'x'
+    writeFileSync(join(dir, 'm.json'), JSON.stringify(good))
+    expect(() => loadAspectModel(join(dir, 'm.json'))).toThrow(/m\.json: weights\[1\]\[3\] should be a finite number/)
+    writeFileSync(join(dir, 'bad.json'), '{')
+    expect(() => loadAspectModel(join(dir, 'bad.json'))).toThrow(/bad\.json: not valid JSON/)
+  })
+})
+
+describe('aspect sentiment in the pipeline', () => {
+  it('should give each theme of a mixed sentence its own polarity', async () => {
+    const engine = createEngine({ background: false })
+    await engine.account(engine.defaultAccount).updateConfigurations({ document: { themes_limit: 10 } })
+    const out = await engine.analyze('Great location, dirty rooms, friendly staff.')
+    const pol = (n: string): string | undefined => out.themes!.find((t) => t.normalized === n)?.sentiment_polarity
+    expect(pol('dirty room')).toBe('negative')
+    expect(pol('great location')).toBe('positive')
+    expect(pol('friendly staff')).toBe('positive')
+    const out2 = await engine.analyze('The food was delicious but the service was terribly slow.')
+    expect(out2.themes!.find((t) => t.normalized === 'food')?.sentiment_polarity).toBe('positive')
+    expect(out2.themes!.find((t) => t.normalized === 'service')?.sentiment_polarity).toBe('negative')
+    await engine.close()
+  })
+
+  it('should not make an entity positive for what another entity did', async () => {
+    const engine = createEngine({ background: false })
+    const out = await engine.analyze('Tesla fell 4% while OpenAI did well.')
+    const tesla = out.entities?.find((e) => e.title === 'Tesla')
+    expect(tesla).toBeDefined()
+    expect(tesla!.sentiment_polarity).not.toBe('positive')
+    await engine.close()
+  })
+
+  it('should count a facet by its own words: "terrible breakfast" is negative in a positive review', async () => {
+    const engine = createEngine({ background: false })
+    const out = await engine.analyzeCollection(
+      [
+        'Lovely hotel and great views, but a terrible breakfast.',
+        'The staff were wonderful, the pool was great and the breakfast was terrible.',
+        'We loved the location. The breakfast was cold and bland.',
+      ],
+      { id: 'facets' },
+    )
+    const breakfast = out.facets!.find((f) => f.label === 'breakfast')!
+    expect(breakfast.count).toBe(3)
+    expect(breakfast.negative_count).toBeGreaterThanOrEqual(2)
+    expect(breakfast.positive_count).toBe(0)
+    await engine.close()
+  })
+})
