@@ -27,7 +27,9 @@ if (file === undefined) {
   process.exit(1)
 }
 const sentences = readConll04(readFileSync(file, 'utf8'), file)
-const res = loadRelationResources()
+const loaded = loadRelationResources()
+// RELATIONS_N_BIAS overrides the model's bias against N, to see the precision/recall trade-off.
+const res = process.env['RELATIONS_N_BIAS'] === undefined ? loaded : { ...loaded, model: { ...loaded.model, nBias: Number(process.env['RELATIONS_N_BIAS']) } }
 const annotator = createAnnotator()
 const extractor = createEntityExtractor()
 const ENTITY_TYPE = { Peop: 'Person', Org: 'Company', Loc: 'Place' } as const

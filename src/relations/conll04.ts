@@ -61,3 +61,42 @@ export function readConll04(text: string, source = 'conll04'): Conll04Sentence[]
   flush()
   return out
 }
+
+/** Character offsets of the tokens of a sentence whose text is its tokens joined by single spaces. */
+export function tokenOffsets(tokens: readonly string[]): number[] {
+  const starts: number[] = []
+  let o = 0
+  for (const t of tokens) {
+    starts.push(o)
+    o += t.length + 1
+  }
+  return starts
+}
+
+/**
+ * The sentence with the mentions our own recognition finds instead of the gold ones: `spans` are the recognised
+ * mentions as character ranges of the joined text with their argument types; those that do not fall on CoNLL04
+ * token boundaries are dropped. Gold relations are kept where both arguments were recognised exactly (span and
+ * type), so the classifier learns from the mentions it will see.
+ */
+export function withRecognisedMentions(s: Conll04Sentence, spans: readonly { start: number; end: number; type: ArgType }[]): Conll04Sentence {
+  const starts = tokenOffsets(s.tokens)
+  const ofStart = new Map(starts.map((c, i) => [c, i]))
+  const ofEnd = new Map(starts.map((c, i) => [c + s.tokens[i]!.length, i + 1]))
+  const mentions: ArgMention[] = []
+  for (const sp of spans) {
+    const a = ofStart.get(sp.start)
+    const b = ofEnd.get(sp.end)
+    if (a !== undefined && b !== undefined && b > a && !mentions.some((m) => m.start === a && m.end === b)) mentions.push({ start: a, end: b, type: sp.type })
+  }
+  mentions.sort((x, y) => x.start - y.start || x.end - y.end)
+  const key = (m: ArgMention): string => `${m.start}:${m.end}:${m.type}`
+  const index = new Map(mentions.map((m, k) => [key(m), k]))
+  const relations: { a: number; b: number; label: string }[] = []
+  for (const r of s.relations) {
+    const a = index.get(key(s.mentions[r.a]!))
+    const b = index.get(key(s.mentions[r.b]!))
+    if (a !== undefined && b !== undefined) relations.push({ a, b, label: r.label })
+  }
+  return { ...s, mentions, relations }
+}
