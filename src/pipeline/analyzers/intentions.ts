@@ -27,7 +27,7 @@ import { isEnglish } from './relations.ts'
 export type IntentionsSection = Intention[]
 
 const ACTIONS: Readonly<Record<string, string>> = {
-  buy: 'buy', purchase: 'buy', order: 'buy', 'pre-order': 'buy', preorder: 'buy',
+  buy: 'buy', purchase: 'buy', order: 'buy', book: 'buy', 'pre-order': 'buy', preorder: 'buy',
   sell: 'sell',
   cancel: 'quit', quit: 'quit', leave: 'quit', switch: 'quit', unsubscribe: 'quit', terminate: 'quit', ditch: 'quit', close: 'quit', drop: 'quit',
   recommend: 'recommend',
@@ -54,11 +54,19 @@ const CUES: readonly (readonly string[])[] = [
   ['plan', 'to', 'V'], ['plans', 'to', 'V'], ['planning', 'to', 'V'], ['planning', 'on', 'ING'],
   ['intend', 'to', 'V'], ['intends', 'to', 'V'], ['decided', 'to', 'V'], ['have', 'decided', 'to', 'V'], ['hope', 'to', 'V'], ['hopes', 'to', 'V'],
   ['need', 'to', 'V'], ['needs', 'to', 'V'], ['about', 'to', 'V'], ['ready', 'to', 'V'], ['looking', 'to', 'V'],
+  ['will', 'be', 'ING'], ["'ll", 'be', 'ING'], ['will', 'definitely', 'be', 'ING'],
+  ['would', 'highly', 'V'], ['will', 'highly', 'V'], ["'d", 'highly', 'V'], ["'d", 'definitely', 'V'],
   ['will', 'definitely', 'V'], ['will', 'probably', 'V'], ['will', 'V'], ["'ll", 'definitely', 'V'], ["'ll", 'V'], ['would', 'definitely', 'V'], ['would', 'V'],
   ['ca', "n't", 'wait', 'to', 'V'], ['can', 'not', 'wait', 'to', 'V'], ['cannot', 'wait', 'to', 'V'],
   ['thinking', 'of', 'ING'], ['thinking', 'about', 'ING'], ['considering', 'ING'], ['looking', 'forward', 'to', 'ING'],
   ['highly', 'V'], ['definitely', 'V'], ['V'],
+  // Present progressive of a decision already taken: "I'm cancelling my subscription", "we are returning it".
+  ["'m", 'ING'], ['am', 'ING'], ['are', 'ING'], ["'re", 'ING'], ['is', 'ING'],
+  // ... and after a one-token contraction ("I'm", "we're").
+  ['ING'],
 ]
+/** Types the present progressive cue may express (with an object): cancelling and returning are decisions. */
+const PROGRESSIVE_TYPES = new Set(['quit', 'complain'])
 /** Types a bare present-tense verb (cue `V` alone, first-person subject) may express. */
 const PRESENT_TYPES = new Set(['recommend', 'complain'])
 const NEGATORS = new Set(['not', "n't", 'never', 'no', 'nobody', 'nothing', 'hardly', 'neither', 'nor'])
@@ -127,7 +135,7 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         const verbTok = toks[vAt]!
         const verb = ing ? verbTok.lemma : lw[vAt]!
         let type = TYPE_OF_LEMMA[verb] ?? ACTIONS[verb]!
-        const bare = cue.length === 1 || (cue.length === 2 && (cue[0] === 'highly' || cue[0] === 'definitely'))
+        const bare = (cue.length === 1 && cue[0] === 'V') || (cue.length === 2 && (cue[0] === 'highly' || cue[0] === 'definitely'))
         // Subject: skip auxiliaries and adverbs back from the cue, then take a pronoun or a noun phrase.
         let j = i - 1
         while (j >= 0 && SKIP_BEFORE_CUE.has(lw[j]!)) j--
@@ -157,6 +165,10 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         // A bare verb ("I recommend") is an intention only for recommend/complain with a first-person subject.
         if (bare && (!PRESENT_TYPES.has(type) || !FIRST_PERSON.has(who.toLowerCase()))) continue
         if (bare && verbTok.pos !== 'VERB' && verbTok.pos !== 'AUX') continue
+        const afterContraction = cue.length === 1 && cue[0] === 'ING'
+        if (afterContraction && !/^(i|we|they|you)['’](m|re)$/.test(lw[i - 1] ?? '')) continue
+        const progressive = afterContraction || (cue.length === 2 && cue[1] === 'ING' && /^(am|'m|are|'re|is)$/.test(cue[0]!))
+        if (progressive && !PROGRESSIVE_TYPES.has(type)) continue
         // Negation: among the cue's words or within two words before it.
         // (The cue's own words are exempt: "can't wait to".)
         let negated = false
@@ -208,6 +220,7 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         let what = e > o ? span(toks[o]!, toks[e - 1]!) : ''
         if (what === '' && /^(it|them|this|that|one)$/.test(lw[o] ?? '')) what = toks[o]!.text
         if (what === '' && !['recommend', 'complain', 'quit', 'learn'].includes(type)) continue
+        if (what === '' && progressive) continue
         const evEnd = particle === '' ? vAt : vAt + particle.split(' ').length
         out.push({ type, who, what, evidence_phrase: span(toks[i]!, toks[evEnd]!) })
         for (let n = i; n <= evEnd; n++) used.add(n)
