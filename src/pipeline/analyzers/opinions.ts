@@ -113,13 +113,20 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     }
     return lo
   }
-  const isName = (k: number): boolean => toks[k] !== undefined && (entityAt.has(k) || (toks[k]!.pos === 'PROPN' && /^\p{Lu}/u.test(toks[k]!.text)))
+  // Words of a possible speaker: a Person, Company or Place mention or a user entity (not a Job Title, Date, ...),
+  // or a capitalised name the recogniser missed.
+  const speakerEntity = (ei: number | undefined): boolean =>
+    ei !== undefined && (entities[ei]!.type === 'user' || /^(person|company|place)$/i.test(entities[ei]!.entity_type))
+  const isName = (k: number): boolean =>
+    toks[k] !== undefined && (speakerEntity(entityAt.get(k)) || (!entityAt.has(k) && toks[k]!.pos === 'PROPN' && /^\p{Lu}/u.test(toks[k]!.text)))
   /** The speaker run starting at k going right (names, "Mr."), or a pronoun. */
   const speakerRight = (k: number): SpeakerSpan | undefined => {
     if (PERSON_PRONOUNS.has(lw[k] ?? '')) return { from: k, to: k + 1 }
     // A role noun or two before the name ("said passenger Anna Novak", "said Mayor Eric Adams").
     let b = k
-    while (b < k + 2 && !isName(b) && toks[b]?.pos === 'NOUN' && /^\p{Ll}/u.test(toks[b]!.text)) b++
+    const role = (x: number): boolean =>
+      toks[x] !== undefined && ((toks[x]!.pos === 'NOUN' && /^\p{Ll}/u.test(toks[x]!.text)) || HONORIFICS.has(lw[x]!) || (entityAt.has(x) && !speakerEntity(entityAt.get(x))))
+    while (b < k + 4 && !isName(b) && role(b)) b++
     if (!isName(b)) return undefined
     let e = b
     for (;;) {
@@ -142,6 +149,29 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
       a = p
     }
     return { from: a, to: k + 1 }
+  }
+  /**
+   * The speaker of a speech verb at k, looking left: the name just before it, or, past an apposition set off by
+   * commas ("Jane Fraser, the chief executive of Citigroup, said"), the name before the apposition.
+   */
+  const speakerBefore = (k: number): SpeakerSpan | undefined => {
+    const direct = speakerLeft(k - 1)
+    if (direct !== undefined) return direct
+    if (lw[k - 1] !== ',') return undefined
+    for (let c = k - 2; c >= 0 && c > k - 14 && toks[c]!.sentence === toks[k]!.sentence; c--) {
+      if (lw[c] === ',') return speakerLeft(c - 1)
+      if (OPEN.has(toks[c]!.text) || /^["”.;:]$/.test(lw[c]!)) return undefined
+    }
+    return undefined
+  }
+  /**
+   * Whether a clause starts at k (reported speech without "that": "Cook said the phone would ship"): a subject of
+   * one to four words (pronoun, determiner, name, noun, adjective, number) followed by a verb or auxiliary.
+   */
+  const clauseAt = (k: number, last: number): boolean => {
+    let e = k
+    while (e < last && e < k + 4 && /^(PRON|DET|PROPN|NOUN|ADJ|NUM)$/.test(toks[e]!.pos)) e++
+    return e > k && e < last && (toks[e]!.pos === 'VERB' || toks[e]!.pos === 'AUX')
   }
   /** Resolve a speaker run to [title, type], or undefined. Honorifics and titles before a name are dropped. */
   const resolve = (whole: SpeakerSpan): [string, 'named' | 'user', number | undefined] | undefined => {
@@ -237,7 +267,7 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     if (sp === undefined) {
       let b = from - 1
       while (b >= 0 && (toks[b]!.start >= q.open || lw[b] === ',' || lw[b] === ':')) b--
-      if (b >= 0 && SPEECH.has(lw[b]!)) sp = speakerLeft(b - 1)
+      if (b >= 0 && SPEECH.has(lw[b]!)) sp = speakerBefore(b)
     }
     let speaker = sp === undefined ? undefined : resolve(sp)
     // A bare quote right after an attributed one of the same paragraph continues it.
@@ -278,11 +308,15 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
       }
       // `X says (to reporters) that CLAUSE`
       if (REPORTING.has(lw[k]!) && k > first) {
-        const s = speakerLeft(k - 1)
+        const s = speakerBefore(k)
         if (s === undefined) continue
         let t = k + 1
-        if (lw[t] === 'reporters' || lw[t] === 'me' || lw[t] === 'us' || lw[t] === 'investors' || lw[t] === 'analysts') t++
-        if (lw[t] !== 'that') continue
+        // A hearer ("told reporters", "told CNBC") or a short adverbial ("on Tuesday", "in a statement") before "that".
+        let skip = t
+        while (skip < last && skip < t + 5 && lw[skip] !== 'that' && toks[skip]!.kind !== 'punctuation' && toks[skip]!.pos !== 'VERB' && toks[skip]!.pos !== 'AUX') skip++
+        if (lw[skip] === 'that') t = skip
+        else if (/^(says|said|say|told|tells|added|adds)$/.test(lw[k]!) && clauseAt(t, last)) t = t - 1
+        else continue
         const speaker = resolve(s)
         if (speaker === undefined) continue
         emit(t + 1, last, speaker)
