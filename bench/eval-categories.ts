@@ -140,6 +140,6 @@ console.log(row('auto_categories (IAB 3.1 tier-1, mapped)', accuracy(autoRanked,
 console.log(row('  baseline: bag of IAB tier-1 name words', accuracy(bowIab, iabOk)))
 console.log(row('concept topics (10 classes, <= 10 sample words)', accuracy(conceptRanked, classOk)))
 console.log(row('  baseline: bag of class-name words', accuracy(bowClass, classOk)))
-console.log(`\nauto_categories variants (IAB tier-1; the engine uses sif + branch):`)
+console.log(`\nauto_categories variants, cosine only (IAB tier-1; the engine uses sif + branch, plus word votes):`)
 for (const [name, s] of variants) console.log(row(`  ${name}`, s))
 console.log(`\nclass -> IAB tier-1: ${Object.entries(CLASS_TO_IAB).map(([k, v]) => `${k} -> ${v.join(' | ')}`).join('; ')}`)

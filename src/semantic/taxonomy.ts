@@ -23,6 +23,11 @@ export interface TaxonomyModelNode {
 export interface TaxonomyModel {
   readonly roots: readonly TaxonomyModelNode[]
   readonly nodes: readonly TaxonomyModelNode[]
+  /**
+   * The node whose own vector is nearest a word's (by word id), and the cosine. Computed once per word and kept
+   * with the model (at most one entry per word of the vectors).
+   */
+  nearest(id: number): { readonly node: TaxonomyModelNode; readonly sim: number }
 }
 
 /** Weight of a node's name words against its neighbour words, and of its parent's vector. */
@@ -70,7 +75,25 @@ export function parseTaxonomyModel(text: string, vectors: WordVectors, source = 
     for (const v of all) for (let d = 0; d < b.length; d++) b[d]! += v[d]! / all.length
     n.branch = normalize(b)
   }
-  return { roots, nodes }
+  const cache = new Map<number, { node: TaxonomyModelNode; sim: number }>()
+  const nearest = (id: number): { node: TaxonomyModelNode; sim: number } => {
+    let hit = cache.get(id)
+    if (hit === undefined) {
+      let best = nodes[0]!
+      let sim = -Infinity
+      for (const n of nodes) {
+        const x = vectors.dot(id, n.vector)
+        if (x > sim) {
+          sim = x
+          best = n
+        }
+      }
+      hit = { node: best, sim }
+      cache.set(id, hit)
+    }
+    return hit
+  }
+  return { roots, nodes, nearest }
 }
 
 /** Load the taxonomy model from a file (see {@link parseTaxonomyModel}). */

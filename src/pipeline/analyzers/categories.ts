@@ -17,9 +17,33 @@ const CHILDREN_LIMIT = 3
  */
 export const CATEGORY_TEMPERATURE = 0.05
 
-/** Each node's share among `nodes`: a softmax of their cosines with the text at {@link CATEGORY_TEMPERATURE}. */
-function shares(text: TextVector, nodes: readonly TaxonomyModelNode[]): Array<{ node: TaxonomyModelNode; share: number }> {
-  const cos = nodes.map((n) => dot(text.vector, n.branch))
+/** Least cosine between a word and its nearest taxonomy node for the word to vote for that node's tier-1 branch. */
+export const VOTE_SIMILARITY = 0.3
+
+/**
+ * Votes of a text's words for the tier-1 branches: each word's nearest node among all nodes of the tree (by the
+ * node's own vector), when the cosine passes {@link VOTE_SIMILARITY}, gives weight x cosine to that node's tier-1
+ * root; returned as shares of all votes (0 without votes). Fine-grained nodes catch what a branch's averaged
+ * vector blurs ("striker" is nearest to Soccer, hence Sports). Each word's nearest node is cached in the model.
+ */
+function rootVotes(semantic: SemanticModel, text: TextVector): number[] {
+  const { roots } = semantic.taxonomy
+  const rootIndex = new Map(roots.map((r, i) => [r, i]))
+  const votes = new Array<number>(roots.length).fill(0)
+  for (const t of text.terms) {
+    const hit = semantic.taxonomy.nearest(t.id)
+    if (hit.sim <= VOTE_SIMILARITY) continue
+    let root = hit.node
+    while (root.parent !== undefined) root = root.parent
+    votes[rootIndex.get(root)!]! += t.weight * hit.sim
+  }
+  const total = votes.reduce((a, x) => a + x, 0)
+  return total > 0 ? votes.map((v) => v / total) : votes
+}
+
+/** Each node's share among `nodes`: a softmax of their scores (cosine with the text, plus `extra`) at {@link CATEGORY_TEMPERATURE}. */
+function shares(text: TextVector, nodes: readonly TaxonomyModelNode[], extra?: readonly number[]): Array<{ node: TaxonomyModelNode; share: number }> {
+  const cos = nodes.map((n, i) => dot(text.vector, n.branch) + (extra?.[i] ?? 0))
   const max = Math.max(...cos)
   const e = cos.map((c) => Math.exp((c - max) / CATEGORY_TEMPERATURE))
   const sum = e.reduce((a, x) => a + x, 0)
@@ -40,12 +64,13 @@ export type CategoriesSection = readonly FoundCategory[]
 /**
  * Rank the tier-1 categories of the built-in taxonomy for a text. A node is scored by the cosine between the
  * text's vector (importance-weighted words, `src/semantic/embed.ts`) and the node's branch vector (its words and
- * its subtree's); its strength is its share among the tier-1 nodes (softmax of those cosines), so strengths are
+ * its subtree's), plus its share of the words' votes ({@link rootVotes}); its strength is its share among the
+ * tier-1 nodes (softmax of those scores), so strengths are
  * comparable across texts whatever their length. Returns every tier-1 node, best first (ties in file order),
  * without thresholds; the evaluation (`bench/eval-categories.ts`) ranks with this same function.
  */
 export function rankCategories(semantic: SemanticModel, text: TextVector): Array<{ node: TaxonomyModelNode; strength: number }> {
-  return shares(text, semantic.taxonomy.roots)
+  return shares(text, semantic.taxonomy.roots, rootVotes(semantic, text))
     .map(({ node, share }) => ({ node, strength: share }))
     .sort((a, b) => b.strength - a.strength)
 }
