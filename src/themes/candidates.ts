@@ -63,12 +63,12 @@ function units(doc: AnnotatedDocument): (Unit | null)[] {
   const toks = doc.tokens
   const out: (Unit | null)[] = []
   // A capitalised word opening a sentence ("Breakfast was cold") is often tagged PROPN; alone, it is a noun.
-  const opensSentence = (t: Token): boolean => {
-    const s = doc.sentences[t.sentence]
-    if (s === undefined) return false
-    for (let k = s.tokenStart; k < t.index; k++) if (toks[k]!.kind === 'word' || toks[k]!.kind === 'number') return false
-    return true
-  }
+  // Index of the first word or number of each sentence.
+  const firstWord = doc.sentences.map((s) => {
+    for (let k = s.tokenStart; k < s.tokenEnd; k++) if (toks[k]!.kind === 'word' || toks[k]!.kind === 'number') return k
+    return -1
+  })
+  const opensSentence = (t: Token): boolean => firstWord[t.sentence] === t.index
   const classOf = (t: Token): UnitClass | null => {
     if (t.kind === 'number' || t.pos === 'NUM') return /^\d[\d.,]*$/.test(t.text) || !HAS_LETTER.test(t.text) ? 'D' : t.pos === 'NUM' ? null : 'N'
     if (t.kind !== 'word' || !WORDLIKE.test(t.text) || !HAS_LETTER.test(t.text)) return null
