@@ -63,6 +63,16 @@ describe('auto_categories', () => {
   })
 })
 
+describe('features per language', () => {
+  it('should offer auto_categories and concept topics for English (the one language analysed today)', async () => {
+    const engine = createEngine({ background: false })
+    const records = await engine.account(engine.defaultAccount).features()
+    expect(records.find((r) => r.id === 'en')?.detailed_mode).toMatchObject({ auto_categories: true, concept_topics: true })
+    expect(records.find((r) => r.id === 'en')?.discovery_mode).toMatchObject({ concept_topics: true })
+    await engine.close()
+  })
+})
+
 describe('concept topics by meaning', () => {
   it('should match "the concierge was rude" to samples staff, reception, service, and not an unrelated text', async () => {
     const engine = createEngine({ background: false })
