@@ -236,7 +236,8 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
 export const intentionsAnalyzer: Analyzer = {
   name: 'intentions',
   needs: [],
-  enabled: (ctx) => isEnglish(ctx) && ctx.configuration.document.intentions && ctx.subscription.feature_settings.document.intentions,
+  // Discovery output has no intentions field.
+  enabled: (ctx) => ctx.mode !== 'discovery' && isEnglish(ctx) && ctx.configuration.document.intentions && ctx.subscription.feature_settings.document.intentions,
   run(doc): IntentionsSection {
     return findIntentions(doc)
   },

@@ -334,7 +334,8 @@ export function createOpinionsAnalyzer(extractor: EntityExtractor): Analyzer {
     needs: ['sentiment'],
     enabled: (ctx) => {
       const d = ctx.configuration.document
-      return isEnglish(ctx) && d.opinions && ctx.subscription.feature_settings.document.opinions && (d.named_opinions_limit > 0 || d.user_opinions_limit > 0)
+      // Discovery output has no opinions field.
+      return ctx.mode !== 'discovery' && isEnglish(ctx) && d.opinions && ctx.subscription.feature_settings.document.opinions && (d.named_opinions_limit > 0 || d.user_opinions_limit > 0)
     },
     run(doc, sections, ctx): OpinionsSection {
       const d = ctx.configuration.document

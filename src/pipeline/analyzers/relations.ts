@@ -105,7 +105,8 @@ export function createRelationsAnalyzer(extractor: EntityExtractor, resources: (
     needs: [],
     enabled: (ctx) => {
       const d = ctx.configuration.document
-      return isEnglish(ctx) && d.relations && ctx.subscription.feature_settings.document.relations && (d.named_relations_limit > 0 || d.user_relations_limit > 0)
+      // Discovery output has no relations field.
+      return ctx.mode !== 'discovery' && isEnglish(ctx) && d.relations && ctx.subscription.feature_settings.document.relations && (d.named_relations_limit > 0 || d.user_relations_limit > 0)
     },
     run(doc, _sections, ctx): RelationsSection {
       const d = ctx.configuration.document
