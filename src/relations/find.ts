@@ -103,6 +103,7 @@ export function findRelations(
   })
   const text = (a: number, b: number): string => (b > a ? doc.text.slice(doc.tokens[a]!.start, doc.tokens[b - 1]!.end) : '')
   for (const [si, raw] of [...bySentence].sort((x, y) => x[0] - y[0])) {
+    if (raw.length < 2) continue // a relation needs two mentions in the sentence
     const sent = doc.sentences[si]!
     // The sentence's words (whitespace tokens left out) and the mentions re-indexed onto them.
     const tokenIdx: number[] = []

@@ -65,6 +65,16 @@ const CUES: readonly (readonly string[])[] = [
   // ... and after a one-token contraction ("I'm", "we're").
   ['ING'],
 ]
+/** The cues by their first word ('V' and 'ING' for those that start with the verb), so that each word tries only its own. */
+const CUES_BY_FIRST = (() => {
+  const m = new Map<string, (readonly string[])[]>()
+  for (const c of CUES) {
+    const list = m.get(c[0]!) ?? []
+    list.push(c)
+    m.set(c[0]!, list)
+  }
+  return m
+})()
 /** Types the present progressive cue may express (with an object): cancelling and returning are decisions. */
 const PROGRESSIVE_TYPES = new Set(['quit', 'complain'])
 /** Types a bare present-tense verb (cue `V` alone, first-person subject) may express. */
@@ -115,7 +125,9 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
     const used = new Set<number>()
     for (let i = 0; i < toks.length; i++) {
       if (used.has(i)) continue
-      for (const cue of CUES) {
+      const first = lw[i]!
+      const cues = [...(CUES_BY_FIRST.get(first) ?? []), ...(ACTIONS[first] !== undefined ? CUES_BY_FIRST.get('V')! : []), ...(first.endsWith('ing') ? CUES_BY_FIRST.get('ING')! : [])]
+      for (const cue of cues) {
         // Match the cue at i; `vAt` is the action verb's index.
         let k = i
         let vAt = -1
