@@ -239,9 +239,17 @@ export function aspectProbabilities(
 }
 
 /**
+ * Without a lexicon phrase in its sentence, a mention is polar only when the words alone make a polar class
+ * this likely ("The battery died after a week" is; "Chief Justice Roberts read Miss Marple" is not).
+ * Chosen on the 5-fold CV of the training sets (0.55: restaurants/laptops 71.4/67.0 against 72.6/69.3 with no
+ * such floor, but no polarity from words like "watch" or "read" in texts without evaluative evidence).
+ */
+export const WORDS_ONLY_CONFIDENCE = 0.55
+
+/**
  * Score of one mention, -1..1 (not rounded): exactly 0 without evidence (no lexicon phrase in its sentence
- * and no word the model has weights for) or when the model's most likely class is neutral, else the
- * positive minus the negative likelihood.
+ * and no word the model has weights for, or words that make no polar class {@link WORDS_ONLY_CONFIDENCE}
+ * likely) or when the model's most likely class is neutral, else the positive minus the negative likelihood.
  */
 export function aspectMentionScore(model: AspectModel, ev: AspectEvidence, span: AspectSpan): number {
   const x = aspectFeatures(ev, span)
@@ -249,6 +257,7 @@ export function aspectMentionScore(model: AspectModel, ev: AspectEvidence, span:
   if (!x.lexicon && !x.words.some((w) => model.words.has(w))) return 0
   const [neg = 0, neu = 0, pos = 0] = aspectProbabilities(model.data.weights, model.words, x)
   if (neu >= pos && neu >= neg) return 0
+  if (!x.lexicon && Math.max(pos, neg) < WORDS_ONLY_CONFIDENCE) return 0
   return pos - neg
 }
 

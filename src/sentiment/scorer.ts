@@ -206,6 +206,16 @@ const SKIP_POS = new Set(['AUX', 'PART', 'CCONJ'])
 const FUNCTION_POS = new Set(['ADP', 'SCONJ'])
 const FUNCTION_WORD_FACTOR = 0.5
 const ARTICLES = new Set(['a', 'an', 'the'])
+// US state and territory postal codes: in capitals after "City," or before a ZIP code they are places ("Tulsa, OK"),
+// and those that are no English word (NH, TX) are places whenever written in capitals.
+const POSTAL_CODES = new Set(
+  'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI'.split(' '),
+)
+const WORD_CODES = new Set(['HI', 'IN', 'ME', 'OH', 'OK', 'OR', 'LA', 'MA', 'PA', 'DE', 'CO', 'ID', 'AL', 'GA', 'MI', 'MO', 'MS'])
+// Least margin between the model's positive and negative likelihoods for a text without lexicon evidence
+// to keep a polar score (the model has almost no neutral class: texts with no evaluative word get ~0.5 / 0.4).
+const NO_EVIDENCE_MARGIN = 0.3
+const CONTENT_POS = new Set(['NOUN', 'VERB', 'ADJ', 'ADV'])
 const EVALUATIVE_VERBS = new Set(['be', 'seem', 'look', 'feel', 'sound', 'become', 'get', 'remain', 'appear', 'find'])
 
 function checkNumber(name: string, v: number | undefined, lo: number, hi: number, dflt: number): number {
@@ -544,6 +554,11 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         const out = model.predict(doc, features)
         model_sentiment = out.model_sentiment
         sentiment_score = round(clamp1(out.calibrated))
+        // Neutral is an answer: without lexicon evidence (no sentiment word, phrase, emoji or emoticon) the
+        // model's words must set one polar class clearly above the other ("An utterly tedious, lifeless
+        // film.": 0.67 / 0.27), else the text scores 0 ("The meeting is on Tuesday.": 0.54 / 0.35).
+        const [pNeg = 0, , pPos = 0] = out.probabilities
+        if (posCount + negCount + iconCount === 0 && Math.abs(pPos - pNeg) < NO_EVIDENCE_MARGIN) sentiment_score = 0
       }
 
       const possiblePhrases = findPossible()
@@ -638,11 +653,14 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           }
           if (best !== undefined) return best
         }
+        // A word of a name ("Fantastic Four", "Super Bowl", "Miss Marple", "Concord, NH") is no evaluation:
+        // it matches nothing, unless the whole name is a lexicon or user phrase (tried first, below).
+        const named = inName(i)
         // Multi-word keys are tried only where one can start (their first word is indexed once per scorer).
         const canStartPhrase =
           multiWordStarts.has(keysNormal[i] ?? '') || multiWordStarts.has(keysLemma[i] ?? '') || user.starts.has(keysNormal[i] ?? '') || user.starts.has(keysLemma[i] ?? '')
         const maxLen = canStartPhrase ? Math.min(Math.max(lexicon.maxLength, user.maxLength), end - i) : 1
-        for (let len = maxLen; len >= 1; len--) {
+        for (let len = maxLen; len >= (named ? 2 : 1); len--) {
           // Phrases do not run across clause punctuation (a single punctuation token may be an emoticon).
           if (len > 1 && spansBreak(i, i + len)) continue
           const kn = keysNormal.slice(i, i + len).join(' ')
@@ -687,6 +705,41 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           }
         }
         return undefined
+      }
+
+      // Whether token i is a word of a name: a capitalised word, not opening its sentence or clause, in a sentence whose
+      // content words are not all capitalised (a title), that is a proper noun or stands next to another
+      // capitalised word ("Fantastic Four", "Chief Justice", "Miss Marple", "Marvel comics"); or a US postal
+      // code in capitals ("NH", "TX"; one that is also a word, "OK", only as "City, OK" or before a ZIP code).
+      function inName(i: number): boolean {
+        const t = tokens[i] as Token
+        if (t.kind !== 'word' || !/^\p{Lu}/u.test(t.text)) return false
+        const sentence = doc.sentences[t.sentence]
+        if (sentence === undefined) return false
+        const prev = tokens[i - 1]
+        const next = tokens[i + 1]
+        // Opening a sentence or a clause (after punctuation, a @mention, an emoji): capitals are no sign of a name.
+        const opens = (k: number): boolean => {
+          const p = tokens[k - 1]
+          return p === undefined || p.sentence !== (tokens[k] as Token).sentence || p.kind !== 'word'
+        }
+        if (opens(i) && !(isAllCaps(t.text) && prev?.text === ',')) return false
+        if (isAllCaps(t.text)) {
+          if (t.text.length !== 2 || !POSTAL_CODES.has(t.text)) return false
+          if (!WORD_CODES.has(t.text)) return true
+          const afterCity = prev !== undefined && prev.text === ',' && /^\p{Lu}\p{Ll}/u.test(tokens[i - 2]?.text ?? '')
+          return afterCity || (next !== undefined && /^\d{5}$/.test(next.text))
+        }
+        let lowerContent = false
+        for (let k = sentence.tokenStart; k < sentence.tokenEnd && !lowerContent; k++) {
+          const w = tokens[k] as Token
+          if (w.kind === 'word' && CONTENT_POS.has(w.pos) && /^\p{Ll}/u.test(w.text)) lowerContent = true
+        }
+        if (!lowerContent) return false
+        if (t.pos === 'PROPN') return true
+        const capital = (w: Token | undefined): boolean =>
+          w !== undefined && w.kind === 'word' && w.sentence === t.sentence && /^\p{Lu}\p{Ll}/u.test(w.text) && !opens(w.index)
+        return capital(prev) || capital(next)
       }
 
       // A symbol-only token (emoticon) glued to a preceding word is part of something else ("http://");

@@ -208,24 +208,27 @@ describe('document score and model_sentiment', () => {
   })
 
   it('gates a document without lexicon evidence to neutral when the model is unsure', () => {
-    // A hand-made model: no n-grams, a class bias only, and a calibrator that leans negative (-0.5).
-    const modelWith = (neutralBias: number): SentimentModelData => ({
+    // A hand-made model: no n-grams, class biases only, and a calibrator that leans negative (-0.5).
+    const modelWith = (neutralBias: number, negativeBias = 0): SentimentModelData => ({
       format: 'textengine-sentiment-model/1',
       model_name: 'test',
       trained: {},
       dense: DENSE_FEATURES,
-      denseWeights: [0, neutralBias, 0].map((b) => [b, ...DENSE_FEATURES.map(() => 0)]),
+      denseWeights: [negativeBias, neutralBias, 0].map((b) => [b, ...DENSE_FEATURES.map(() => 0)]),
       ngrams: {},
       calibrator: { inputs: CALIBRATION_INPUTS, bias: -0.5, weights: CALIBRATION_INPUTS.map(() => 0) },
     })
     const unsure = createSentimentScorer({ model: createSentimentModel(modelWith(3)) })
-    const sure = createSentimentScorer({ model: createSentimentModel(modelWith(-3)) })
+    // Sure: a polar class clearly ahead of the other (a model torn between positive and negative is unsure too).
+    const sure = createSentimentScorer({ model: createSentimentModel(modelWith(-3, 3)) })
+    const torn = createSentimentScorer({ model: createSentimentModel(modelWith(-3)) })
     const plain = 'The meeting is at 10 in room 4.'
     expect((unsure.score(annotator.annotate(plain)).model_sentiment?.neutral_score ?? 0) > NEUTRAL_GATE).toBe(true)
     expect(unsure.score(annotator.annotate(plain)).sentiment_score).toBe(0)
     expect(unsure.score(annotator.annotate(plain)).sentiment_polarity).toBe('neutral')
     // A neutral likelihood under the gate, or any lexicon evidence, leaves the calibrator's value.
     expect(sure.score(annotator.annotate(plain)).sentiment_score).toBe(-0.5)
+    expect(torn.score(annotator.annotate(plain)).sentiment_score).toBe(0)
     expect(unsure.score(annotator.annotate('The meeting is at 10 in a great room.')).sentiment_score).toBe(-0.5)
   })
 })

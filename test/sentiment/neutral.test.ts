@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest'
+import { createEngine } from '../../src/engine/create-engine.ts'
+import { createAnnotator } from '../../src/nlp/annotate.ts'
+import { createSentimentScorer } from '../../src/sentiment/scorer.ts'
+
+const annotator = createAnnotator()
+const scorer = createSentimentScorer()
+const score = (text: string) => scorer.score(annotator.annotate(text))
+
+describe('neutral is a real answer', () => {
+  it('should score a text without evaluative evidence exactly 0 and neutral: "The meeting is on Tuesday."', async () => {
+    const r = score('The meeting is on Tuesday.')
+    expect(r.phrases).toEqual([])
+    expect(r.sentiment_score).toBe(0)
+    expect(r.sentiment_polarity).toBe('neutral')
+    const engine = createEngine({ background: false })
+    const out = await engine.analyze('The meeting is on Tuesday.')
+    expect(out.sentiment_score).toBe(0)
+    expect(out.sentiment_polarity).toBe('neutral')
+    await engine.close()
+  })
+
+  it('should read no sentiment in places and postal codes: "Concord, NH", "Austin, TX", "Tulsa, OK"', () => {
+    const r = score('We drove from Concord, NH to Austin, TX and then Tulsa, OK.')
+    expect(r.phrases).toEqual([])
+    expect(r.sentiment_score).toBe(0)
+    // "OK" as a word still scores.
+    expect(score('The breakfast was OK.').phrases.map((p) => p.title)).toEqual(['OK'])
+  })
+
+  it('should read no sentiment in names: Fantastic Four, Super Bowl, Chief Justice, Miss Marple, Marvel', () => {
+    const r = score('We watched Fantastic Four before the Super Bowl; Chief Justice Roberts read Miss Marple and Marvel comics.')
+    expect(r.phrases).toEqual([])
+    expect(r.sentiment_polarity).toBe('neutral')
+    // The same words used as words still score, also at the start of a sentence and in a title-cased headline.
+    expect(score('The show was fantastic and the staff super.').phrases.map((p) => p.title)).toEqual(['fantastic', 'super'])
+    expect(score('Fantastic food, we will miss it.').phrases.map((p) => p.title)).toContain('Fantastic')
+    expect(score('Fantastic Hotel With Great Staff').sentiment_polarity).toBe('positive')
+  })
+
+  it('should not score requests and wishes: "Please help, I want a refund."', () => {
+    const r = score('Please help, I want a refund.')
+    expect(r.phrases).toEqual([])
+    expect(r.sentiment_score).toBe(0)
+  })
+
+  it('should read "Without a doubt the best hotel in town." as positive, "best" not negated', () => {
+    const r = score('Without a doubt the best hotel in town.')
+    expect(r.sentiment_polarity).toBe('positive')
+    const best = r.phrases.find((p) => p.title === 'best')!
+    expect(best.is_negated).toBe(false)
+    expect(best.is_intensified).toBe(true)
+    expect(r.phrases.some((p) => p.title === 'doubt')).toBe(false)
+  })
+
+  it('should read "a total waste of time" as one strongly negative phrase', () => {
+    const r = score('The rooms were fine. The whole trip was a total waste of time.')
+    const waste = r.phrases.find((p) => p.title === 'total waste of time')!
+    expect(waste.sentiment_score).toBeLessThan(-0.75)
+    expect(r.sentiment_polarity).toBe('negative')
+  })
+
+  it('should negate "hardly worth the price" in phrases, as in details', async () => {
+    const engine = createEngine({ background: false })
+    await engine.account(engine.defaultAccount).updateConfigurations({ document: { phrases_limit: 5 } })
+    const out = await engine.analyze('The room was hardly worth the price.')
+    const worth = out.phrases!.find((p) => p.title === 'worth')!
+    expect(worth).toMatchObject({ is_negated: true, negating_phrase: 'hardly', sentiment_polarity: 'negative' })
+    expect(out.sentiment_polarity).toBe('negative')
+    await engine.close()
+  })
+})
