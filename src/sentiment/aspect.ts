@@ -93,6 +93,18 @@ function isBoundary(t: Token, contrastTokens: ReadonlySet<number>): boolean {
   return CLAUSE_PUNCT.test(t.text) || contrastTokens.has(t.index) || (t.kind === 'word' && t.pos === 'SCONJ')
 }
 
+/** Index of the first phrase ending after token `at` (phrases are in token order and do not overlap). */
+function firstPhraseEndingAfter(phrases: AspectEvidence['phrases'], at: number): number {
+  let lo = 0
+  let hi = phrases.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if ((phrases[mid] as AspectEvidence['phrases'][number]).tokenEnd <= at) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 /**
  * Features of one mention: the dense vector (see {@link ASPECT_FEATURES}) and the words of its clause
  * (lemmas, `not_` when negated) and of the rest of its sentence (`s:` prefix); undefined for a span
@@ -103,7 +115,8 @@ export function aspectFeatures(ev: AspectEvidence, whole: AspectSpan): AspectVec
   // The aspect is the span less the sentiment phrases it opens with: in the theme "dirty rooms" the
   // aspect is "rooms" and "dirty" the word that evaluates it (as in the training data's "dirty $T$").
   let coreStart = whole.tokenStart
-  for (const p of phrases) {
+  for (let pi = firstPhraseEndingAfter(phrases, whole.tokenStart); pi < phrases.length; pi++) {
+    const p = phrases[pi] as AspectEvidence['phrases'][number]
     if (p.tokenStart === coreStart && p.tokenEnd < whole.tokenEnd) coreStart = p.tokenEnd
     else if (p.tokenStart > coreStart) break
   }
@@ -144,8 +157,8 @@ export function aspectFeatures(ev: AspectEvidence, whole: AspectSpan): AspectVec
   let nearest = 0
   let nearestD = Infinity
   let phrasesInSentence = 0
-  for (const p of phrases) {
-    if (p.tokenEnd <= sStart) continue
+  for (let pi = firstPhraseEndingAfter(phrases, sStart); pi < phrases.length; pi++) {
+    const p = phrases[pi] as AspectEvidence['phrases'][number]
     if (p.tokenStart >= sEnd) break
     phrasesInSentence++
     const s = p.sentiment_score
@@ -183,22 +196,21 @@ export function aspectFeatures(ev: AspectEvidence, whole: AspectSpan): AspectVec
   let question = 0
   for (let i = sStart; i < sEnd; i++) if ((tokens[i] as Token).text.includes('?')) question = 1
   const clauseEmpty = pos === 0 && neg === 0 && inside === 0 ? 1 : 0
-  const words: string[] = []
+  const seen = new Set<string>()
   for (let i = cStart; i < cEnd; i++) {
     if (i >= span.tokenStart && i < span.tokenEnd) continue
     const t = tokens[i] as Token
     if (t.kind !== 'word' || !/\p{L}/u.test(t.lemma)) continue
-    const w = (t.negated ? 'not_' : '') + t.lemma.toLowerCase()
-    if (!words.includes(w)) words.push(w)
+    seen.add((t.negated ? 'not_' : '') + t.lemma.toLowerCase())
   }
   // Words of the rest of the region, marked as such, when the clause holds no lexicon evidence of its own.
   for (let i = rStart; i < rEnd && clauseEmpty === 1; i++) {
     if (i >= cStart && i < cEnd) continue
     const t = tokens[i] as Token
     if (t.kind !== 'word' || !/\p{L}/u.test(t.lemma)) continue
-    const w = 's:' + (t.negated ? 'not_' : '') + t.lemma.toLowerCase()
-    if (!words.includes(w)) words.push(w)
+    seen.add('s:' + (t.negated ? 'not_' : '') + t.lemma.toLowerCase())
   }
+  const words = [...seen]
   const dense = [
     inside,
     clauseW,

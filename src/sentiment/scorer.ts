@@ -310,6 +310,9 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       // VADER's cap differential: ALL CAPS emphasises only when some, not all, words are capitals.
       const capsDifferential = capsCount > 0 && capsCount < wordCount
 
+      // Per sentence, once: whether it has a lower-case content word (else it is a title; see inName).
+      const lowerContentOf: Array<boolean | undefined> = []
+
       // 1. Longest match, sentence by sentence.
       const units: Unit[] = []
       const unitAt = new Int32Array(n).fill(-1)
@@ -730,10 +733,14 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           const afterCity = prev !== undefined && prev.text === ',' && /^\p{Lu}\p{Ll}/u.test(tokens[i - 2]?.text ?? '')
           return afterCity || (next !== undefined && /^\d{5}$/.test(next.text))
         }
-        let lowerContent = false
-        for (let k = sentence.tokenStart; k < sentence.tokenEnd && !lowerContent; k++) {
-          const w = tokens[k] as Token
-          if (w.kind === 'word' && CONTENT_POS.has(w.pos) && /^\p{Ll}/u.test(w.text)) lowerContent = true
+        let lowerContent = lowerContentOf[t.sentence]
+        if (lowerContent === undefined) {
+          lowerContent = false
+          for (let k = sentence.tokenStart; k < sentence.tokenEnd && !lowerContent; k++) {
+            const w = tokens[k] as Token
+            if (w.kind === 'word' && CONTENT_POS.has(w.pos) && /^\p{Ll}/u.test(w.text)) lowerContent = true
+          }
+          lowerContentOf[t.sentence] = lowerContent
         }
         if (!lowerContent) return false
         if (t.pos === 'PROPN') return true
