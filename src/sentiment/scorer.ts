@@ -568,6 +568,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       const contrastTokens = new Set<number>()
       for (const u of units) if (u.kind === 'contrast') contrastTokens.add(u.start)
       const evidence = { doc, phrases, contrastTokens, sentenceScores: sentenceRaw }
+      const mentionScores = new Map<number, number>()
 
       return {
         tokenScores,
@@ -594,7 +595,16 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
             for (const i of seen) sum += sentenceRaw[i] ?? 0
             return round(sum / seen.length)
           }
-          for (const sp of spans) sum += aspectMentionScore(aspectModel, evidence, sp)
+          for (const sp of spans) {
+            // Themes ranking and entity themes ask for the same spans again: score each span once per document.
+            const key = sp.tokenStart * (n + 1) + sp.tokenEnd
+            let v = mentionScores.get(key)
+            if (v === undefined) {
+              v = aspectMentionScore(aspectModel, evidence, sp)
+              mentionScores.set(key, v)
+            }
+            sum += v
+          }
           return round(sum / spans.length)
         },
         sentenceSentiment(i) {
