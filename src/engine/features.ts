@@ -8,6 +8,8 @@ import { createEntitiesAnalyzer } from '../pipeline/analyzers/entities.ts'
 import { themesAnalyzer } from '../pipeline/analyzers/themes.ts'
 import { createLanguageAnalyzer } from '../pipeline/analyzers/language.ts'
 import { createTopicsAnalyzer, queryIndexAnalyzer } from '../pipeline/analyzers/topics.ts'
+import { createCategoriesAnalyzer } from '../pipeline/analyzers/categories.ts'
+import { createSemanticModel } from '../semantic/index.ts'
 import { createQueryGrammar, type QueryGrammar } from '../query/index.ts'
 import { createEntityExtractor, type EntityExtractor, type EntityTagger } from '../entities/index.ts'
 import { createLanguageIdentifier, loadCompiledLanguageModel, type LanguageIdentifier } from '../langid/index.ts'
@@ -79,6 +81,8 @@ function lazyModels(dataDir: string | undefined): { identifier: LanguageIdentifi
  */
 export function builtinAnalyzers(dataDir?: string, grammar: QueryGrammar = createQueryGrammar()): PreparingAnalyzer[] {
   const models = lazyModels(dataDir)
+  // Word vectors and the built-in taxonomy: read only when concept topics or auto-categories first run.
+  const semantic = createSemanticModel(dataDir)
   // Entities, relations and opinions read one extraction per document.
   const extractor = shareExtraction(models.extractor)
   const relationResources = once(() => loadRelationResources(dataDir))
@@ -90,7 +94,8 @@ export function builtinAnalyzers(dataDir?: string, grammar: QueryGrammar = creat
     createRelationsAnalyzer(extractor, relationResources),
     createOpinionsAnalyzer(extractor),
     intentionsAnalyzer,
-    createTopicsAnalyzer(grammar),
+    createTopicsAnalyzer(grammar, semantic),
+    createCategoriesAnalyzer(semantic),
     themesAnalyzer,
     detailsAnalyzer,
     summaryAnalyzer,
@@ -118,7 +123,7 @@ export function engineCapabilities(): FeatureSettings {
       relations: true,
       mentions: true,
       opinions: true,
-      auto_categories: false,
+      auto_categories: true,
     },
     collection: {
       concept_topics: true,
@@ -194,7 +199,8 @@ export function featureRecords(f: FeatureSettings, languages?: readonly string[]
         summarization: d.summary,
         user_entities: d.user_entities,
         query_topics: d.query_topics,
-        auto_categories: d.auto_categories,
+        // The built-in taxonomy is described by English words.
+        auto_categories: d.auto_categories && l.code === 'en',
         concept_topics: d.concept_topics,
         opinions: d.opinions && english,
         theme_mentions: d.themes && d.mentions,
