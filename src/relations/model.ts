@@ -12,6 +12,7 @@
  * data gives the same bytes.
  */
 import { pairFeatures, type ArgMention, type TriggerLexicon } from './features.ts'
+import { seededRandom } from '../entities/train.ts'
 
 /** One training sentence: words, mentions and gold relations between mention indices. */
 export interface RelationSentence {
@@ -57,17 +58,6 @@ function scoreInto(weights: ReadonlyMap<string, ArrayLike<number>>, feats: reado
   }
 }
 
-/** Deterministic 32-bit generator (mulberry32). */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** Training switches. */
 export interface RelationTrainOptions {
@@ -131,7 +121,7 @@ export function trainRelationModel(sentences: readonly RelationSentence[], trigg
     }
     return r
   }
-  const rand = seeded(options.seed ?? 1204)
+  const rand = seededRandom(options.seed ?? 1204)
   const order = examples.map((_, i) => i)
   const scores = new Float64Array(K)
   let c = 1

@@ -166,10 +166,13 @@ function dropTaken(e: ExtractedEntity, taken: ReadonlySet<number>): FoundEntity 
   }
 }
 
-/** Case-insensitive, token-boundary matches of literal user entities (longest first at each position). */
-function matchLiterals(doc: AnnotatedDocument, literals: readonly LiteralUserEntity[]): FoundEntity[] {
-  if (literals.length === 0) return []
-  const found = new Map<LiteralUserEntity, SpanMention[]>()
+/**
+ * Case-insensitive, token-boundary matches of literal user entities (longest first at each position; a match's
+ * tokens are not matched again). Shared by the entities analyzer and the relations/opinions arguments.
+ */
+export function literalMatches<L extends Pick<LiteralUserEntity, 'words'>>(doc: AnnotatedDocument, literals: readonly L[]): Map<L, { tokenStart: number; tokenEnd: number }[]> {
+  const found = new Map<L, { tokenStart: number; tokenEnd: number }[]>()
+  if (literals.length === 0) return found
   const sorted = [...literals].sort((a, b) => b.words.length - a.words.length)
   const toks = doc.tokens
   for (let i = 0; i < toks.length; i++) {
@@ -179,15 +182,23 @@ function matchLiterals(doc: AnnotatedDocument, literals: readonly LiteralUserEnt
       let ok = true
       for (let k = 0; k < n && ok; k++) ok = toks[i + k]!.text.toLowerCase() === lit.words[k]
       if (!ok) continue
-      const first = toks[i]!
-      const last = toks[i + n - 1]!
       const list = found.get(lit) ?? []
-      list.push({ tokenStart: i, tokenEnd: i + n, label: doc.text.slice(first.start, last.end) })
+      list.push({ tokenStart: i, tokenEnd: i + n })
       found.set(lit, list)
       i += n - 1
       break
     }
   }
+  return found
+}
+
+function matchLiterals(doc: AnnotatedDocument, literals: readonly LiteralUserEntity[]): FoundEntity[] {
+  if (literals.length === 0) return []
+  const spans = literalMatches(doc, literals)
+  const toks = doc.tokens
+  const found = new Map<LiteralUserEntity, SpanMention[]>(
+    [...spans].map(([lit, list]) => [lit, list.map((m) => ({ ...m, label: doc.text.slice(toks[m.tokenStart]!.start, toks[m.tokenEnd - 1]!.end) }))]),
+  )
   return literals
     .filter((l) => found.has(l))
     .map((l) => {

@@ -3,7 +3,7 @@ import type { Relation } from '../../model/output.ts'
 import type { EntityExtractor, ExtractedEntity } from '../../entities/extract.ts'
 import { findRelations, type RelationEntity, type RelationResources } from '../../relations/index.ts'
 import type { AnalyzeContext, Analyzer } from '../types.ts'
-import type { EntityResources } from './entities.ts'
+import { literalMatches, type EntityResources } from './entities.ts'
 
 /** An entity of the document as the relation and opinion analyzers see it: named or user, with token mentions. */
 export interface DocumentEntity extends RelationEntity {
@@ -49,24 +49,8 @@ export function documentEntities(doc: AnnotatedDocument, extractor: EntityExtrac
   const user: DocumentEntity[] = []
   const taken = new Set<number>()
   if (d.user_entities && f.user_entities && res !== undefined && res.literals.length > 0) {
-    const sorted = [...res.literals].sort((a, b) => b.words.length - a.words.length)
-    const found = new Map<(typeof sorted)[number], { tokenStart: number; tokenEnd: number }[]>()
-    const toks = doc.tokens
-    for (let i = 0; i < toks.length; i++) {
-      for (const lit of sorted) {
-        const n = lit.words.length
-        if (i + n > toks.length) continue
-        let ok = true
-        for (let k = 0; k < n && ok; k++) ok = toks[i + k]!.text.toLowerCase() === lit.words[k]
-        if (!ok) continue
-        const list = found.get(lit) ?? []
-        list.push({ tokenStart: i, tokenEnd: i + n })
-        found.set(lit, list)
-        for (let k = i; k < i + n; k++) taken.add(k)
-        i += n - 1
-        break
-      }
-    }
+    const found = literalMatches(doc, res.literals)
+    for (const list of found.values()) for (const m of list) for (let k = m.tokenStart; k < m.tokenEnd; k++) taken.add(k)
     for (const lit of res.literals) {
       const mentions = found.get(lit)
       if (mentions !== undefined) user.push({ type: 'user', title: lit.title, entity_type: lit.entity_type, mentions })
