@@ -20,8 +20,9 @@ export interface FoundTheme {
   readonly sentiment: { readonly score: number; readonly polarity: 'positive' | 'negative' | 'neutral' }
 }
 
-/** The themes section: every theme (ranked, redundancy removed) and every noun phrase (for Discovery facets). */
+/** The themes section: the top themes (ranked, redundancy removed) and every noun phrase (for Discovery facets). */
 export interface ThemesSection {
+  /** At most the configuration's `themes_limit` (20 for each text of a collection). */
   readonly themes: readonly FoundTheme[]
   /** Noun phrases as written (not their parts), names included (`isProper`), in text order. */
   readonly phrases: readonly ThemeSpan[]
@@ -59,11 +60,12 @@ export function createThemesAnalyzer(dataDir?: string): Analyzer<'themes'> {
     name: 'themes',
     needs: ['sentiment'],
     enabled: (ctx) => ctx.subscription.feature_settings.document.themes && ctx.configuration.document.themes_limit > 0,
-    run(doc, sections) {
+    run(doc, sections, ctx) {
       const sentiment = need(sections, 'sentiment')
       const candidates = extractCandidates(doc)
       return {
-        themes: rankThemes(doc, candidates, sentiment, backgroundOf(dataDir)),
+        // Only the themes the output can hold get their (aspect) sentiment computed: the rest are never shown.
+        themes: rankThemes(doc, candidates, sentiment, backgroundOf(dataDir), ctx.configuration.document.themes_limit),
         phrases: candidates.filter((p) => !p.isPart),
       }
     },
@@ -86,15 +88,16 @@ export const themesAnalyzer: Analyzer<'themes'> = createThemesAnalyzer()
 
 /**
  * Rank a document's theme candidates (from `extractCandidates`; phrases without their parts also work) into
- * themes, with the sentiment and evidence of their context.
+ * themes (at most `limit`), with the sentiment and evidence of their context.
  */
 export function rankThemes(
   doc: AnnotatedDocument,
   candidates: readonly ThemeSpan[],
   sentiment: SentimentSection,
   background: Background = backgroundOf(),
+  limit = Infinity,
 ): FoundTheme[] {
-  return keyThemes(doc, background, Infinity, undefined, candidates).map((c) => {
+  return keyThemes(doc, background, limit, undefined, candidates).map((c) => {
     const first = c.spans[0]!
     const context = contextSentiment(doc, c.spans, sentiment)
     const evidence = context.sentences.filter((i) => sentiment.sentencePolar[i] === true).length
