@@ -5,7 +5,7 @@ import { detailsAnalyzer } from '../pipeline/analyzers/details.ts'
 import { summaryAnalyzer } from '../pipeline/analyzers/summary.ts'
 import { createSentimentAnalyzers } from '../pipeline/analyzers/sentiment.ts'
 import { createEntitiesAnalyzer } from '../pipeline/analyzers/entities.ts'
-import { themesAnalyzer } from '../pipeline/analyzers/themes.ts'
+import { createThemesAnalyzer, lazyBackground } from '../pipeline/analyzers/themes.ts'
 import { createLanguageAnalyzer } from '../pipeline/analyzers/language.ts'
 import { createTopicsAnalyzer, queryIndexAnalyzer } from '../pipeline/analyzers/topics.ts'
 import { createCategoriesAnalyzer } from '../pipeline/analyzers/categories.ts'
@@ -81,6 +81,8 @@ function lazyModels(dataDir: string | undefined): { identifier: LanguageIdentifi
  */
 export function builtinAnalyzers(dataDir?: string, grammar: QueryGrammar = createQueryGrammar()): PreparingAnalyzer[] {
   const models = lazyModels(dataDir)
+  // The theme background frequency list, read on first use, shared by themes and entity themes.
+  const background = lazyBackground(dataDir)
   // Word vectors and the built-in taxonomy: read only when concept topics or auto-categories first run.
   const semantic = createSemanticModel(dataDir)
   // Entities, relations and opinions read one extraction per document.
@@ -90,13 +92,13 @@ export function builtinAnalyzers(dataDir?: string, grammar: QueryGrammar = creat
     createLanguageAnalyzer(models.identifier),
     queryIndexAnalyzer,
     ...createSentimentAnalyzers(models.scorer, grammar),
-    createEntitiesAnalyzer(extractor, grammar),
+    createEntitiesAnalyzer(extractor, grammar, background),
     createRelationsAnalyzer(extractor, relationResources),
     createOpinionsAnalyzer(extractor),
     intentionsAnalyzer,
     createTopicsAnalyzer(grammar, semantic),
     createCategoriesAnalyzer(semantic),
-    themesAnalyzer,
+    createThemesAnalyzer(dataDir, background),
     detailsAnalyzer,
     summaryAnalyzer,
   ] as PreparingAnalyzer[]

@@ -1,7 +1,8 @@
 import type { AnnotatedDocument } from '../../nlp/types.ts'
 import type { Entity, Theme } from '../../model/output.ts'
 import { contextSentiment, spanMentions } from '../spans.ts'
-import { entityThemes as themesNear, extractCandidates, rankThemes, themeWire } from './themes.ts'
+import { entityThemes as themesNear, extractCandidates, lazyBackground, rankThemes, themeWire } from './themes.ts'
+import type { Background } from '../../themes/index.ts'
 import type { StoredConfiguration } from '../../storage/types.ts'
 import { createEntityExtractor, type EntityExtractor, type ExtractedEntity } from '../../entities/extract.ts'
 import { need } from '../pipeline.ts'
@@ -53,7 +54,11 @@ export interface EntityResources {
  * plus the configuration's user entities, which override a named result on the same span.
  * Sentiment of an entity is the mean sentiment of the sentences that mention it.
  */
-export function createEntitiesAnalyzer(extractor: EntityExtractor = createEntityExtractor(), grammar: QueryGrammar = createQueryGrammar()): Analyzer {
+export function createEntitiesAnalyzer(
+  extractor: EntityExtractor = createEntityExtractor(),
+  grammar: QueryGrammar = createQueryGrammar(),
+  background: () => Background = lazyBackground(),
+): Analyzer {
   const analyzer: Analyzer & { prepare(stored: StoredConfiguration, subscription: Subscription): EntityResources } = {
     name: 'entities',
     needs: ['sentiment', 'query_index'],
@@ -112,7 +117,7 @@ export function createEntitiesAnalyzer(extractor: EntityExtractor = createEntity
       const threshold = ctx.configuration.entities_threshold
       // Themes about an entity: the document's themes that stand in a sentence mentioning it.
       const themesLimit = d.entity_themes_limit > 0 && f.themes ? d.entity_themes_limit : 0
-      const docThemes = themesLimit > 0 ? rankThemes(doc, extractCandidates(doc), sentiment) : []
+      const docThemes = themesLimit > 0 ? rankThemes(doc, extractCandidates(doc), sentiment, background()) : []
       const entityThemes = (e: FoundEntity): Theme[] =>
         themesNear(doc, docThemes, e.mentions, themesLimit).map((t) => themeWire(doc, t, false, withMentions ? d.theme_mentions_limit : 0))
       const wire = (e: FoundEntity, mentionsLimit: number): Entity => {

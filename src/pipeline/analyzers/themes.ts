@@ -36,26 +36,17 @@ export function nounPhrases(doc: AnnotatedDocument): ThemeSpan[] {
   return extractCandidates(doc).filter((p) => !p.isPart)
 }
 
-// Background lists by data folder: immutable once read, shared by the engines of a process that use the same
-// folder (the file is the same bytes for all of them).
-const backgrounds = new Map<string, Background>()
-
-/** The background frequency list of a data folder (see `resolveDataDir`), read once. */
-export function backgroundOf(dataDir?: string): Background {
-  const key = resolveDataDir(dataDir).dir
-  let b = backgrounds.get(key)
-  if (b === undefined) {
-    b = loadBackground(dataDir)
-    backgrounds.set(key, b)
-  }
-  return b
+/** The background frequency list of a data folder (see `resolveDataDir`), read on first use and kept by the caller. */
+export function lazyBackground(dataDir?: string): () => Background {
+  let b: Background | undefined
+  return () => (b ??= loadBackground(dataDir))
 }
 
 /**
  * The `themes` analyzer reading its background list from `dataDir` (default: the package's, see
- * `resolveDataDir`). The engine's built-in list uses {@link themesAnalyzer}.
+ * `resolveDataDir`), or from `background` when the engine shares one list between analyzers.
  */
-export function createThemesAnalyzer(dataDir?: string): Analyzer<'themes'> {
+export function createThemesAnalyzer(dataDir?: string, background: () => Background = lazyBackground(dataDir)): Analyzer<'themes'> {
   return {
     name: 'themes',
     needs: ['sentiment'],
@@ -65,7 +56,7 @@ export function createThemesAnalyzer(dataDir?: string): Analyzer<'themes'> {
       const candidates = extractCandidates(doc)
       return {
         // Only the themes the output can hold get their (aspect) sentiment computed: the rest are never shown.
-        themes: rankThemes(doc, candidates, sentiment, backgroundOf(dataDir), ctx.configuration.document.themes_limit),
+        themes: rankThemes(doc, candidates, sentiment, background(), ctx.configuration.document.themes_limit),
         phrases: candidates.filter((p) => !p.isPart),
       }
     },
@@ -79,12 +70,6 @@ export function createThemesAnalyzer(dataDir?: string): Analyzer<'themes'> {
   }
 }
 
-/**
- * `themes`: the document's key phrases (candidates from POS patterns, ranked by frequency, term specificity
- * against a background list, position, casing and spread, redundant ones folded into the better one), with the
- * sentiment of the sentences they stand in.
- */
-export const themesAnalyzer: Analyzer<'themes'> = createThemesAnalyzer()
 
 /**
  * Rank a document's theme candidates (from `extractCandidates`; phrases without their parts also work) into
@@ -94,7 +79,7 @@ export function rankThemes(
   doc: AnnotatedDocument,
   candidates: readonly ThemeSpan[],
   sentiment: SentimentSection,
-  background: Background = backgroundOf(),
+  background: Background,
   limit = Infinity,
 ): FoundTheme[] {
   return keyThemes(doc, background, limit, undefined, candidates).map((c) => {
