@@ -9,6 +9,7 @@ import { loadServerConfig } from '../../src/server/config.ts'
 import { runServer, serverOptionsFromConfig, startServer } from '../../src/server.ts'
 import { send } from '../http/client.ts'
 import { makeSelfSignedCert } from './tls.ts'
+import { REDIS_URL, redisReachable } from '../helpers/redis.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'textengine-server-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -147,21 +148,6 @@ describe('runServer (textengine serve)', () => {
   })
 })
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
-
-async function redisReachable(): Promise<string | undefined> {
-  const probe = new Redis(REDIS_URL, { lazyConnect: true, connectTimeout: 1000, maxRetriesPerRequest: 1, retryStrategy: () => null })
-  probe.on('error', () => {})
-  try {
-    await probe.connect()
-    await probe.ping()
-    return undefined
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e)
-  } finally {
-    probe.disconnect()
-  }
-}
 
 const unreachable = await redisReachable()
 // Locally a missing Redis skips this suite; in CI it must run (and fail loudly).

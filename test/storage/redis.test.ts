@@ -7,8 +7,8 @@ import { createMemoryStorage } from '../../src/storage/memory.ts'
 import { createRedisStorage } from '../../src/storage/redis.ts'
 import type { ItemKind, QueueItem, Storage } from '../../src/storage/types.ts'
 import { runStorageContract } from '../helpers/storage-contract.ts'
+import { REDIS_URL, redisReachable } from '../helpers/redis.ts'
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'
 
 /** Fail fast instead of hanging: short connect timeout, two reconnect attempts, no offline queue retries. */
 const FAST_FAIL: RedisOptions = {
@@ -18,19 +18,6 @@ const FAST_FAIL: RedisOptions = {
   retryStrategy: (times) => (times > 2 ? null : 100),
 }
 
-async function redisReachable(): Promise<string | undefined> {
-  const probe = new Redis(REDIS_URL, FAST_FAIL)
-  probe.on('error', () => {})
-  try {
-    await probe.connect()
-    await probe.ping()
-    return undefined
-  } catch (e) {
-    return e instanceof Error ? e.message : String(e)
-  } finally {
-    probe.disconnect()
-  }
-}
 
 const unreachable = await redisReachable()
 // Locally a missing Redis skips the suite; in CI it must run (and fail loudly).
