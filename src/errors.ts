@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   ERR_RESOURCE_LIMIT: { status: 406, summary: 'a per-configuration or per-account limit is reached' },
   ERR_DOCUMENT_TOO_LONG: { status: 413, summary: 'characters per single document exceeded' },
   ERR_BODY_TOO_LARGE: { status: 413, summary: 'request body too large' },
+  ERR_QUEUE_FULL: { status: 429, summary: 'the account queue is full; retry after the time given (Retry-After)' },
   ERR_INTERNAL: { status: 500, summary: 'internal error' },
 } as const satisfies Record<string, { status: number; summary: string }>
 
@@ -38,12 +39,18 @@ export class EngineError extends Error {
   readonly status: number
   /** The field at fault, as a path like `documents[3].text`, when there is one. */
   readonly field: string | undefined
+  /**
+   * Seconds after which the same request may succeed (the HTTP adapter sends it as `Retry-After`), for refusals
+   * that are about load rather than the request (ERR_QUEUE_FULL).
+   */
+  readonly retryAfterSeconds: number | undefined
 
-  constructor(code: ErrorCode, message: string, field?: string) {
+  constructor(code: ErrorCode, message: string, field?: string, options?: { readonly retryAfterSeconds?: number }) {
     super(message)
     this.code = code
     this.status = ERROR_CODES[code].status
     this.field = field
+    this.retryAfterSeconds = options?.retryAfterSeconds
   }
 }
 

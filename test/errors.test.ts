@@ -10,8 +10,13 @@ describe('error table', () => {
     expect(rows).toEqual(table)
   })
 
-  it('should only use statuses the contract allows clients to see', () => {
-    for (const e of Object.values(ERROR_CODES)) expect([400, 401, 402, 403, 404, 406, 413, 500]).toContain(e.status)
+  it('should only use statuses the contract allows clients to see, and 429 only for a full queue (back-pressure)', () => {
+    for (const [code, e] of Object.entries(ERROR_CODES)) {
+      if (code === 'ERR_QUEUE_FULL') expect(e.status).toBe(429)
+      else expect([400, 401, 402, 403, 404, 406, 413, 500]).toContain(e.status)
+    }
+    expect(new EngineError('ERR_QUEUE_FULL', 'full', undefined, { retryAfterSeconds: 3 }).retryAfterSeconds).toBe(3)
+    expect(new EngineError('ERR_INVALID_FIELD', 'bad').retryAfterSeconds).toBeUndefined()
   })
 
   it('should recognise engine errors by name and code, not by class identity', () => {
