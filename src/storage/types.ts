@@ -3,11 +3,27 @@ import type { CollectionOutput, DocumentOutput } from '../model/output.ts'
 import type { StatisticsCounters } from '../model/account.ts'
 import type { Tuning } from '../model/tuning.ts'
 
+export { StorageUnavailableError, StorageValueError, isStorageUnavailable, isStorageValueError } from './errors.ts'
+
 /**
  * The storage behind an engine: small, async, and the same for every backend (memory by default,
  * Redis as an optional adapter). Every method is atomic on its own; the engine never relies on two
  * calls being atomic together. A contract suite (`test/helpers/storage-contract.ts`) must pass for
  * every implementation.
+ *
+ * Values: items hold JSON values only (plain objects, arrays, well-formed strings, finite numbers,
+ * booleans, null; properties holding `undefined` are dropped, as JSON drops them). Every backend stores
+ * exactly what Redis can keep, so memory and Redis answer alike.
+ *
+ * Returned items are the caller's to read, not to change: the memory storage hands out its stored
+ * `input`/`output` objects deeply frozen (no copy per read), so changing them throws a TypeError in strict
+ * code (every ES module) and can never alter what is stored; other backends may hand out fresh copies.
+ * The item object itself (status, seq, ...) is always a fresh shallow object the caller may change.
+ *
+ * Errors: a backend that cannot be reached throws {@link StorageUnavailableError} quickly (answer 503 with
+ * Retry-After); a value that cannot be stored throws {@link StorageValueError} (answer 400).
+ *
+ * Cost: every queue operation costs O(items it touches) (plus a logarithm), never O(items stored).
  */
 export interface Storage {
   /** Read the settings record of an account (all configurations with their tuning). */
@@ -23,21 +39,58 @@ export interface Storage {
    */
   saveSettings(account: string, record: SettingsRecord, expectedVersion: number): Promise<boolean>
 
-  /** Insert items; an item with the same key (account, kind, configId, id) replaces the earlier one. */
+  /**
+   * Insert items; an item with the same key (account, kind, configId, id) replaces the earlier one (and
+   * loses any lease it had). All or nothing: when one item holds a value the storage cannot keep, throws
+   * {@link StorageValueError} naming it (`items[2].input.metadata.x`) and stores none of them. The stored
+   * values are copies: the caller may change its objects afterwards. `claim`/`leaseExpiresAt`/`attempts` of
+   * the given items are ignored (a put item has no lease).
+   */
   putItems(items: readonly QueueItem[]): Promise<void>
   /** One item by key, whatever its status (does not dequeue). */
   getItem(key: ItemKey): Promise<QueueItem | undefined>
   /**
-   * Move up to `limit` QUEUED items (oldest `seq` first, any account) to PROCESSING and return them.
-   * Two concurrent claims never return the same item.
+   * Claim up to `limit` items for processing, oldest first, any account, and return them (status PROCESSING).
+   * Claimable are PROCESSING items whose lease expired (claimed by a worker, in any process, that died or
+   * stalled: they come first, earliest expiry first) and then QUEUED items (lowest `seq` first).
+   * Every returned item carries a new lease: `claim` (a token unique to this claim, across processes),
+   * `leaseExpiresAt` (`nowMs + leaseMs`) and `attempts` (claims of this item so far, this one included: a
+   * value above 1 means an earlier claim was lost, e.g. its process crashed; the caller may fail items
+   * that keep coming back). Two concurrent claims never return the same item; a reclaimed item's earlier
+   * holder can no longer complete, extend or release it.
+   * `limit` as `Array#slice` reads it: below 1 claims nothing, `Infinity` everything claimable.
    */
-  claimQueued(limit: number): Promise<QueueItem[]>
+  claimQueued(limit: number, options?: ClaimOptions): Promise<QueueItem[]>
   /**
-   * Store the outcome of a claimed item (status PROCESSED or FAILED with `output`), but only when the stored
-   * item still has the same `seq` and is PROCESSING (it was not replaced or cancelled meanwhile).
-   * Returns whether it was stored.
+   * Extend the lease of a claimed item (long collections): the new expiry is `nowMs + leaseMs`. Only the
+   * current holder (same key, `seq` and `claim` as returned by `claimQueued`) can do so, and only while the
+   * item is PROCESSING under that claim. Returns the new `leaseExpiresAt`, or undefined when the lease was
+   * lost (reclaimed by another worker, cancelled, replaced or purged): stop work on it then.
+   */
+  extendLease(item: QueueItem, options?: ClaimOptions): Promise<number | undefined>
+  /**
+   * Give a claimed item back (e.g. on shutdown, before processing it): it becomes QUEUED again at its
+   * `seq` position, claimable at once. Only the current holder can; returns whether it was released.
+   */
+  releaseItem(item: QueueItem): Promise<boolean>
+  /**
+   * Store the outcome of a claimed item (status PROCESSED or FAILED with `output`), but only for the
+   * current lease holder: the stored item must still be PROCESSING with the same `seq` and `claim` (it was
+   * not replaced, cancelled, purged or reclaimed after its lease expired). A holder whose lease expired but
+   * whose item nobody reclaimed yet still completes it. Returns whether it was stored.
+   *
+   * An outcome the storage cannot keep (see {@link StorageValueError}: a non-finite number, a lone
+   * surrogate, ... in `output`) is not refused and does not throw: the item is stored FAILED with a
+   * `failure_reason` naming the value, so it never poisons a later retrieval. Call
+   * `storableOutcome` (src/storage/values.ts) first to know exactly what will be stored (e.g. to
+   * send the same output to a callback). `claim`, `leaseExpiresAt` are not kept on the finished item.
    */
   completeItem(item: QueueItem): Promise<boolean>
+  /**
+   * How many items of an account are QUEUED or PROCESSING (not yet finished): a cheap counter kept
+   * incrementally (O(1)), for back-pressure (a bounded queue per account).
+   */
+  countQueued(account: string): Promise<number>
   /**
    * Remove and return up to `limit` finished (PROCESSED or FAILED) items of an account and kind, oldest
    * first (by `seq`), filtered by configuration or by job id (exactly one of the two). By configuration
@@ -52,7 +105,10 @@ export interface Storage {
    * item. Says what it found: removed, a finished item (left as it is), or nothing.
    */
   cancelQueued(key: ItemKey): Promise<'cancelled' | 'not-queued' | 'missing'>
-  /** Remove every item submitted before `beforeMs` (epoch ms); returns how many were removed. */
+  /**
+   * Remove every item submitted before `beforeMs` (epoch ms), whatever its state; returns how many were
+   * removed. Costs O(removed) (a time-ordered index), so calling it on every request is cheap.
+   */
   purgeBefore(beforeMs: number): Promise<number>
 
   /**
@@ -121,9 +177,43 @@ export interface QueueItem extends ItemKey {
   seq: number
   submittedAt: number
   finishedAt?: number
-  /** Configuration revision at submission (informative). */
   input: DocumentInput | CollectionInput
   output?: DocumentOutput | CollectionOutput
+  /**
+   * Lease token, set on items returned by `claimQueued` (and kept by `{...item}` copies): proves the
+   * caller holds the item for `completeItem`, `extendLease` and `releaseItem`. Unique across processes.
+   */
+  claim?: string
+  /** When the lease of `claim` expires (epoch ms, the clock of the claim's `nowMs`); set with `claim`. */
+  leaseExpiresAt?: number
+  /** How many times the item was claimed, this claim included; set by `claimQueued`. */
+  attempts?: number
+}
+
+/** Options of `claimQueued` and `extendLease`. */
+export interface ClaimOptions {
+  /**
+   * The time of the claim (epoch ms): leases that expire at or before it are reclaimable.
+   * @defaultValue the storage's clock (its `now` option, else `Date.now()`)
+   */
+  nowMs?: number
+  /**
+   * How long the lease lasts (ms, > 0). Choose it well above the time one item takes to analyse, or
+   * extend the lease while working on long items.
+   * @defaultValue the storage's `leaseMs` option, else {@link DEFAULT_LEASE_MS}
+   */
+  leaseMs?: number
+}
+
+/** Default lease (visibility timeout) of a claimed item: 60 s. */
+export const DEFAULT_LEASE_MS = 60_000
+
+/** Options shared by every storage backend's factory. */
+export interface StorageOptions {
+  /** Default lease of `claimQueued` (ms, > 0). @defaultValue {@link DEFAULT_LEASE_MS} */
+  leaseMs?: number
+  /** Clock for leases when a call gives no `nowMs` (epoch ms). @defaultValue `Date.now` */
+  now?: () => number
 }
 
 /** Retrieval filter: by configuration or by job id, never both. */

@@ -1,0 +1,101 @@
+import type { CollectionOutput, DocumentOutput } from '../model/output.ts'
+import { StorageValueError } from './errors.ts'
+import type { QueueItem } from './types.ts'
+
+/*
+ * What every storage can keep: JSON values. Both backends run items through these functions before storing
+ * anything, so memory and Redis accept, refuse and drop exactly the same things.
+ */
+
+/** Nesting deeper than this is refused (a guard for the recursive walk; JSON parsers of the API refuse far less). */
+export const MAX_DEPTH = 1000
+
+const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
+
+function describe(v: unknown): string {
+  if (typeof v === 'number') return String(v)
+  if (typeof v === 'object' && v !== null) return `an instance of ${(v as object).constructor?.name ?? 'an unknown class'}`
+  return `a ${typeof v}`
+}
+
+/**
+ * A deep copy of a JSON value, frozen (`freeze`) or not, or a {@link StorageValueError} naming the first
+ * value that cannot be stored: a non-finite number, a string (or property name) with a lone surrogate, a
+ * bigint, function or symbol, an object that is neither a plain object (prototype Object.prototype or null)
+ * nor an array, or nesting deeper than {@link MAX_DEPTH}. As JSON does: properties holding `undefined` are
+ * dropped, `undefined` array elements and holes become null, -0 becomes 0.
+ */
+export function storableCopy<T>(value: T, path: string, freeze: boolean): T {
+  return walk(value, path, 0, true, freeze) as T
+}
+
+/** Throws {@link StorageValueError} as {@link storableCopy} does, copying nothing. */
+export function checkStorable(value: unknown, path: string): void {
+  walk(value, path, 0, false, false)
+}
+
+function walk(v: unknown, path: string, depth: number, copy: boolean, freeze: boolean): unknown {
+  switch (typeof v) {
+    case 'string':
+      if (!isWellFormed(v)) throw new StorageValueError(path, `holds a lone surrogate (a string that is not well-formed UTF-16), which cannot be stored`)
+      return v
+    case 'number':
+      if (!Number.isFinite(v)) throw new StorageValueError(path, `is ${String(v)}; only finite numbers can be stored`)
+      return v === 0 ? 0 : v
+    case 'boolean':
+      return v
+    case 'object':
+      break
+    default:
+      throw new StorageValueError(path, `is ${describe(v)}, which cannot be stored (JSON values only)`)
+  }
+  if (v === null) return null
+  if (depth >= MAX_DEPTH) throw new StorageValueError(path, `is nested deeper than ${MAX_DEPTH} levels`)
+  if (Array.isArray(v)) {
+    const out: unknown[] | undefined = copy ? new Array<unknown>(v.length) : undefined
+    for (let i = 0; i < v.length; i++) {
+      const e = v[i]
+      const c = e === undefined ? null : walk(e, `${path}[${i}]`, depth + 1, copy, freeze)
+      if (out !== undefined) out[i] = c
+    }
+    return out === undefined ? v : freeze ? Object.freeze(out) : out
+  }
+  const proto = Object.getPrototypeOf(v) as unknown
+  if (proto !== Object.prototype && proto !== null) throw new StorageValueError(path, `is ${describe(v)}, which cannot be stored (plain objects and arrays only)`)
+  const out: Record<string, unknown> | undefined = copy ? {} : undefined
+  for (const k in v as Record<string, unknown>) {
+    if (!Object.prototype.hasOwnProperty.call(v, k)) continue
+    const e = (v as Record<string, unknown>)[k]
+    if (e === undefined) continue
+    if (!isWellFormed(k)) throw new StorageValueError(`${path}[${JSON.stringify(k)}]`, 'is a property name with a lone surrogate, which cannot be stored')
+    const c = walk(e, `${path}.${k}`, depth + 1, copy, freeze)
+    if (out !== undefined) out[k] = c
+  }
+  return out === undefined ? v : freeze ? Object.freeze(out) : out
+}
+
+/**
+ * The outcome `completeItem` stores for `done`: `done` itself when its output (and input) can be stored,
+ * otherwise the same item FAILED, with an output holding only its id, configuration, job id, tag and a
+ * `failure_reason` naming the value that could not be stored. Workers call it before `completeItem` to send
+ * callbacks and count statistics on exactly what was stored.
+ */
+export function storableOutcome(done: QueueItem): QueueItem {
+  try {
+    checkStorable(done.output, 'output')
+    return done
+  } catch (e) {
+    if (!(e instanceof StorageValueError)) throw e
+    return failedOutcome(done, `the output could not be stored: ${e.message}`)
+  }
+}
+
+/** `item` FAILED with a minimal output carrying `reason` (its tag kept only when it can be stored). */
+export function failedOutcome(item: QueueItem, reason: string): QueueItem {
+  const output: DocumentOutput | CollectionOutput = { id: item.id, config_id: item.configId, status: 'FAILED', failure_reason: reason }
+  if (item.jobId !== undefined) output.job_id = item.jobId
+  const tag = item.input?.tag
+  if (typeof tag === 'string' && isWellFormed(tag)) output.tag = tag
+  const failed: QueueItem = { ...item, status: 'FAILED', output }
+  return failed
+}
