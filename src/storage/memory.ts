@@ -1,5 +1,11 @@
+import { randomUUID } from 'node:crypto'
 import type { StatisticsCounters } from '../model/account.ts'
-import type { ItemKey, QueueItem, SettingsRecord, StatRow, Storage, TakeFilter } from './types.ts'
+import { StorageValueError } from './errors.ts'
+import { Heap } from './heap.ts'
+import type { HeapNode } from './heap.ts'
+import { DEFAULT_LEASE_MS } from './types.ts'
+import type { ClaimOptions, ItemKey, ItemKind, QueueItem, QueueStatus, SettingsRecord, StatRow, Storage, StorageOptions, TakeFilter } from './types.ts'
+import { failedOutcome, storableCopy } from './values.ts'
 
 /** Every counter of a statistics row, all zero. */
 export function zeroCounters(): StatisticsCounters {
@@ -23,24 +29,190 @@ function itemKey(key: ItemKey): string {
   return JSON.stringify([key.account, key.kind, key.configId, key.id])
 }
 
-function isFinished(item: QueueItem): boolean {
-  return item.status === 'PROCESSED' || item.status === 'FAILED'
+function isFinished(status: QueueStatus): boolean {
+  return status === 'PROCESSED' || status === 'FAILED'
+}
+
+/** Name of the finished-items index an item belongs to: its job id when it has one, else its configuration. */
+function groupKey(account: string, kind: ItemKind, filter: TakeFilter): string {
+  return 'jobId' in filter ? JSON.stringify([account, kind, 'job', filter.jobId]) : JSON.stringify([account, kind, 'config', filter.configId])
+}
+
+/** A stored item. A new entry per put; `gen` changes on every state change, which kills its older heap nodes. */
+interface Entry {
+  readonly key: string
+  /** The item as put (deeply frozen, without status, output, finishedAt or lease fields). */
+  readonly base: Readonly<Stored>
+  status: QueueStatus
+  gen: number
+  claim: string | undefined
+  leaseExpiresAt: number
+  attempts: number
+  finishedAt: number | undefined
+  output: QueueItem['output']
+  group: Group | undefined
+}
+
+/** Finished items of one (account, kind, configuration or job id), by seq. */
+interface Group {
+  readonly key: string
+  readonly heap: Heap<Entry>
+  live: number
+}
+
+/** Lease fields never stored with an item. */
+type Stored = Omit<QueueItem, 'status' | 'claim' | 'leaseExpiresAt' | 'attempts' | 'output' | 'finishedAt'>
+
+/** Options of {@link createMemoryStorage}. */
+export type MemoryStorageOptions = StorageOptions
+
+/** Checks a lease length in ms. */
+export function checkLeaseMs(v: unknown, where: string): number {
+  if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) {
+    throw new TypeError(`${where} should be a finite number of milliseconds above 0, instead found ${typeof v === 'number' ? String(v) : typeof v}`)
+  }
+  return v
 }
 
 /**
  * The default storage: everything in memory, lost when the process ends. Each method runs to completion
- * without awaiting anything in between, so each is atomic; values are deep-copied in and out, so callers
- * can never change stored state through a reference they passed or received.
+ * without awaiting anything in between, so each is atomic.
+ *
+ * Values are copied once when stored (`putItems`, `completeItem`: a walk that also refuses what Redis could
+ * not keep) and deeply frozen; reads hand out those frozen objects without copying, inside a fresh shallow
+ * item object. Callers can therefore never change stored state through a reference they passed (it was
+ * copied) or received (it is frozen: writes throw in strict code).
+ *
+ * Indexes keep every queue operation at O(items touched · log n): a heap of QUEUED items by seq, a heap of
+ * leases by expiry, a heap of finished items by seq per (account, kind, configuration or job id), a heap of
+ * every item by submission time (purge), and a count of unfinished items per account. Heaps delete lazily
+ * and compact themselves when dead nodes outnumber live ones.
  */
-export function createMemoryStorage(): Storage {
+export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage {
+  const defaultLeaseMs = options.leaseMs === undefined ? DEFAULT_LEASE_MS : checkLeaseMs(options.leaseMs, 'createMemoryStorage: options.leaseMs')
+  const clock = options.now ?? Date.now
   const settings = new Map<string, SettingsRecord>()
-  const items = new Map<string, QueueItem>()
+  const items = new Map<string, Entry>()
+  /** QUEUED entries by seq. */
+  const queued = new Heap<Entry>()
+  let queuedLive = 0
+  /** PROCESSING entries by lease expiry, then seq. */
+  const leases = new Heap<Entry>()
+  let processingLive = 0
+  /** Every entry by submittedAt, then seq. */
+  const bySubmission = new Heap<Entry>()
+  const groups = new Map<string, Group>()
+  /** account -> QUEUED + PROCESSING items. */
+  const pending = new Map<string, number>()
   /** account -> job id -> last time seen (epoch ms). */
   const jobIds = new Map<string, Map<string, number>>()
   /** account -> row key -> row. */
   const counters = new Map<string, Map<string, StatRow>>()
+  const claimPrefix = randomUUID()
+  let claims = 0
+  let nextGen = 0
 
-  const bySeq = (a: QueueItem, b: QueueItem): number => a.seq - b.seq
+  const isCurrent = (e: Entry): boolean => items.get(e.key) === e
+  const liveQueued = (n: HeapNode<Entry>): boolean => n.gen === n.entry.gen && n.entry.status === 'QUEUED' && isCurrent(n.entry)
+  const liveLease = (n: HeapNode<Entry>): boolean => n.gen === n.entry.gen && n.entry.status === 'PROCESSING' && isCurrent(n.entry)
+  const liveDone = (n: HeapNode<Entry>): boolean => n.gen === n.entry.gen && isFinished(n.entry.status) && isCurrent(n.entry)
+  const liveEntry = (n: HeapNode<Entry>): boolean => isCurrent(n.entry)
+
+  /** Compact a heap whose dead nodes outnumber its live ones (amortised O(1) per operation). */
+  function tidy(heap: Heap<Entry>, live: number, isLive: (n: HeapNode<Entry>) => boolean): void {
+    if (heap.size > 64 && heap.size > 2 * live) heap.compact(isLive)
+  }
+
+  function addPending(account: string, delta: number): void {
+    const n = (pending.get(account) ?? 0) + delta
+    if (n === 0) pending.delete(account)
+    else pending.set(account, n)
+  }
+
+  /** Leave the current state (its counters; its heap nodes die with the new gen). */
+  function leave(e: Entry): void {
+    e.gen = ++nextGen
+    if (e.status === 'QUEUED') {
+      queuedLive--
+      addPending(e.base.account, -1)
+    } else if (e.status === 'PROCESSING') {
+      processingLive--
+      addPending(e.base.account, -1)
+    } else if (e.group !== undefined) {
+      const g = e.group
+      e.group = undefined
+      if (--g.live === 0) groups.delete(g.key)
+    }
+    e.claim = undefined
+  }
+
+  function enterQueued(e: Entry): void {
+    e.status = 'QUEUED'
+    queuedLive++
+    addPending(e.base.account, 1)
+    queued.push({ a: e.base.seq, b: 0, entry: e, gen: e.gen })
+    tidy(queued, queuedLive, liveQueued)
+  }
+
+  function enterProcessing(e: Entry, claim: string, expiresAt: number): void {
+    e.status = 'PROCESSING'
+    e.claim = claim
+    e.leaseExpiresAt = expiresAt
+    processingLive++
+    addPending(e.base.account, 1)
+    leases.push({ a: expiresAt, b: e.base.seq, entry: e, gen: e.gen })
+    tidy(leases, processingLive, liveLease)
+  }
+
+  function enterFinished(e: Entry, status: QueueStatus): void {
+    e.status = status
+    const b = e.base
+    const k = groupKey(b.account, b.kind, b.jobId === undefined ? { configId: b.configId } : { jobId: b.jobId })
+    let g = groups.get(k)
+    if (g === undefined) {
+      g = { key: k, heap: new Heap<Entry>(), live: 0 }
+      groups.set(k, g)
+    }
+    g.live++
+    e.group = g
+    g.heap.push({ a: b.seq, b: 0, entry: e, gen: e.gen })
+    tidy(g.heap, g.live, liveDone)
+  }
+
+  function remove(e: Entry): void {
+    leave(e)
+    items.delete(e.key)
+    tidy(bySubmission, items.size, liveEntry)
+  }
+
+  /** The item as callers see it: a fresh shallow object over the frozen stored values. */
+  function view(e: Entry): QueueItem {
+    const out: QueueItem = { ...e.base, status: e.status }
+    if (e.finishedAt !== undefined) out.finishedAt = e.finishedAt
+    if (e.output !== undefined) out.output = e.output
+    return out
+  }
+
+  /** The stored part of an item: a frozen copy without state, output or lease fields. */
+  function storedPart(item: QueueItem, path: string): Readonly<Stored> {
+    const { status: _s, claim: _c, leaseExpiresAt: _l, attempts: _a, output: _o, finishedAt: _f, ...rest } = item
+    checkKey(item, path)
+    return storableCopy(rest, path, true)
+  }
+
+  function claimOptions(o: ClaimOptions | undefined, where: string): { nowMs: number; leaseMs: number } {
+    const nowMs = o?.nowMs ?? clock()
+    if (typeof nowMs !== 'number' || !Number.isFinite(nowMs)) throw new TypeError(`${where}: nowMs should be a finite number, instead found ${String(nowMs)}`)
+    const leaseMs = o?.leaseMs === undefined ? defaultLeaseMs : checkLeaseMs(o.leaseMs, `${where}: leaseMs`)
+    return { nowMs, leaseMs }
+  }
+
+  /** The current entry when `item` holds its lease. */
+  function holder(item: QueueItem): Entry | undefined {
+    const e = items.get(itemKey(item))
+    if (e === undefined || e.status !== 'PROCESSING' || e.base.seq !== item.seq || item.claim === undefined || e.claim !== item.claim) return undefined
+    return e
+  }
 
   return {
     async loadSettings(account) {
@@ -60,67 +232,141 @@ export function createMemoryStorage(): Storage {
     },
 
     async putItems(list) {
-      // Copy everything first so a value that cannot be cloned stores nothing.
-      const copies = list.map((item) => structuredClone(item))
-      for (const item of copies) items.set(itemKey(item), item)
+      // Copy (and check) everything first so a value that cannot be stored stores nothing.
+      const prepared = list.map((item, i) => {
+        const path = `items[${i}]`
+        const base = storedPart(item, path)
+        const finished = isFinished(item.status)
+        if (!finished && item.status !== 'QUEUED' && item.status !== 'PROCESSING') throw new StorageValueError(`${path}.status`, `is ${JSON.stringify(item.status)}, not a queue status`)
+        const output = finished && item.output !== undefined ? storableCopy(item.output, `${path}.output`, true) : undefined
+        const finishedAt = finished && item.finishedAt !== undefined ? storableCopy(item.finishedAt, `${path}.finishedAt`, false) : undefined
+        return { base, status: item.status, output, finishedAt }
+      })
+      for (const p of prepared) {
+        const key = itemKey(p.base)
+        const old = items.get(key)
+        if (old !== undefined) remove(old)
+        const e: Entry = { key, base: p.base, status: 'QUEUED', gen: ++nextGen, claim: undefined, leaseExpiresAt: 0, attempts: 0, finishedAt: p.finishedAt, output: p.output, group: undefined }
+        items.set(key, e)
+        bySubmission.push({ a: p.base.submittedAt, b: p.base.seq, entry: e, gen: e.gen })
+        // A put item has no lease: PROCESSING is put as QUEUED (claimable at once).
+        if (isFinished(p.status)) enterFinished(e, p.status)
+        else enterQueued(e)
+      }
     },
 
     async getItem(key) {
-      const item = items.get(itemKey(key))
-      return item === undefined ? undefined : structuredClone(item)
+      const e = items.get(itemKey(key))
+      return e === undefined ? undefined : view(e)
     },
 
-    async claimQueued(limit) {
-      if (!(limit > 0)) return []
-      const queued = [...items.values()].filter((i) => i.status === 'QUEUED').sort(bySeq).slice(0, limit)
-      for (const item of queued) item.status = 'PROCESSING'
-      return queued.map((i) => structuredClone(i))
+    async claimQueued(limit, o) {
+      const { nowMs, leaseMs } = claimOptions(o, 'claimQueued')
+      const n = limit === Infinity ? Infinity : Math.trunc(limit)
+      if (!(n > 0)) return []
+      const got: Entry[] = []
+      // Expired leases first (their holder died or stalled), then QUEUED items by seq.
+      for (let top = leases.peek(); got.length < n && top !== undefined && top.a <= nowMs; top = leases.peek()) {
+        leases.pop()
+        if (liveLease(top)) got.push(top.entry)
+      }
+      while (got.length < n) {
+        const top = queued.pop()
+        if (top === undefined) break
+        if (liveQueued(top)) got.push(top.entry)
+      }
+      const base = `${claimPrefix}:${++claims}:`
+      const expiresAt = nowMs + leaseMs
+      return got.map((e, i) => {
+        leave(e)
+        e.attempts++
+        const claim = `${base}${i}`
+        enterProcessing(e, claim, expiresAt)
+        return { ...view(e), claim, leaseExpiresAt: expiresAt, attempts: e.attempts }
+      })
     },
 
-    async completeItem(item) {
-      const k = itemKey(item)
-      const stored = items.get(k)
-      if (stored === undefined || stored.seq !== item.seq || stored.status !== 'PROCESSING') return false
-      if (!isFinished(item)) return false
-      items.set(k, structuredClone(item))
+    async extendLease(item, o) {
+      const { nowMs, leaseMs } = claimOptions(o, 'extendLease')
+      const e = holder(item)
+      if (e === undefined) return undefined
+      const claim = e.claim!
+      leave(e)
+      enterProcessing(e, claim, nowMs + leaseMs)
+      return e.leaseExpiresAt
+    },
+
+    async releaseItem(item) {
+      const e = holder(item)
+      if (e === undefined) return false
+      leave(e)
+      enterQueued(e)
       return true
     },
 
+    async completeItem(item) {
+      if (!isFinished(item.status)) return false
+      const e = holder(item)
+      if (e === undefined) return false
+      let done = item
+      let output: QueueItem['output']
+      try {
+        output = item.output === undefined ? undefined : storableCopy(item.output, 'output', true)
+      } catch (err) {
+        if (!(err instanceof StorageValueError)) throw err
+        done = failedOutcome(item, `the output could not be stored: ${err.message}`)
+        output = storableCopy(done.output, 'output', true)
+      }
+      const finishedAt = done.finishedAt === undefined || !Number.isFinite(done.finishedAt) ? undefined : done.finishedAt
+      leave(e)
+      e.output = output
+      e.finishedAt = finishedAt
+      enterFinished(e, done.status)
+      return true
+    },
+
+    async countQueued(account) {
+      return pending.get(account) ?? 0
+    },
+
     async takeProcessed(account, kind, filter, limit) {
-      if (!(limit > 0)) return []
-      const match = filterMatcher(filter)
-      const found = [...items.values()]
-        .filter((i) => i.account === account && i.kind === kind && isFinished(i) && match(i))
-        .sort(bySeq)
-        .slice(0, limit)
-      for (const item of found) items.delete(itemKey(item))
-      return found.map((i) => structuredClone(i))
+      const n = limit === Infinity ? Infinity : Math.trunc(limit)
+      if (!(n > 0)) return []
+      const g = groups.get(groupKey(account, kind, filter))
+      const out: QueueItem[] = []
+      while (g !== undefined && out.length < n) {
+        const top = g.heap.pop()
+        if (top === undefined) break
+        if (!liveDone(top)) continue
+        out.push(view(top.entry))
+        remove(top.entry)
+      }
+      return out
     },
 
     async takeItem(key) {
-      const k = itemKey(key)
-      const stored = items.get(k)
-      if (stored === undefined || !isFinished(stored)) return undefined
-      items.delete(k)
-      return structuredClone(stored)
+      const e = items.get(itemKey(key))
+      if (e === undefined || !isFinished(e.status)) return undefined
+      const out = view(e)
+      remove(e)
+      return out
     },
 
     async cancelQueued(key) {
-      const k = itemKey(key)
-      const stored = items.get(k)
-      if (stored === undefined) return 'missing'
-      if (isFinished(stored)) return 'not-queued'
-      items.delete(k)
+      const e = items.get(itemKey(key))
+      if (e === undefined) return 'missing'
+      if (isFinished(e.status)) return 'not-queued'
+      remove(e)
       return 'cancelled'
     },
 
     async purgeBefore(beforeMs) {
       let removed = 0
-      for (const [k, item] of items) {
-        if (item.submittedAt < beforeMs) {
-          items.delete(k)
-          removed++
-        }
+      for (let top = bySubmission.peek(); top !== undefined && top.a < beforeMs; top = bySubmission.peek()) {
+        bySubmission.pop()
+        if (!liveEntry(top)) continue
+        remove(top.entry)
+        removed++
       }
       return removed
     },
@@ -185,6 +431,19 @@ export function compareRows(a: StatRow, b: StatRow): number {
     cmp(a.app, b.app) ||
     cmp(a.language, b.language)
   )
+}
+
+/** Throws StorageValueError unless the key fields of an item are strings and seq, submittedAt finite numbers. */
+export function checkKey(item: QueueItem, where: string): void {
+  for (const f of ['account', 'kind', 'configId', 'id'] as const) {
+    if (typeof item[f] !== 'string') throw new StorageValueError(`${where}.${f}`, `should be a string, instead found ${typeof item[f]}`)
+  }
+  if (item.kind !== 'document' && item.kind !== 'collection') throw new StorageValueError(`${where}.kind`, `should be "document" or "collection", instead found ${JSON.stringify(item.kind)}`)
+  if (item.jobId !== undefined && typeof item.jobId !== 'string') throw new StorageValueError(`${where}.jobId`, `should be a string, instead found ${typeof item.jobId}`)
+  if (typeof item.seq !== 'number' || !Number.isFinite(item.seq)) throw new StorageValueError(`${where}.seq`, `should be a finite number, instead found ${String(item.seq)}`)
+  if (typeof item.submittedAt !== 'number' || !Number.isFinite(item.submittedAt)) {
+    throw new StorageValueError(`${where}.submittedAt`, `should be a finite number, instead found ${String(item.submittedAt)}`)
+  }
 }
 
 function cmp(a: string, b: string): number {

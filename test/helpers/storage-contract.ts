@@ -1,15 +1,20 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { QueueItem, SettingsRecord, Storage } from '../../src/storage/types.ts'
+import { isStorageValueError } from '../../src/storage/errors.ts'
+import type { QueueItem, SettingsRecord, Storage, StorageOptions } from '../../src/storage/types.ts'
 
 /**
  * The contract every `Storage` implementation must pass. Registers vitest tests under `describe(name)`;
- * `makeStorage` is called once per test and must return an empty storage (the suite closes it).
+ * `makeStorage` is called once per test (with the storage options the test needs: lease length, clock) and must
+ * return an empty storage (the suite closes it).
  */
-export function runStorageContract(name: string, makeStorage: () => Promise<Storage>): void {
+export function runStorageContract(name: string, makeStorage: (options?: StorageOptions) => Promise<Storage>): void {
   describe(`Storage contract: ${name}`, () => {
     let s: Storage
+    /** The clock of `s` (epoch ms): tests move it to expire leases. */
+    let now = 1_000_000
     beforeEach(async () => {
-      s = await makeStorage()
+      now = 1_000_000
+      s = await makeStorage({ now: () => now, leaseMs: 1_000 })
     })
     afterEach(async () => {
       await s.close()
@@ -109,13 +114,28 @@ export function runStorageContract(name: string, makeStorage: () => Promise<Stor
         await s.putItems([again])
         expect(await s.getItem(i)).toEqual(again)
       })
-      it('should deep-copy items in and out', async () => {
+      it('should copy items in and never let a returned item change what is stored', async () => {
         const i = item({ input: { text: 'x', metadata: { deep: { v: 1 } } } })
         await s.putItems([i])
         ;(i.input.metadata as { deep: { v: number } }).deep.v = 2
         const got = await s.getItem(i)
-        ;(got!.input.metadata as { deep: { v: number } }).deep.v = 3
-        expect((await s.getItem(i))?.input.metadata).toEqual({ deep: { v: 1 } })
+        // Returned values are frozen (memory) or fresh copies (Redis): a write either throws or changes nothing stored.
+        try {
+          ;(got!.input.metadata as { deep: { v: number } }).deep.v = 3
+        } catch (e) {
+          expect(e).toBeInstanceOf(TypeError)
+        }
+        got!.status = 'FAILED'
+        expect(await s.getItem(i)).toEqual({ ...i, input: { text: 'x', metadata: { deep: { v: 1 } } } })
+        const [claimed] = await s.claimQueued(1)
+        expect(await s.completeItem(finish(claimed!))).toBe(true)
+        const [taken] = await s.takeProcessed('a', 'document', { configId: 'c1' }, 1)
+        try {
+          ;(taken!.output as { status: string }).status = 'changed'
+        } catch (e) {
+          expect(e).toBeInstanceOf(TypeError)
+        }
+        expect(await s.takeProcessed('a', 'document', { configId: 'c1' }, 1)).toEqual([])
       })
       it('should claim queued items oldest seq first, at most limit, moving them to PROCESSING', async () => {
         const a = item({ seq: 30 })
@@ -125,6 +145,7 @@ export function runStorageContract(name: string, makeStorage: () => Promise<Stor
         const first = await s.claimQueued(2)
         expect(first.map((i) => i.seq)).toEqual([10, 20])
         expect(first.every((i) => i.status === 'PROCESSING')).toBe(true)
+        expect(first.every((i) => typeof i.claim === 'string' && i.leaseExpiresAt === now + 1_000 && i.attempts === 1)).toBe(true)
         expect((await s.getItem(b))?.status).toBe('PROCESSING')
         expect((await s.claimQueued(5)).map((i) => i.seq)).toEqual([30])
         expect(await s.claimQueued(5)).toEqual([])
@@ -215,7 +236,8 @@ export function runStorageContract(name: string, makeStorage: () => Promise<Stor
         expect(await s.cancelQueued(q)).toBe('missing')
         const [done] = await processed([p])
         expect(await s.cancelQueued(p)).toBe('not-queued')
-        expect(await s.getItem(p)).toEqual(done)
+        const { claim: _c, leaseExpiresAt: _l, attempts: _a, ...stored } = done!
+        expect(await s.getItem(p)).toEqual(stored)
         const r = item()
         await s.putItems([r])
         const [claimed] = await s.claimQueued(1)
@@ -234,6 +256,172 @@ export function runStorageContract(name: string, makeStorage: () => Promise<Stor
         expect(await s.getItem(old[1]!)).toBeUndefined()
         expect(await s.getItem(kept)).toBeDefined()
         expect(await s.purgeBefore(100)).toBe(0)
+      })
+    })
+
+    describe('leases', () => {
+      const keyOf = (i: QueueItem): string => i.id
+      it('should reclaim an item whose lease expired, for a new holder, and refuse the old holder', async () => {
+        const i = item()
+        await s.putItems([i])
+        const [first] = await s.claimQueued(5)
+        expect(first?.attempts).toBe(1)
+        now += 999
+        expect(await s.claimQueued(5)).toEqual([]) // lease still valid
+        now += 1 // expiry reached: the holder is presumed dead
+        const [second] = await s.claimQueued(5, { leaseMs: 5_000 })
+        expect(second?.id).toBe(i.id)
+        expect(second?.attempts).toBe(2)
+        expect(second?.leaseExpiresAt).toBe(now + 5_000)
+        expect(second?.claim).not.toBe(first?.claim)
+        expect(await s.completeItem(finish(first!))).toBe(false) // late worker cannot overwrite
+        expect(await s.extendLease(first!)).toBeUndefined()
+        expect(await s.releaseItem(first!)).toBe(false)
+        expect((await s.getItem(i))?.status).toBe('PROCESSING')
+        expect(await s.completeItem(finish(second!))).toBe(true)
+        expect((await s.getItem(i))?.status).toBe('PROCESSED')
+      })
+      it('should claim expired leases before queued items, and honour nowMs given by the caller', async () => {
+        await s.putItems([item({ seq: 1 }), item({ seq: 2 })])
+        const [a] = await s.claimQueued(1)
+        await s.putItems([item({ seq: 0.5 })])
+        const got = await s.claimQueued(2, { nowMs: now + 1_000 })
+        expect(got.map((g) => g.seq)).toEqual([1, 0.5])
+        expect(got[0]?.id).toBe(a?.id)
+      })
+      it('should let a holder whose lease expired complete while nobody reclaimed it', async () => {
+        await s.putItems([item()])
+        const [c] = await s.claimQueued(1)
+        now += 10_000
+        expect(await s.completeItem(finish(c!))).toBe(true)
+        expect(await s.claimQueued(5)).toEqual([])
+      })
+      it('should refuse a completion that carries no lease token or another token', async () => {
+        await s.putItems([item()])
+        const [c] = await s.claimQueued(1)
+        const { claim: _claim, ...noClaim } = c!
+        expect(await s.completeItem(finish(noClaim))).toBe(false)
+        expect(await s.completeItem(finish({ ...c!, claim: `${c!.claim}x` }))).toBe(false)
+        expect(await s.completeItem(finish(c!))).toBe(true)
+      })
+      it('should extend a lease for its holder only', async () => {
+        await s.putItems([item()])
+        const [c] = await s.claimQueued(1)
+        now += 900
+        expect(await s.extendLease(c!)).toBe(now + 1_000)
+        now += 900 // past the first expiry, within the extended one
+        expect(await s.claimQueued(5)).toEqual([])
+        expect(await s.extendLease({ ...c!, claim: 'not-mine' })).toBeUndefined()
+        now += 100
+        const [again] = await s.claimQueued(5)
+        expect(again?.attempts).toBe(2)
+        expect(await s.extendLease(c!)).toBeUndefined()
+        expect(await s.extendLease(again!, { leaseMs: 10 })).toBe(now + 10)
+      })
+      it('should give a released item back to the queue at its place, claimable at once', async () => {
+        await s.putItems([item({ seq: 1 }), item({ seq: 2 })])
+        const [first] = await s.claimQueued(1)
+        expect(await s.releaseItem({ ...first!, claim: 'not-mine' })).toBe(false)
+        expect(await s.releaseItem(first!)).toBe(true)
+        expect(await s.releaseItem(first!)).toBe(false)
+        expect((await s.getItem(first!))?.status).toBe('QUEUED')
+        expect(await s.completeItem(finish(first!))).toBe(false)
+        const again = await s.claimQueued(5)
+        expect(again.map((g) => g.seq)).toEqual([1, 2])
+        expect(again[0]?.attempts).toBe(2)
+      })
+      it('should never give one item to two concurrent claims among expired leases', async () => {
+        await s.putItems(Array.from({ length: 12 }, () => item()))
+        const first = await s.claimQueued(8)
+        now += 1_000
+        const [x, y, z] = await Promise.all([s.claimQueued(5), s.claimQueued(5), s.claimQueued(5)])
+        const ids = [...x!, ...y!, ...z!].map(keyOf)
+        expect(ids).toHaveLength(12)
+        expect(new Set(ids).size).toBe(12)
+        for (const f of first) expect(await s.completeItem(finish(f))).toBe(false)
+      })
+      it('should refuse a lease of zero or a non-finite time', async () => {
+        await expect(s.claimQueued(1, { leaseMs: 0 })).rejects.toThrow(/leaseMs/)
+        await expect(s.claimQueued(1, { nowMs: Number.NaN })).rejects.toThrow(/nowMs/)
+        await expect(makeStorage({ leaseMs: -5 })).rejects.toThrow(/leaseMs/)
+      })
+    })
+
+    describe('pending count per account', () => {
+      it('should count QUEUED and PROCESSING items per account through every transition', async () => {
+        const a = [item(), item(), item(), item()]
+        const b = item({ account: 'b' })
+        await s.putItems([...a, b])
+        expect([await s.countQueued('a'), await s.countQueued('b'), await s.countQueued('nobody')]).toEqual([4, 1, 0])
+        await s.putItems([{ ...a[0]!, seq: 999 }]) // replacing keeps the count
+        expect(await s.countQueued('a')).toBe(4)
+        const claimed = await s.claimQueued(2)
+        expect(await s.countQueued('a')).toBe(4) // PROCESSING still counts
+        expect(await s.completeItem(finish(claimed[0]!))).toBe(true)
+        expect(await s.countQueued('a')).toBe(3)
+        expect(await s.releaseItem(claimed[1]!)).toBe(true)
+        expect(await s.countQueued('a')).toBe(3)
+        expect(await s.cancelQueued(a[2]!)).toBe('cancelled')
+        expect(await s.countQueued('a')).toBe(2)
+        await s.takeProcessed('a', 'document', { configId: 'c1' }, 10)
+        expect(await s.countQueued('a')).toBe(2)
+        now += 5_000
+        const again = await s.claimQueued(10)
+        expect(await s.countQueued('a')).toBe(2)
+        for (const c of again) await s.completeItem(finish(c, 'FAILED'))
+        expect(await s.countQueued('a')).toBe(0)
+        expect(await s.countQueued('b')).toBe(0)
+        await s.putItems([item({ submittedAt: 5 }), finish(item({ submittedAt: 5 }))])
+        expect(await s.countQueued('a')).toBe(1) // a finished item put as such does not count
+        expect(await s.purgeBefore(10)).toBe(2)
+        expect(await s.countQueued('a')).toBe(0)
+      })
+    })
+
+    describe('values that cannot be stored', () => {
+      it('should refuse a put holding a non-finite number or a lone surrogate, naming it, and store none of the batch', async () => {
+        const good = item()
+        const cases: Array<[unknown, RegExp]> = [
+          [{ score: Number.POSITIVE_INFINITY }, /items\[1\]\.input\.metadata\.score is Infinity/],
+          [[1, Number.NaN], /items\[1\]\.input\.metadata\[1\] is NaN/],
+          [{ s: 'a\uD800b' }, /items\[1\]\.input\.metadata\.s holds a lone surrogate/],
+          [{ big: 1n }, /items\[1\]\.input\.metadata\.big is a bigint/],
+          [{ when: new Date(0) }, /items\[1\]\.input\.metadata\.when is an instance of Date/],
+        ]
+        for (const [metadata, message] of cases) {
+          const bad = item({ input: { text: 'x', metadata } })
+          const err = await s.putItems([good, bad]).then(() => undefined, (e: unknown) => e)
+          expect(isStorageValueError(err)).toBe(true)
+          expect((err as Error).message).toMatch(message)
+          expect(await s.getItem(good)).toBeUndefined()
+          expect(await s.countQueued('a')).toBe(0)
+        }
+        await expect(s.putItems([item({ input: { text: '\uDC00' } })])).rejects.toThrow(/items\[0\]\.input\.text holds a lone surrogate/)
+      })
+      it('should drop undefined properties and keep well-formed text (emoji, CJK) as JSON does', async () => {
+        const i = item({ input: { text: 'ok \u{1F600} 中文', metadata: { a: undefined, b: [undefined, 1], c: -0 } } })
+        await s.putItems([i])
+        expect((await s.getItem(i))?.input).toEqual({ text: 'ok \u{1F600} 中文', metadata: { b: [null, 1], c: 0 } })
+      })
+      it('should store an output it cannot keep as FAILED naming the value, and deliver the rest of the batch', async () => {
+        const list = Array.from({ length: 5 }, (_, n) => item({ seq: n + 1, jobId: 'j' }))
+        await s.putItems(list)
+        const claimed = await s.claimQueued(5)
+        for (const c of claimed) {
+          const done = finish(c)
+          if (c.seq === 2) (done.output as unknown as Record<string, unknown>)['sentiment_score'] = Number.POSITIVE_INFINITY
+          if (c.seq === 4) (done.output as unknown as Record<string, unknown>)['tag'] = 'x\uD83D'
+          expect(await s.completeItem(done)).toBe(true)
+        }
+        const taken = await s.takeProcessed('a', 'document', { jobId: 'j' }, 10)
+        expect(taken.map((t) => [t.seq, t.status])).toEqual([[1, 'PROCESSED'], [2, 'FAILED'], [3, 'PROCESSED'], [4, 'FAILED'], [5, 'PROCESSED']])
+        expect(taken[1]?.output).toEqual({
+          id: list[1]!.id, config_id: 'c1', job_id: 'j', tag: 't', status: 'FAILED',
+          failure_reason: 'the output could not be stored: output.sentiment_score is Infinity; only finite numbers can be stored',
+        })
+        expect(taken[3]?.output?.failure_reason).toMatch(/output\.tag holds a lone surrogate/)
+        expect(JSON.parse(JSON.stringify(taken))).toEqual(taken)
+        expect(await s.countQueued('a')).toBe(0)
       })
     })
 

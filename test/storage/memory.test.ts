@@ -1,4 +1,4 @@
 import { createMemoryStorage } from '../../src/storage/memory.ts'
 import { runStorageContract } from '../helpers/storage-contract.ts'
 
-runStorageContract('memory', async () => createMemoryStorage())
+runStorageContract('memory', async (options) => createMemoryStorage(options))

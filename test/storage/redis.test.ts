@@ -47,9 +47,9 @@ suite(`Redis storage at ${REDIS_URL}${unreachable === undefined ? '' : ` (skippe
     return (await client.keys(`${prefix}*`)).length
   }
 
-  runStorageContract('redis', async () => {
+  runStorageContract('redis', async (options) => {
     const prefix = uniquePrefix()
-    const storage = createRedisStorage({ client, prefix })
+    const storage = createRedisStorage({ client, prefix, ...options })
     return {
       ...storage,
       async close() {
@@ -146,6 +146,9 @@ suite(`Redis storage at ${REDIS_URL}${unreachable === undefined ? '' : ` (skippe
       | { op: 'take'; kind: ItemKind; by: 'config' | 'job'; value: string; limit: number }
       | { op: 'takeItem' | 'cancel' | 'get'; id: number; kind: ItemKind; configId: string }
       | { op: 'purge'; before: number }
+      | { op: 'tick'; ms: number }
+      | { op: 'release' | 'extend'; pick: number }
+      | { op: 'count' }
     // Few keys and weighted operations, so that sequences often revisit one item through all its states.
     const kind = fc.constantFrom<ItemKind>('document', 'document', 'document', 'collection')
     const configId = fc.constantFrom('c1', 'c1', 'c2')
@@ -173,10 +176,25 @@ suite(`Redis storage at ${REDIS_URL}${unreachable === undefined ? '' : ` (skippe
       }) },
       { weight: 3, arbitrary: fc.record({ op: fc.constantFrom('takeItem' as const, 'cancel' as const, 'get' as const), id, kind, configId }) },
       { weight: 1, arbitrary: fc.record({ op: fc.constant('purge' as const), before: fc.integer({ min: 0, max: 10 }) }) },
+      { weight: 2, arbitrary: fc.record({ op: fc.constant('tick' as const), ms: fc.constantFrom(100, 600, 1_000) }) },
+      { weight: 2, arbitrary: fc.record({ op: fc.constantFrom('release' as const, 'extend' as const), pick: fc.nat() }) },
+      { weight: 1, arbitrary: fc.record({ op: fc.constant('count' as const) }) },
     )
 
+    /** Lease tokens differ between storages (random per claim): compare them by first appearance instead. */
+    function normalizeClaims(answers: unknown[]): unknown[] {
+      const names = new Map<string, string>()
+      return JSON.parse(JSON.stringify(answers), (k, v: unknown) => {
+        if (k !== 'claim' || typeof v !== 'string') return v
+        if (!names.has(v)) names.set(v, `claim${names.size}`)
+        return names.get(v)
+      }) as unknown[]
+    }
+
     /** Runs the operations on one storage and records every answer. */
-    async function play(s: Storage, ops: readonly Op[]): Promise<unknown[]> {
+    async function play(make: (o: { now: () => number; leaseMs: number }) => Storage, ops: readonly Op[]): Promise<unknown[]> {
+      let now = 1_000_000
+      const s = make({ now: () => now, leaseMs: 1_000 })
       const answers: unknown[] = []
       const claimed: QueueItem[] = []
       let seq = 0
@@ -214,9 +232,23 @@ suite(`Redis storage at ${REDIS_URL}${unreachable === undefined ? '' : ` (skippe
           case 'purge':
             answers.push(await s.purgeBefore(o.before))
             break
+          case 'tick':
+            now += o.ms
+            break
+          case 'release':
+          case 'extend': {
+            const c = claimed[o.pick % Math.max(1, claimed.length)]
+            if (c === undefined) break
+            answers.push(o.op === 'release' ? await s.releaseItem(c) : await s.extendLease(c))
+            break
+          }
+          case 'count':
+            answers.push(await s.countQueued('a'))
+            break
         }
       }
-      return answers
+      await s.close()
+      return normalizeClaims(answers)
     }
 
     it('should agree on a hand-written sequence through every state', async () => {
@@ -233,9 +265,9 @@ suite(`Redis storage at ${REDIS_URL}${unreachable === undefined ? '' : ` (skippe
       ]
       const prefix = uniquePrefix()
       try {
-        const expected = await play(createMemoryStorage(), ops)
+        const expected = await play((o) => createMemoryStorage(o), ops)
         expect(expected.slice(1, 4)).toEqual([true, 'not-queued', expect.objectContaining({ status: 'PROCESSED' })])
-        expect(await play(createRedisStorage({ client, prefix }), ops)).toEqual(expected)
+        expect(await play((o) => createRedisStorage({ client, prefix, ...o }), ops)).toEqual(expected)
       } finally {
         await deleteKeys(prefix)
       }
@@ -246,8 +278,8 @@ suite(`Redis storage at ${REDIS_URL}${unreachable === undefined ? '' : ` (skippe
         fc.asyncProperty(fc.array(opArb, { minLength: 10, maxLength: 60 }), async (ops) => {
           const prefix = uniquePrefix()
           try {
-            const expected = await play(createMemoryStorage(), ops)
-            const actual = await play(createRedisStorage({ client, prefix }), ops)
+            const expected = await play((o) => createMemoryStorage(o), ops)
+            const actual = await play((o) => createRedisStorage({ client, prefix, ...o }), ops)
             expect(actual).toEqual(expected)
           } finally {
             await deleteKeys(prefix)
