@@ -11,11 +11,13 @@ import type {
   Mention,
   Polarity,
 } from '../model/output.ts'
-import type { AnnotatedDocument } from '../nlp/types.ts'
-import type { Sections } from './types.ts'
+import type { AnnotatedDocument, Token } from '../nlp/types.ts'
+import type { SentimentSection, Sections } from './types.ts'
 import { round4, spanMentions } from './spans.ts'
-import type { ThemesSection } from './analyzers/themes.ts'
+import type { ThemesSection, ThemeSpan } from './analyzers/themes.ts'
 import type { TopicsSection } from './analyzers/topics.ts'
+import { UNSEEN_ZIPF, type Background } from '../themes/background.ts'
+import { isGenericHead } from '../themes/candidates.ts'
 
 /**
  * The Detailed configuration a collection's texts are analysed under: the collection block's switches
@@ -51,11 +53,389 @@ export function discoveryConfiguration(c: Configuration): Configuration {
   }
 }
 
-/** What one text of a collection contributed. */
+/** What one text of a collection contributed: its annotation and the sections the pipeline computed. */
 export interface CollectionPart {
   readonly index: number
   readonly doc: AnnotatedDocument
   readonly sections: Partial<Sections>
+}
+
+/** A mention of one text, without the text's position (the aggregation adds `index`). */
+interface PartMention {
+  readonly label: string
+  readonly is_negated: boolean
+  readonly negating_phrase?: string
+  readonly locations: readonly { readonly offset: number; readonly length: number }[]
+}
+
+/** One attribute word attached to a facet occurrence ("clean" of "the room was clean"). */
+export interface PartAttribute {
+  /** Lemma of the adjective, "not " before it when negated ("not clean"). */
+  readonly label: string
+  /** The attribute as written, and its UTF-8 byte location. */
+  readonly text: string
+  readonly offset: number
+  readonly length: number
+}
+
+/** One occurrence of a facet in one text. */
+export interface PartFacet {
+  /** Lemma of the head noun: the facet ("room"). */
+  readonly facet: string
+  /** The head as written ("rooms"), its byte location, and whether a negation governs the phrase. */
+  readonly label: string
+  readonly offset: number
+  readonly length: number
+  readonly negated: boolean
+  readonly negatingPhrase?: string
+  /** Aspect polarity of the occurrence (the words attached to it, not its sentence). */
+  readonly polarity: Polarity
+  /** How the head is written: lower case, capitalised inside a sentence (a name), or capitalised at a sentence start. */
+  readonly casing: 'lower' | 'name' | 'initial'
+  /** Zipf frequency of the head in everyday English (the themes' background list). */
+  readonly zipf: number
+  readonly attributes: readonly PartAttribute[]
+}
+
+/**
+ * What aggregation needs from one text, as plain data (no functions, no document): the facet occurrences,
+ * themes, entities and topics with their mentions. {@link discoveryPart} computes it from a text's analysis, so
+ * that texts can be analysed anywhere (a worker) and {@link aggregateParts} stays a pure function of these.
+ */
+export interface DiscoveryPart {
+  readonly index: number
+  /** Word tokens of the text (the collection's size for facet specificity). */
+  readonly words: number
+  readonly facets: readonly PartFacet[]
+  /** Lower-cased words of the names (proper-noun phrases) of the text, one per occurrence: "Bellagio" is no facet. */
+  readonly names: readonly string[]
+  readonly themes: readonly { readonly normalized: string; readonly title: string; readonly phrases: number; readonly score: number; readonly mentions: readonly PartMention[] }[]
+  readonly entities: readonly { readonly type: Entity['type']; readonly entity_type: string; readonly title: string; readonly label: string; readonly polarity: Polarity; readonly mentions: readonly PartMention[] }[]
+  readonly topics: readonly { readonly kind: 'query' | 'concept'; readonly id: string; readonly title: string; readonly hitcount: number; readonly score: number }[]
+}
+
+const NEGATORS = new Set(['not', "n't", 'no', 'never', 'without', 'nothing', 'none', 'neither', 'nor', 'hardly', 'barely', 'cannot', 'nobody', 'nt'])
+/** Verbs that link a subject to a predicative adjective ("the room was clean", "staff seemed friendly"). */
+const LINKING = new Set(['be', 'seem', 'look', 'feel', 'remain', 'become', 'get', 'appear', 'stay', 'taste', 'smell', 'sound', 'prove'])
+/** Adjectives that place or count a thing rather than describe it ("next day", "whole stay"): never attributes. */
+const NOT_ATTRIBUTES = new Set([
+  'next', 'last', 'first', 'second', 'third', 'previous', 'whole', 'entire', 'main', 'only', 'own', 'various', 'certain',
+  'several', 'many', 'few', 'much', 'more', 'most', 'other', 'same', 'such', 'additional', 'particular', 'overall',
+  'general', 'following', 'late', 'early', 'recent', 'final', 'total', 'usual', 'daily', 'nightly', 'extra', 'able',
+])
+
+/** Whether a token is an adjective for attribute purposes (a capitalised evaluative word opening a sentence counts). */
+function adjectival(doc: AnnotatedDocument, t: Token | undefined, sentiment: SentimentSection | undefined): boolean {
+  if (t === undefined || t.kind !== 'word' || !/^\p{L}[\p{L}'-]*$/u.test(t.text)) return false
+  if (t.pos === 'ADJ') return true
+  // "Terrible breakfast", "Great location": the tagger reads a capitalised first word as a name.
+  const first = doc.sentences[t.sentence]
+  const opens = first !== undefined && firstWord(doc, t.sentence) === t.index
+  return opens && (t.pos === 'PROPN' || t.pos === 'NOUN') && /^\p{Lu}\p{Ll}+$/u.test(t.text) && (sentiment?.tokenScores[t.index] ?? 0) !== 0
+}
+
+function firstWord(doc: AnnotatedDocument, sentence: number): number {
+  const s = doc.sentences[sentence]
+  if (s === undefined) return -1
+  for (let k = s.tokenStart; k < s.tokenEnd; k++) if (doc.tokens[k]!.kind === 'word' || doc.tokens[k]!.kind === 'number') return k
+  return -1
+}
+
+/** Attribute label of an adjective token: its lemma, or the word as written where the lemma is another word ("best", not "good"). */
+function attributeLabel(t: Token): string {
+  const surface = t.text.toLowerCase()
+  const lemma = t.lemma.toLowerCase()
+  return lemma.slice(0, 3) === surface.slice(0, 3) ? lemma : surface
+}
+
+const isNegator = (t: Token | undefined): boolean => t !== undefined && (NEGATORS.has(t.normal) || NEGATORS.has(t.text.toLowerCase()))
+
+/** The negator's words as written: "didn't" for the "n't" of "did" + "n't", else the word. */
+function negatorText(doc: AnnotatedDocument, t: Token): string {
+  const prev = doc.tokens[t.index - 1]
+  if (!t.spaceBefore && prev !== undefined && prev.sentence === t.sentence && /^n['’]t$/i.test(t.text)) return doc.text.slice(prev.start, t.end)
+  return t.text
+}
+
+/**
+ * The negator governing a noun phrase, if any: "no", "not", "never", "without" or "n't" shortly before it in
+ * its clause ("I would not recommend this hotel", "there was no breakfast"), with at most one verb and no
+ * punctuation, conjunction or preposition between. "The hotel was not clean" does not negate the hotel.
+ */
+function governingNegator(doc: AnnotatedDocument, ph: ThemeSpan): Token | undefined {
+  const sentence = doc.tokens[ph.tokenStart]!.sentence
+  let verbs = 0
+  for (let k = ph.tokenStart - 1, n = 0; k >= 0 && n < 5; k--, n++) {
+    const t = doc.tokens[k]!
+    if (t.sentence !== sentence) return undefined
+    if (isNegator(t)) return t
+    if (t.kind === 'punctuation' || t.pos === 'PUNCT' || t.pos === 'CCONJ' || t.pos === 'SCONJ' || t.pos === 'ADP') return undefined
+    if (t.pos === 'VERB' && ++verbs > 1) return undefined
+    if (t.pos === 'NOUN' || t.pos === 'PROPN') return undefined
+  }
+  return undefined
+}
+
+/**
+ * Predicative adjectives after a noun phrase ending before token `end`: "the room was (not) clean", "staff
+ * seemed friendly and helpful", "breakfast wasn't very good", "rooms are clean, quiet and spacious". A negation
+ * between verb and adjective makes the label "not X".
+ */
+function predicateAttributes(doc: AnnotatedDocument, end: number, sentiment: SentimentSection | undefined): { token: Token; negated: boolean }[] {
+  const toks = doc.tokens
+  const sentence = toks[end - 1]?.sentence
+  const at = (i: number): Token | undefined => (toks[i]?.sentence === sentence ? toks[i] : undefined)
+  let k = end
+  let negated = false
+  let linked = false
+  // Auxiliaries and the linking verb: "was", "has been", "could have been", "wasn't", "did not seem".
+  for (let guard = 0; guard < 5; guard++) {
+    const t = at(k)
+    if (t === undefined) return []
+    if (isNegator(t) && (t.pos === 'PART' || t.pos === 'ADV' || t.normal === 'not')) {
+      negated = true
+      k++
+      continue
+    }
+    if ((t.pos === 'AUX' || t.pos === 'VERB') && (LINKING.has(t.lemma) || ['have', 'do', 'will', 'would', 'can', 'could', 'might', 'may', 'should', 'must'].includes(t.lemma))) {
+      if (LINKING.has(t.lemma)) linked = true
+      k++
+      continue
+    }
+    break
+  }
+  if (!linked) {
+    // Without a verb: "staff very helpful", "our rooms, very clean and comfortable." — an intensified or
+    // comma-set adjective run that closes the clause.
+    const t = at(end)
+    let j = end
+    const comma = t?.text === ','
+    if (comma) j++
+    let adverbs = 0
+    while (at(j)?.pos === 'ADV') {
+      j++
+      adverbs++
+    }
+    if ((!comma && adverbs === 0) || at(j)?.pos !== 'ADJ') return []
+    const run: { token: Token; negated: boolean }[] = []
+    for (; at(j) !== undefined; j++) {
+      const u = at(j)!
+      if (u.pos === 'ADJ') run.push({ token: u, negated: false })
+      else if (!(u.pos === 'ADV' || u.pos === 'CCONJ' || u.text === ',')) break
+    }
+    const closing = at(j)
+    return closing === undefined || closing.pos === 'PUNCT' || closing.kind === 'punctuation' ? run : []
+  }
+  const out: { token: Token; negated: boolean }[] = []
+  for (let guard = 0; guard < 10; guard++) {
+    const t = at(k)
+    if (t === undefined) break
+    if (isNegator(t)) {
+      negated = true
+      k++
+      continue
+    }
+    if (t.pos === 'ADV' || t.text === ',' || t.pos === 'CCONJ' || t.text === '&') {
+      k++
+      continue
+    }
+    if (!adjectival(doc, t, sentiment) || t.pos !== 'ADJ') break
+    out.push({ token: t, negated })
+    k++
+  }
+  return out
+}
+
+/**
+ * Adjectives before a noun phrase joined to its own by "and", "or" or commas: "clean and quiet rooms" gives
+ * clean (the phrase itself is "quiet rooms"), "a perfect, central location" gives perfect.
+ */
+function coordinatedModifiers(doc: AnnotatedDocument, start: number, sentiment: SentimentSection | undefined): Token[] {
+  const toks = doc.tokens
+  const sentence = toks[start]!.sentence
+  const out: Token[] = []
+  let k = start - 1
+  for (let guard = 0; guard < 6; guard++) {
+    const joiner = toks[k]
+    if (joiner === undefined || joiner.sentence !== sentence || !(joiner.text === ',' || joiner.text === '&' || /^(and|or)$/i.test(joiner.text))) break
+    let j = k - 1
+    while (toks[j] !== undefined && toks[j]!.sentence === sentence && toks[j]!.pos === 'ADV') j--
+    const adj = toks[j]
+    if (adj === undefined || adj.sentence !== sentence || !adjectival(doc, adj, sentiment)) break
+    out.push(adj)
+    k = j - 1
+  }
+  return out
+}
+
+/** Whether a token stands next to a hyphen (a part of "well-kept", "5-star"), which is not a word of its own. */
+function inCompound(doc: AnnotatedDocument, i: number): boolean {
+  const t = doc.tokens[i]!
+  const prev = doc.tokens[i - 1]
+  const next = doc.tokens[i + 1]
+  return (!t.spaceBefore && prev?.text === '-') || (next !== undefined && !next.spaceBefore && next.text === '-')
+}
+
+/**
+ * The facet occurrences of one text: every common-noun phrase of the themes' candidates ("the same noun-phrase
+ * candidates as themes"), keyed by its head's lemma, with the adjectives attached to it (modifiers "clean room",
+ * "clean and quiet rooms"; predicates "the room was clean", "staff were friendly and helpful"; a predicate after
+ * "X of/at/in Y" belongs to X: "the staff at the desk were helpful"), its aspect polarity (the words attached to
+ * it, contrast and negation; `SentimentSection.aspect`) and its own negation.
+ */
+export function documentFacets(doc: AnnotatedDocument, phrases: readonly ThemeSpan[], sentiment: SentimentSection | undefined, background: Background | undefined): PartFacet[] {
+  const toks = doc.tokens
+  const list = phrases.filter((p) => !p.isPart)
+  // Predicates after each phrase, moved to the phrase before an "of/at/in/from" complement.
+  const predicates = list.map((p) => predicateAttributes(doc, p.tokenEnd, sentiment))
+  for (let i = 1; i < list.length; i++) {
+    const prev = list[i - 1]!
+    const cur = list[i]!
+    if (predicates[i]!.length === 0 || toks[cur.tokenStart]!.sentence !== toks[prev.tokenStart]!.sentence) continue
+    let k = prev.tokenEnd
+    if (toks[k]?.pos !== 'ADP') continue
+    k++
+    while (k < cur.tokenStart && (toks[k]!.pos === 'DET' || toks[k]!.pos === 'PRON')) k++
+    if (k === cur.tokenStart && !prev.isProper) {
+      predicates[i - 1] = [...predicates[i - 1]!, ...predicates[i]!]
+      predicates[i] = []
+    }
+  }
+  // Coordinated subjects share their predicate: "Rooms, elevator and common areas are simple but clean".
+  for (let i = list.length - 1; i > 0; i--) {
+    const prev = list[i - 1]!
+    const cur = list[i]!
+    if (predicates[i]!.length === 0 || predicates[i - 1]!.length > 0) continue
+    const between = toks.slice(prev.tokenEnd, cur.tokenStart)
+    if (between.length >= 1 && between.length <= 2 && between.every((t) => t.text === ',' || /^(and|or|&)$/i.test(t.text) || t.pos === 'DET')) {
+      if (!between.some((t) => t.text === ',' || /^(and|or|&)$/i.test(t.text))) continue
+      predicates[i - 1] = predicates[i]!
+    }
+  }
+  const out: PartFacet[] = []
+  list.forEach((ph, i) => {
+    if (ph.isProper) return
+    const head = toks[ph.tokenEnd - 1]!
+    if (!/^\p{L}[\p{L}'-]*$/u.test(head.text) || ph.head.length < 2) return
+    // A capitalised evaluative word tagged as a noun ("Clean and quiet rooms"), or a head inside a compound ("5-star").
+    if (head.pos !== 'NOUN' && (sentiment?.tokenScores[head.index] ?? 0) !== 0) return
+    if (inCompound(doc, head.index) || isGenericHead(ph.head) || NOT_FACETS.has(ph.head)) return
+    if (isMeasure(doc, ph) || isImperative(doc, ph)) return
+    const attributes: PartAttribute[] = []
+    const addAttr = (t: Token, negated: boolean): void => {
+      const label = attributeLabel(t)
+      if (NOT_ATTRIBUTES.has(label) || label.length < 2 || label === ph.head) return
+      attributes.push({ label: negated ? `not ${label}` : label, text: t.text, offset: t.byteOffset, length: t.byteLength })
+    }
+    for (const t of coordinatedModifiers(doc, ph.tokenStart, sentiment).reverse()) addAttr(t, false)
+    for (let k = ph.tokenStart; k < ph.tokenEnd - 1; k++) {
+      const t = toks[k]!
+      if (!inCompound(doc, k) && adjectival(doc, t, sentiment)) addAttr(t, false)
+    }
+    for (const p of predicates[i]!) addAttr(p.token, p.negated)
+    const negator = governingNegator(doc, ph)
+    const opens = firstWord(doc, head.sentence) === head.index
+    const casing = /^\p{Lu}/u.test(head.text) ? (opens ? 'initial' : 'name') : 'lower'
+    const score = sentiment?.aspect([ph]).score ?? 0
+    const polarity = sentiment?.polarityOf(score) ?? 'neutral'
+    const item: PartFacet = {
+      facet: ph.head,
+      label: head.text,
+      offset: head.byteOffset,
+      length: head.byteLength,
+      negated: negator !== undefined,
+      ...(negator !== undefined ? { negatingPhrase: negatorText(doc, negator) } : {}),
+      polarity,
+      casing,
+      zipf: background?.get(head.lemma) ?? background?.get(head.text.toLowerCase()) ?? UNSEEN_ZIPF,
+      attributes,
+    }
+    out.push(item)
+  })
+  return out
+}
+
+/**
+ * Nouns for time, quantity, choice and the writer's own trip ("hour", "choice", "line", "trip"): reviews use them
+ * around what they evaluate, but a person listing what a collection talks about does not list them.
+ */
+const NOT_FACETS = new Set([
+  'hour', 'minute', 'second', 'night', 'morning', 'evening', 'afternoon', 'week', 'weekend', 'month', 'moment', 'while',
+  'trip', 'visit', 'stay', 'vacation', 'holiday', 'journey', 'choice', 'option', 'line', 'kind', 'type', 'book',
+  'reason', 'idea', 'problem', 'issue', 'side', 'top', 'bottom', 'front', 'back', 'rest', 'half', 'lot', 'plenty', 'amount',
+  'check', 'money', 'stop', 'review', 'star', 'guy', 'friend', 'husband', 'wife', 'family', 'kid', 'child', 'daughter', 'son',
+])
+
+const QUANTIFIERS = new Set(['few', 'several', 'couple', 'many', 'dozen', 'half', 'each', 'every', 'per'])
+
+/** A noun used as a measure, not a thing described: "2 hours", "three nights", "a few minutes", "every day". */
+function isMeasure(doc: AnnotatedDocument, ph: ThemeSpan): boolean {
+  if (ph.tokenEnd - ph.tokenStart > 1 && ph.words.length > 1) return false
+  const prev = doc.tokens[ph.tokenStart - 1]
+  if (prev === undefined || prev.sentence !== doc.tokens[ph.tokenStart]!.sentence) return false
+  if (prev.kind === 'number' || prev.pos === 'NUM' || prev.kind === 'ordinal') return true
+  if (QUANTIFIERS.has(prev.normal)) return true
+  return prev.normal === 'of' && QUANTIFIERS.has(doc.tokens[ph.tokenStart - 2]?.normal ?? '')
+}
+
+/** A verb opening an imperative that the tagger read as a noun: "Book early", "Check the rates". */
+function isImperative(doc: AnnotatedDocument, ph: ThemeSpan): boolean {
+  if (ph.tokenEnd - ph.tokenStart !== 1 || firstWord(doc, doc.tokens[ph.tokenStart]!.sentence) !== ph.tokenStart) return false
+  const next = doc.tokens[ph.tokenEnd]
+  return next !== undefined && next.sentence === doc.tokens[ph.tokenStart]!.sentence && ['DET', 'PRON', 'ADV', 'ADJ'].includes(next.pos)
+}
+
+/** Plain mentions of one text (without `index`). */
+function plainMentions(mentions: readonly Mention[] | undefined): PartMention[] {
+  return (mentions ?? []).map((m) => ({
+    label: m.label,
+    is_negated: m.is_negated,
+    ...(m.negating_phrase !== undefined ? { negating_phrase: m.negating_phrase } : {}),
+    locations: m.locations.map((l) => ({ offset: l.offset, length: l.length })),
+  }))
+}
+
+/** The plain data aggregation needs from one analysed text (see {@link DiscoveryPart}). */
+export function discoveryPart(part: CollectionPart, config: Configuration): DiscoveryPart {
+  const col = config.collection
+  const { doc, sections } = part
+  const themesSection = sections['themes'] as ThemesSection | undefined
+  const sentiment = sections.sentiment
+  const withMentions = col.mentions
+  const phrases = themesSection?.phrases ?? []
+  const facets = col.facets && col.facets_limit > 0 ? documentFacets(doc, phrases, sentiment, themesSection?.background) : []
+  const names: string[] = []
+  if (col.facets && col.facets_limit > 0) {
+    for (const p of phrases) if (p.isProper) p.words.forEach((w, k) => p.proper[k] === true && names.push(w))
+  }
+  const themes =
+    col.themes && col.themes_limit > 0
+      ? (themesSection?.themes ?? []).map((t) => ({
+          normalized: t.normalized,
+          title: t.title,
+          phrases: t.spans.length,
+          score: t.sentiment.score,
+          mentions: withMentions ? plainMentions(spanMentions(doc, t.spans, Infinity)) : [],
+        }))
+      : []
+  const entities = ((sections['entities'] as Entity[] | undefined) ?? []).map((e) => ({
+    type: e.type,
+    entity_type: e.entity_type,
+    title: e.title,
+    label: e.label,
+    polarity: e.sentiment_polarity,
+    mentions: withMentions ? plainMentions(e.mentions) : [],
+  }))
+  const topicsSection = sections['topics'] as TopicsSection | undefined
+  const topics: DiscoveryPart['topics'][number][] = []
+  for (const kind of ['query', 'concept'] as const) {
+    for (const t of (kind === 'query' ? topicsSection?.topics : topicsSection?.concepts) ?? []) {
+      topics.push({ kind, id: t.id, title: t.title, hitcount: t.hitcount, score: t.sentiment.score })
+    }
+  }
+  let words = 0
+  for (const t of doc.tokens) if (t.kind === 'word') words++
+  return { index: part.index, words, facets, names, themes, entities, topics }
 }
 
 interface Tally {
@@ -69,82 +449,155 @@ const add = (t: Tally, p: Polarity): void => {
   t.count++
   t[p]++
 }
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
-/** Merge per-text mentions into collection mentions (grouped by label, locations with `index`). */
-function mergeMentions(into: Map<string, Mention>, mentions: readonly Mention[] | undefined, index: number): void {
-  for (const m of mentions ?? []) {
-    const prev = into.get(m.label) ?? { label: m.label, is_negated: false, locations: [] as Location[] }
-    prev.is_negated ||= m.is_negated
-    for (const l of m.locations) prev.locations.push({ index, offset: l.offset, length: l.length })
-    into.set(m.label, prev)
+/**
+ * Collection mentions: one per label and negation (a negated "hotel" and a plain one are two mentions, so one
+ * negation never marks every occurrence), locations with the text's `index`, in order of first appearance.
+ */
+class MentionSet {
+  private readonly byKey = new Map<string, Mention>()
+  add(m: PartMention, index: number): void {
+    const key = `${m.label}\u0000${m.is_negated ? 1 : 0}\u0000${m.negating_phrase ?? ''}`
+    let entry = this.byKey.get(key)
+    if (entry === undefined) {
+      entry = { label: m.label, is_negated: m.is_negated, locations: [] as Location[] }
+      if (m.negating_phrase !== undefined) entry.negating_phrase = m.negating_phrase
+      this.byKey.set(key, entry)
+    }
+    for (const l of m.locations) entry.locations.push({ index, offset: l.offset, length: l.length })
+  }
+  list(limit: number): Mention[] {
+    return [...this.byKey.values()].slice(0, limit)
   }
 }
 
-/**
- * Aggregate the parts of a collection into the Discovery output: entities and themes with counts by
- * polarity, facets (head nouns of noun phrases) with their attributes (adjectives; a pair is reported
- * when it occurs at least twice), each list ordered by count, then title.
- */
+/** Aggregate the analysed texts of a collection into the Discovery output (see {@link aggregateParts}). */
 export function aggregateCollection(parts: readonly CollectionPart[], config: Configuration, base: CollectionOutput): CollectionOutput {
+  const sentiment = parts.find((p) => p.sections.sentiment !== undefined)?.sections.sentiment
+  const polarityOf = (score: number): Polarity => sentiment?.polarityOf(score) ?? 'neutral'
+  return aggregateParts(parts.map((p) => discoveryPart(p, config)), config, base, polarityOf)
+}
+
+/** A facet's standing in the collection, for the choice of facets. */
+interface FacetEntry {
+  readonly facet: string
+  readonly t: Tally
+  readonly texts: Set<number>
+  lower: number
+  names: number
+  zipf: number
+  /** Occurrences with an attribute or a polar aspect: the facet is something the texts evaluate. */
+  described: number
+  readonly atts: Map<string, { count: number; mentions: MentionSet }>
+  readonly mentions: MentionSet
+}
+
+/**
+ * Whether a facet is a thing the collection talks about rather than a word that happens to recur ("hour",
+ * "line", "choice"): it must be more frequent in the collection than in everyday English (the themes' background
+ * list: keyness in zipf units, more demanding for everyday words), and evaluated (an attribute or an aspect
+ * polarity) in a share of its occurrences. Heads written capitalised inside sentences more often than in lower
+ * case are names ("Bellagio"), which are entities, not facets.
+ */
+function isFacet(f: FacetEntry, collectionWords: number): boolean {
+  if (f.lower === 0 || f.names >= f.lower) return false
+  const perBillion = (f.t.count / Math.max(1, collectionWords)) * 1e9
+  const keyness = Math.log10(perBillion) - f.zipf
+  const describedShare = f.described / f.t.count
+  return keyness >= FACET_MIN_KEYNESS && describedShare >= FACET_MIN_DESCRIBED
+}
+
+/** Least keyness (zipf in the collection minus zipf in everyday English) of a facet. */
+export const FACET_MIN_KEYNESS = 0.5
+/** Least share of a facet's occurrences that carry an attribute or an aspect polarity. */
+export const FACET_MIN_DESCRIBED = 0.34
+
+/**
+ * Aggregate per-text results into the Discovery output, a pure function of its arguments:
+ * - entities, one per title and type (named or user), with the entity type most texts gave it ("Bellagio" as a
+ *   Place in 48 texts and a Person in 13 is one Place), counted per text by the entity's own polarity;
+ * - themes with the texts and phrases that hold them, sentiment the mean over those texts;
+ * - facets (head nouns of the common-noun phrases the collection evaluates), counted per occurrence by the
+ *   occurrence's aspect polarity, with the attributes attached to them anywhere in the collection (a pair is
+ *   reported when it occurs at least twice);
+ * - query and concept topics with their hits.
+ * Each list is ordered by count, then title; limits are the configuration's collection limits.
+ */
+export function aggregateParts(parts: readonly DiscoveryPart[], config: Configuration, base: CollectionOutput, polarityOf: (score: number) => Polarity): CollectionOutput {
   const col = config.collection
   const out: CollectionOutput = { ...base }
-  // Aggregated scores get the polarity the scorer gives any score (its thresholds are configurable).
-  const polarity = (score: number): Polarity => parts[0]?.sections.sentiment?.polarityOf(score) ?? 'neutral'
   const withMentions = col.mentions
 
-  // Entities: one per (type, entity_type, title); count = texts mentioning it, by the text-level polarity of the entity.
   if ((col.named_entities && col.named_entities_limit > 0) || (col.user_entities && col.user_entities_limit > 0)) {
-    const byKey = new Map<string, { e: Entity; t: Tally; mentions: Map<string, Mention> }>()
+    interface EntityEntry {
+      type: Entity['type']
+      key: string
+      t: Tally
+      types: Map<string, number>
+      titles: Map<string, number>
+      labels: Map<string, number>
+      mentions: MentionSet
+    }
+    const byKey = new Map<string, EntityEntry>()
     for (const p of parts) {
-      for (const e of (p.sections['entities'] as Entity[] | undefined) ?? []) {
-        const key = `${e.type}\u0000${e.entity_type}\u0000${e.title.toLowerCase()}`
-        const entry = byKey.get(key) ?? { e, t: tally(), mentions: new Map<string, Mention>() }
-        add(entry.t, e.sentiment_polarity)
-        mergeMentions(entry.mentions, e.mentions, p.index)
-        byKey.set(key, entry)
+      const seen = new Set<string>()
+      for (const e of p.entities) {
+        const key = `${e.type}\u0000${e.title.toLowerCase()}`
+        let entry = byKey.get(key)
+        if (entry === undefined) {
+          entry = { type: e.type, key, t: tally(), types: new Map(), titles: new Map(), labels: new Map(), mentions: new MentionSet() }
+          byKey.set(key, entry)
+        }
+        for (const m of e.mentions) entry.mentions.add(m, p.index)
+        if (seen.has(key)) continue
+        seen.add(key)
+        add(entry.t, e.polarity)
+        entry.types.set(e.entity_type, (entry.types.get(e.entity_type) ?? 0) + 1)
+        entry.titles.set(e.title, (entry.titles.get(e.title) ?? 0) + 1)
+        entry.labels.set(e.label, (entry.labels.get(e.label) ?? 0) + 1)
       }
     }
-    const rank = (list: { e: Entity; t: Tally; mentions: Map<string, Mention> }[], limit: number, mentionsLimit: number): CollectionEntity[] =>
+    const majority = (m: Map<string, number>): string => [...m].sort((a, b) => b[1] - a[1] || byText(a[0], b[0]))[0]![0]
+    const rank = (list: EntityEntry[], limit: number, mentionsLimit: number): CollectionEntity[] =>
       list
-        .sort((a, b) => b.t.count - a.t.count || (a.e.title < b.e.title ? -1 : a.e.title > b.e.title ? 1 : 0))
+        .map((e) => ({ e, title: majority(e.titles) }))
+        .sort((a, b) => b.e.t.count - a.e.t.count || byText(a.title, b.title))
         .slice(0, limit)
-        .map(({ e, t, mentions }) => {
+        .map(({ e, title }) => {
           const item: CollectionEntity = {
-            title: e.title,
-            label: e.label,
+            title,
+            label: majority(e.labels),
             type: e.type,
-            entity_type: e.entity_type,
-            count: t.count,
-            negative_count: t.negative,
-            positive_count: t.positive,
-            neutral_count: t.neutral,
+            entity_type: majority(e.types),
+            count: e.t.count,
+            negative_count: e.t.negative,
+            positive_count: e.t.positive,
+            neutral_count: e.t.neutral,
           }
-          if (withMentions && mentionsLimit > 0) item.mentions = [...mentions.values()].slice(0, mentionsLimit)
+          if (withMentions && mentionsLimit > 0) item.mentions = e.mentions.list(mentionsLimit)
           return item
         })
     const all = [...byKey.values()]
-    const user = col.user_entities ? rank(all.filter((x) => x.e.type === 'user'), col.user_entities_limit, col.user_mentions_limit) : []
-    const named = col.named_entities ? rank(all.filter((x) => x.e.type === 'named'), col.named_entities_limit, col.named_mentions_limit) : []
+    const user = col.user_entities ? rank(all.filter((x) => x.type === 'user'), col.user_entities_limit, col.user_mentions_limit) : []
+    const named = col.named_entities ? rank(all.filter((x) => x.type === 'named'), col.named_entities_limit, col.named_mentions_limit) : []
     if (user.length + named.length > 0) out.entities = [...user, ...named]
   }
 
-  // Themes: count of texts and of phrases; sentiment is the mean over the texts that hold the theme.
   if (col.themes && col.themes_limit > 0) {
-    const byTheme = new Map<string, { title: string; texts: number; phrases: number; sum: number; mentions: Map<string, Mention> }>()
+    const byTheme = new Map<string, { title: string; texts: number; phrases: number; sum: number; mentions: MentionSet }>()
     for (const p of parts) {
-      const section = p.sections['themes'] as ThemesSection | undefined
-      for (const t of section?.themes ?? []) {
-        const entry = byTheme.get(t.normalized) ?? { title: t.title, texts: 0, phrases: 0, sum: 0, mentions: new Map<string, Mention>() }
+      for (const t of p.themes) {
+        const entry = byTheme.get(t.normalized) ?? { title: t.title, texts: 0, phrases: 0, sum: 0, mentions: new MentionSet() }
         entry.texts++
-        entry.phrases += t.spans.length
-        entry.sum += t.sentiment.score
-        if (withMentions) mergeMentions(entry.mentions, spanMentions(p.doc, t.spans, Infinity), p.index)
+        entry.phrases += t.phrases
+        entry.sum += t.score
+        for (const m of t.mentions) entry.mentions.add(m, p.index)
         byTheme.set(t.normalized, entry)
       }
     }
     const themes: CollectionTheme[] = [...byTheme.values()]
-      .filter((t) => t.texts >= 1)
-      .sort((a, b) => b.texts - a.texts || b.phrases - a.phrases || (a.title < b.title ? -1 : a.title > b.title ? 1 : 0))
+      .sort((a, b) => b.texts - a.texts || b.phrases - a.phrases || byText(a.title, b.title))
       .slice(0, col.themes_limit)
       .map((t) => {
         const score = round4(t.sum / t.texts)
@@ -153,48 +606,55 @@ export function aggregateCollection(parts: readonly CollectionPart[], config: Co
           phrases_count: t.phrases,
           themes_count: t.texts,
           sentiment_score: score,
-          sentiment_polarity: polarity(score),
+          sentiment_polarity: polarityOf(score),
         }
-        if (withMentions && col.theme_mentions_limit > 0) item.mentions = [...t.mentions.values()].slice(0, col.theme_mentions_limit)
+        if (withMentions && col.theme_mentions_limit > 0) item.mentions = t.mentions.list(col.theme_mentions_limit)
         return item
       })
     if (themes.length > 0) out.themes = themes
   }
 
-  // Facets: head nouns of noun phrases, counted per aspect polarity of each phrase; attributes are their adjectives.
   if (col.facets && col.facets_limit > 0) {
-    const facets = new Map<string, { t: Tally; atts: Map<string, { count: number; mentions: Map<string, Mention> }>; mentions: Map<string, Mention>; lower: boolean }>()
+    const facets = new Map<string, FacetEntry>()
+    const nameCounts = new Map<string, number>()
+    let words = 0
     for (const p of parts) {
-      const section = p.sections['themes'] as ThemesSection | undefined
-      const sentiment = p.sections.sentiment
-      for (const ph of section?.phrases ?? []) {
-        // Facets are things the texts describe (room, staff), not names: "Central Park" is an entity.
-        if (ph.isProper) continue
-        const entry = facets.get(ph.head) ?? { t: tally(), atts: new Map(), mentions: new Map<string, Mention>(), lower: false }
-        const score = sentiment?.aspect([ph]).score ?? 0
-        add(entry.t, polarity(score))
-        const headTok = p.doc.tokens[ph.tokenEnd - 1]!
-        entry.lower ||= !/^\p{Lu}/u.test(headTok.text)
-        mergeMentions(entry.mentions, [{ label: headTok.text, is_negated: headTok.negated, locations: [{ offset: headTok.byteOffset, length: headTok.byteLength }] }], p.index)
-        if (col.attributes) {
-          for (const a of ph.attributes) {
-            const att = entry.atts.get(a) ?? { count: 0, mentions: new Map<string, Mention>() }
-            att.count++
-            mergeMentions(att.mentions, spanMentions(p.doc, [ph], Infinity), p.index)
-            entry.atts.set(a, att)
-          }
+      words += p.words
+      for (const n of p.names) nameCounts.set(n, (nameCounts.get(n) ?? 0) + 1)
+      for (const o of p.facets) {
+        let f = facets.get(o.facet)
+        if (f === undefined) {
+          f = { facet: o.facet, t: tally(), texts: new Set(), lower: 0, names: 0, zipf: o.zipf, described: 0, atts: new Map(), mentions: new MentionSet() }
+          facets.set(o.facet, f)
         }
-        facets.set(ph.head, entry)
+        add(f.t, o.polarity)
+        f.texts.add(p.index)
+        if (o.casing === 'lower') f.lower++
+        else if (o.casing === 'name') f.names++
+        if (o.attributes.length > 0 || o.polarity !== 'neutral') f.described++
+        f.mentions.add({ label: o.label, is_negated: o.negated, ...(o.negatingPhrase !== undefined ? { negating_phrase: o.negatingPhrase } : {}), locations: [o] }, p.index)
+        const seen = new Set<string>()
+        for (const a of o.attributes) {
+          if (seen.has(a.label)) continue
+          seen.add(a.label)
+          let att = f.atts.get(a.label)
+          if (att === undefined) {
+            att = { count: 0, mentions: new MentionSet() }
+            f.atts.set(a.label, att)
+          }
+          att.count++
+          att.mentions.add({ label: a.text, is_negated: a.label.startsWith('not '), locations: [a] }, p.index)
+        }
       }
     }
-    // A head never written in lower case ("Bellagio" opening every sentence it is in) is a name, not a facet.
-    const list: Facet[] = [...facets]
-      .filter(([, f]) => f.lower)
-      .sort((a, b) => b[1].t.count - a[1].t.count || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    for (const f of facets.values()) f.names += nameCounts.get(f.facet) ?? 0
+    const list: Facet[] = [...facets.values()]
+      .filter((f) => isFacet(f, words))
+      .sort((a, b) => b.t.count - a.t.count || byText(a.facet, b.facet))
       .slice(0, col.facets_limit)
-      .map(([label, f]) => {
+      .map((f) => {
         const item: Facet = {
-          label,
+          label: f.facet,
           count: f.t.count,
           negative_count: f.t.negative,
           positive_count: f.t.positive,
@@ -203,47 +663,41 @@ export function aggregateCollection(parts: readonly CollectionPart[], config: Co
         if (col.attributes && col.facet_atts_limit > 0) {
           const atts: FacetAttribute[] = [...f.atts]
             .filter(([, a]) => a.count >= 2)
-            .sort((a, b) => b[1].count - a[1].count || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+            .sort((a, b) => b[1].count - a[1].count || byText(a[0], b[0]))
             .slice(0, col.facet_atts_limit)
-            .map(([attLabel, a]) => {
-              const att: FacetAttribute = { label: attLabel, count: a.count }
-              if (withMentions && col.attribute_mentions_limit > 0) att.mentions = [...a.mentions.values()].slice(0, col.attribute_mentions_limit)
+            .map(([label, a]) => {
+              const att: FacetAttribute = { label, count: a.count }
+              if (withMentions && col.attribute_mentions_limit > 0) att.mentions = a.mentions.list(col.attribute_mentions_limit)
               return att
             })
           if (atts.length > 0) item.attributes = atts
         }
-        if (withMentions && col.facet_mentions_limit > 0) {
-          item.mentions = [...f.mentions.values()].slice(0, col.facet_mentions_limit).map((m) => ({ label: m.label, is_negated: m.is_negated, locations: m.locations }))
-        }
+        if (withMentions && col.facet_mentions_limit > 0) item.mentions = f.mentions.list(col.facet_mentions_limit)
         return item
       })
     if (list.length > 0) out.facets = list
   }
-  // Query and concept topics: hitcount summed over the texts; sentiment is the mean over the texts that matched.
+
   const topics: CollectionTopic[] = []
   for (const kind of ['query', 'concept'] as const) {
     const limit = kind === 'query' ? (col.query_topics ? col.query_topics_limit : 0) : col.concept_topics ? col.concept_topics_limit : 0
     if (limit <= 0) continue
     const byId = new Map<string, { title: string; hitcount: number; texts: number; sum: number }>()
     for (const p of parts) {
-      const section = p.sections['topics'] as TopicsSection | undefined
-      for (const t of (kind === 'query' ? section?.topics : section?.concepts) ?? []) {
+      for (const t of p.topics) {
+        if (t.kind !== kind) continue
         const entry = byId.get(t.id) ?? { title: t.title, hitcount: 0, texts: 0, sum: 0 }
         entry.hitcount += t.hitcount
         entry.texts++
-        entry.sum += t.sentiment.score
+        entry.sum += t.score
         byId.set(t.id, entry)
       }
     }
-    for (const [id, t] of [...byId]
-      .sort((a, b) => b[1].hitcount - a[1].hitcount || (a[1].title < b[1].title ? -1 : a[1].title > b[1].title ? 1 : 0))
-      .slice(0, limit)) {
+    for (const [id, t] of [...byId].sort((a, b) => b[1].hitcount - a[1].hitcount || byText(a[1].title, b[1].title)).slice(0, limit)) {
       const score = round4(t.sum / t.texts)
-      topics.push({ id, title: t.title, type: kind, hitcount: t.hitcount, sentiment_score: score, sentiment_polarity: polarity(score) })
+      topics.push({ id, title: t.title, type: kind, hitcount: t.hitcount, sentiment_score: score, sentiment_polarity: polarityOf(score) })
     }
   }
   if (topics.length > 0) out.topics = topics
   return out
 }
-
-

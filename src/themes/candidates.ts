@@ -34,6 +34,11 @@ const GENERIC = new Set([
   'mr', 'mrs', 'ms', 'dr', 'percent', 'cent', 'times', 'others', 'other', 'etc', 'i.e', 'e.g',
 ])
 
+/** Whether a lemma is a head too vague to stand alone as a theme or facet ("lot", "way", "time", "place"). */
+export function isGenericHead(lemma: string): boolean {
+  return GENERIC.has(lemma)
+}
+
 /** Word class of a unit: adjective-like modifier, common noun, proper noun, number. */
 type UnitClass = 'A' | 'N' | 'P' | 'D'
 

@@ -26,6 +26,8 @@ export interface ThemesSection {
   readonly themes: readonly FoundTheme[]
   /** Noun phrases as written (not their parts), names included (`isProper`), in text order. */
   readonly phrases: readonly ThemeSpan[]
+  /** The background frequency list the themes were ranked against (Discovery reads facet specificity from it). */
+  readonly background?: Background
 }
 
 /**
@@ -55,6 +57,7 @@ export function createThemesAnalyzer(dataDir?: string, background: () => Backgro
       const sentiment = need(sections, 'sentiment')
       const candidates = extractCandidates(doc)
       return {
+        background: background(),
         // Only the themes the output can hold get their (aspect) sentiment computed: the rest are never shown.
         themes: rankThemes(doc, candidates, sentiment, background(), ctx.configuration.document.themes_limit),
         phrases: candidates.filter((p) => !p.isPart),
