@@ -393,7 +393,10 @@ export function createRedisStorage(options: RedisStorageOptions = {}): Storage {
     if (closing) throw new Error('Redis storage: closed')
     if (outage !== undefined && client.status !== 'ready') throw unavailable(outage.reason)
     try {
-      return await f()
+      const result = await f()
+      // A stalled server (commands timed out, connection kept) recovers without a new 'ready' event.
+      if (outage !== undefined) onReady()
+      return result
     } catch (e) {
       if (e instanceof ReplyError && !TRANSIENT_REPLY.test((e as Error).message)) throw e
       const detail = e instanceof Error ? e.message : String(e)

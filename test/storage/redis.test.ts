@@ -105,6 +105,52 @@ suite(`Redis storage at ${REDIS_URL}${unreachable === undefined ? '' : ` (skippe
       }
     })
 
+    it('should let another process (client) reclaim a batch whose holder stopped, and refuse the late holder', async () => {
+      const prefix = uniquePrefix()
+      const other = new Redis(REDIS_URL, FAST_FAIL)
+      other.on('error', () => {})
+      let now = 5_000_000
+      try {
+        const dead = createRedisStorage({ client, prefix, now: () => now, leaseMs: 1_000 })
+        const alive = createRedisStorage({ client: other, prefix, now: () => now, leaseMs: 1_000 })
+        await dead.putItems(Array.from({ length: 16 }, (_, i) => item(`d${i}`, i + 1)))
+        const batch = await dead.claimQueued(16)
+        expect(await alive.claimQueued(16)).toEqual([])
+        expect(await alive.countQueued('a')).toBe(16)
+        now += 1_000
+        const reclaimed = await alive.claimQueued(100)
+        expect(reclaimed.map((i) => i.id).sort()).toEqual(batch.map((i) => i.id).sort())
+        expect(reclaimed.every((i) => i.attempts === 2)).toBe(true)
+        for (const b of batch) expect(await dead.completeItem({ ...b, status: 'PROCESSED', output: { id: b.id } as never })).toBe(false)
+        for (const r of reclaimed) expect(await alive.completeItem({ ...r, status: 'PROCESSED', output: { id: r.id } as never })).toBe(true)
+        expect(await alive.countQueued('a')).toBe(0)
+        expect(await alive.takeProcessed('a', 'document', { configId: 'c1' }, 100)).toHaveLength(16)
+        expect(await countKeys(prefix)).toBe(0)
+      } finally {
+        await other.quit()
+        await deleteKeys(prefix)
+      }
+    })
+
+    it('should deliver an item whose stored output cannot be read as FAILED, with the rest of its batch', async () => {
+      const prefix = uniquePrefix()
+      const s = createRedisStorage({ client, prefix })
+      try {
+        await s.putItems([item('d1', 1), item('d2', 2), item('d3', 3)])
+        for (const c of await s.claimQueued(3)) await s.completeItem({ ...c, status: 'PROCESSED', output: { id: c.id, config_id: 'c1', status: 'PROCESSED' } })
+        // As an older version (or a hand edit) could have left them: a lone surrogate escaped in JSON, and broken JSON.
+        await client.hset(`${prefix}out`, JSON.stringify(['a', 'document', 'c1', 'd2']), '{"output":{"id":"d2","title":"\\ud800"}}')
+        await client.hset(`${prefix}item`, JSON.stringify(['a', 'document', 'c1', 'd3']), '{not json')
+        const taken = await s.takeProcessed('a', 'document', { configId: 'c1' }, 10)
+        expect(taken.map((t) => [t.id, t.status])).toEqual([['d1', 'PROCESSED'], ['d2', 'FAILED'], ['d3', 'FAILED']])
+        expect(taken[1]?.output?.failure_reason).toMatch(/^the stored output could not be read: stored output\.title holds a lone surrogate/)
+        expect(taken[2]?.output?.failure_reason).toMatch(/^the stored item could not be read: /)
+        expect(await countKeys(prefix)).toBe(0)
+      } finally {
+        await deleteKeys(prefix)
+      }
+    })
+
     it('should claim everything for an infinite limit and nothing for a limit below one', async () => {
       const prefix = uniquePrefix()
       const s = createRedisStorage({ client, prefix })
