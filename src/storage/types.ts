@@ -44,7 +44,7 @@ export interface Storage {
    * loses any lease it had). All or nothing: when one item holds a value the storage cannot keep, throws
    * {@link StorageValueError} naming it (`items[2].input.metadata.x`) and stores none of them. The stored
    * values are copies: the caller may change its objects afterwards. `claim`/`leaseExpiresAt`/`attempts` of
-   * the given items are ignored (a put item has no lease).
+   * the given items are ignored (a put item has no lease: one put as PROCESSING is stored QUEUED).
    */
   putItems(items: readonly QueueItem[]): Promise<void>
   /** One item by key, whatever its status (does not dequeue). */
