@@ -24,7 +24,39 @@ export interface AnalysisCore {
   analyzeDocument(text: string, meta: DocumentMeta, stored: StoredConfiguration, subscription: Subscription, cacheKey: string): DocumentOutput
   /** Analyze a collection together (Discovery mode). */
   analyzeCollection(texts: readonly string[], meta: DocumentMeta, stored: StoredConfiguration, subscription: Subscription, cacheKey: string): CollectionOutput
+  /**
+   * {@link analyzeCollection} in slices: it yields to the event loop (`setImmediate`) whenever it has run for
+   * `sliceMs` since the last yield, so a large collection analysed on the main thread never holds other work
+   * back for longer than about one slice plus one text. Same output as `analyzeCollection`. When `stop()` turns
+   * true at a yield, rejects with {@link AnalysisStopped} (the engine is closing).
+   */
+  analyzeCollectionSliced(
+    texts: readonly string[],
+    meta: DocumentMeta,
+    stored: StoredConfiguration,
+    subscription: Subscription,
+    cacheKey: string,
+    options?: SliceOptions,
+  ): Promise<CollectionOutput>
 }
+
+/** Options of {@link AnalysisCore.analyzeCollectionSliced}. */
+export interface SliceOptions {
+  /** Longest run between two yields to the event loop, in milliseconds. @defaultValue 10 */
+  readonly sliceMs?: number
+  /** Checked at each yield: true stops the analysis with {@link AnalysisStopped}. @defaultValue never */
+  readonly stop?: () => boolean
+}
+
+/** Thrown by a sliced analysis stopped at a yield (its engine is closing); nothing was produced. */
+export class AnalysisStopped extends Error {
+  override readonly name = 'AnalysisStopped'
+  constructor() {
+    super('analysis stopped: the engine is closing')
+  }
+}
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 /** An analyzer that may compile tuning resources once per configuration revision. */
 export interface PreparingAnalyzer extends Analyzer {
@@ -102,15 +134,43 @@ export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[], opti
       return ordered(out)
     },
     analyzeCollection(texts, meta, stored, subscription, cacheKey) {
-      const config = stored.configuration
-      const base: CollectionOutput = { id: meta.id, config_id: config.config_id, status: 'PROCESSED' }
-      if (meta.jobId !== undefined) base.job_id = meta.jobId
-      if (meta.tag !== undefined) base.tag = meta.tag
-      if (meta.metadata !== undefined) base.metadata = meta.metadata
-      const dconfig = discoveryConfiguration(config)
-      const ctx: AnalyzeContext = { configuration: dconfig, subscription, resources: resourcesFor(stored, subscription, cacheKey), mode: 'discovery' }
-      const parts: CollectionPart[] = []
-      texts.forEach((text, index) => {
+      const c = collection(meta, stored, subscription, cacheKey)
+      texts.forEach((text, index) => c.add(text, index))
+      return c.finish(texts.length)
+    },
+    async analyzeCollectionSliced(texts, meta, stored, subscription, cacheKey, options = {}) {
+      const sliceMs = options.sliceMs ?? 10
+      const c = collection(meta, stored, subscription, cacheKey)
+      let since = performance.now()
+      for (let index = 0; index < texts.length; index++) {
+        if (performance.now() - since >= sliceMs) {
+          await yieldToEventLoop()
+          if (options.stop?.() === true) throw new AnalysisStopped()
+          since = performance.now()
+        }
+        c.add(texts[index]!, index)
+      }
+      if (texts.length > 0) {
+        // The aggregation is one more slice of work: let waiting callers in first.
+        await yieldToEventLoop()
+        if (options.stop?.() === true) throw new AnalysisStopped()
+      }
+      return c.finish(texts.length)
+    },
+  }
+
+  /** A collection being analysed text by text (the same steps whether sliced or not). */
+  function collection(meta: DocumentMeta, stored: StoredConfiguration, subscription: Subscription, cacheKey: string) {
+    const config = stored.configuration
+    const head: CollectionOutput = { id: meta.id, config_id: config.config_id, status: 'PROCESSED' }
+    if (meta.jobId !== undefined) head.job_id = meta.jobId
+    if (meta.tag !== undefined) head.tag = meta.tag
+    if (meta.metadata !== undefined) head.metadata = meta.metadata
+    const dconfig = discoveryConfiguration(config)
+    const ctx: AnalyzeContext = { configuration: dconfig, subscription, resources: resourcesFor(stored, subscription, cacheKey), mode: 'discovery' }
+    const parts: CollectionPart[] = []
+    return {
+      add(text: string, index: number): void {
         if (contentProblem(text, config.alphanumeric_threshold) !== undefined) return
         const doc = annotator.annotate(text, { html: config.process_html, oneSentence: config.one_sentence_mode })
         const scratch: DocumentOutput = { id: '', config_id: '', status: 'PROCESSED' }
@@ -121,10 +181,12 @@ export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[], opti
         } catch {
           // An analyzer error on one text leaves that text out, never the collection.
         }
-      })
-      if (parts.length === 0) return orderedCollection({ ...base, status: 'FAILED', failure_reason: 'no text of the collection could be analysed' })
-      return orderedCollection(aggregateCollection(parts, config, { ...base, docs_count: texts.length }))
-    },
+      },
+      finish(count: number): CollectionOutput {
+        if (parts.length === 0) return orderedCollection({ ...head, status: 'FAILED', failure_reason: 'no text of the collection could be analysed' })
+        return orderedCollection(aggregateCollection(parts, config, { ...head, docs_count: count }))
+      },
+    }
   }
 }
 

@@ -1,11 +1,13 @@
-import { fail } from '../errors.ts'
+import { fail, show } from '../errors.ts'
 import type { CollectionOutput, DocumentOutput } from '../model/output.ts'
 import type { Subscription } from '../model/account.ts'
-import type { CollectionInput, DocumentInput, QueueItem, Storage, StoredConfiguration } from '../storage/types.ts'
+import type { Storage, StoredConfiguration } from '../storage/types.ts'
 import { createMemoryStorage } from '../storage/memory.ts'
-import { resolveOptions, type EngineOptions, type ResolvedOptions } from './options.ts'
+import { resolveOptions, type EngineOptions } from './options.ts'
 import { buildSubscription } from './account.ts'
-import { createAnalysisCore, type AnalysisCore, type PreparingAnalyzer } from './analysis.ts'
+import { AnalysisStopped, createAnalysisCore, type AnalysisCore, type DocumentMeta, type PreparingAnalyzer } from './analysis.ts'
+import { createAnalysisPool, PoolClosedError, workersUnavailable, type AnalysisPool } from './workers.ts'
+import { createBackgroundWorker, type Executor } from './workers-loop.ts'
 import { builtinAnalyzers, checkLanguage, engineFeatureSettings } from './features.ts'
 import { createSettingsService, type SettingsService } from './settings-service.ts'
 import { createSettingsApi } from './account-api.ts'
@@ -13,7 +15,7 @@ import { createDocumentsApi } from './documents-api.ts'
 import { createQueue } from './queue.ts'
 import { createAccountGuard, createStatistics } from './statistics.ts'
 import { createAccountStatistics, type AccountStatistics } from './account-statistics.ts'
-import type { AccountApi, AnalyzeOptions, CallClass, Engine, StatisticsQuery } from './types.ts'
+import type { AccountApi, AnalyzeManyItem, AnalyzeOptions, CallClass, Engine, StatisticsQuery } from './types.ts'
 import { builtinTemplateSources } from './templates.ts'
 import { createQueryGrammar } from '../query/index.ts'
 import { queryLimitsOf } from '../pipeline/analyzers/topics.ts'
@@ -34,10 +36,23 @@ interface AccountState {
  */
 export function createEngine(options: EngineOptions = {}): Engine {
   const opts = resolveOptions(options)
+  if (opts.workers > 0) {
+    if (opts.analyzers.length > 0) {
+      fail('ERR_INVALID_OPTIONS', `options.analyzers cannot run in worker threads (functions do not cross threads); use workers: 0 with extra analyzers, found workers: ${opts.workers}`)
+    }
+    const why = workersUnavailable()
+    if (why !== undefined) fail('ERR_INVALID_OPTIONS', `options.workers ${opts.workers}: worker threads cannot start here: ${why}`)
+  }
   const storage: Storage = opts.storage ?? createMemoryStorage()
   // One query parser per engine checks the syntax of every account's queries and compiles them for analysis.
   const grammar = createQueryGrammar()
-  const core = createAnalysisCore([...builtinAnalyzers(opts.dataDir, grammar), ...(opts.analyzers as PreparingAnalyzer[])])
+  // In-process analysis core (workers: 0), or a pool of threads with one core each; with a pool, the models are
+  // never loaded on this thread.
+  const core: AnalysisCore | undefined =
+    opts.workers > 0 ? undefined : createAnalysisCore([...builtinAnalyzers(opts.dataDir, grammar), ...(opts.analyzers as PreparingAnalyzer[])])
+  const pool: AnalysisPool | undefined = opts.workers > 0 ? createAnalysisPool({ size: opts.workers, dataDir: opts.dataDir }) : undefined
+  let closed = false
+  const executor: Executor = pool !== undefined ? poolExecutor(pool) : inProcessExecutor(core!, opts.workerBatch, () => closed)
   const templateSources = builtinTemplateSources()
   const templates = templateSources.map((t) => t.template)
   const accounts = new Map<string, AccountState>()
@@ -48,11 +63,36 @@ export function createEngine(options: EngineOptions = {}): Engine {
     if (state === undefined) fail('ERR_UNAUTHORIZED', `unknown account key "${key}"`)
     return state.settings
   }
-  const worker = createWorker(storage, core, opts, (key) => accounts.get(key), settingsOf)
+  const worker = createBackgroundWorker({
+    storage,
+    executor,
+    accountOf: (key) => {
+      const state = accounts.get(key)
+      if (state === undefined) return undefined
+      return {
+        subscription: state.subscription,
+        find: (configId) => state.settings.find(configId),
+        countOutcome: (configId, language, processed) => state.statistics.countOutcome(configId, language, processed),
+      }
+    },
+    now: opts.now,
+    background: opts.background,
+    workerBatch: opts.workerBatch,
+    leaseMs: opts.leaseMs,
+    pollMinMs: opts.pollMinMs,
+    pollMaxMs: opts.pollMaxMs,
+    warn: (m) => opts.logger.warn(m),
+    info: (m) => opts.logger.info(m),
+    onCallback: opts.onCallback,
+  })
+  /** Seconds until `excess` more items have finished, at the recent rate (1-60; 10 when nothing finished lately). */
+  const retryAfterSeconds = (excess: number): number => {
+    const rate = worker.rate()
+    return rate > 0 ? Math.min(60, Math.max(1, Math.ceil(excess / rate))) : 10
+  }
   // Submission order across the engine; a counter seeded by the clock keeps order across restarts.
   let seq = opts.now() * 1000
   const nextSeq = (): number => ++seq
-  let closed = false
 
   for (const a of opts.accounts) {
     const license = buildSubscription(opts.subscriptions.get(a.key), a.name)
@@ -85,6 +125,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
       nextSeq,
       retentionMs: opts.retentionMs,
       limits: { ...subscription.basic_settings, job_ids_permitted: subscription.billing_settings.job_ids_permitted },
+      maxQueued: opts.maxQueuedPerAccount,
+      retryAfterSeconds,
     })
     const documents = createDocumentsApi({
       queue,
@@ -111,148 +153,121 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return s
   }
 
+  const open = (): void => {
+    if (closed) fail('ERR_INTERNAL', 'the engine is closed')
+  }
+
+  /** Analyse one text in-process or on a worker thread. */
+  const analyzeOne = (text: string, meta: DocumentMeta, stored: StoredConfiguration, subscription: Subscription, cacheKey: string): Promise<DocumentOutput> =>
+    pool !== undefined ? pool.analyzeDocument(text, meta, stored, subscription, cacheKey) : Promise.resolve(core!.analyzeDocument(text, meta, stored, subscription, cacheKey))
+
   return Object.freeze({
     defaultAccount,
     account: (key: string) => stateOf(key).api,
     secretOf: (key: string) => accounts.get(key)?.secret,
     async analyze(text: string, o: AnalyzeOptions = {}): Promise<DocumentOutput> {
+      open()
       if (typeof text !== 'string') fail('ERR_INVALID_FIELD', `text must be a string, found ${typeof text}`, 'text')
       const s = stateOf(o.account)
       const stored = await settingsOf(s.key).resolve(o.configId)
       checkLanguage(s.subscription, stored.configuration)
       const limit = s.subscription.basic_settings.document_length
       if (text.length > limit) fail('ERR_DOCUMENT_TOO_LONG', `text has ${text.length} characters, more than the limit of ${limit}`, 'text')
-      return core.analyzeDocument(
-        text,
-        { id: o.id ?? opts.newId(), tag: o.tag, metadata: o.metadata },
-        stored,
-        s.subscription,
-        `${s.key}/${stored.configuration.config_id}`,
-      )
+      return analyzeOne(text, { id: o.id ?? opts.newId(), tag: o.tag, metadata: o.metadata }, stored, s.subscription, `${s.key}/${stored.configuration.config_id}`)
+    },
+    async analyzeMany(texts: readonly (string | AnalyzeManyItem)[], o: Pick<AnalyzeOptions, 'account' | 'configId'> = {}): Promise<DocumentOutput[]> {
+      open()
+      if (!Array.isArray(texts)) fail('ERR_INVALID_FIELD', `texts must be an array of strings or {text, id, tag, metadata} objects, found ${show(texts)}`, 'texts')
+      const s = stateOf(o.account)
+      const stored = await settingsOf(s.key).resolve(o.configId)
+      checkLanguage(s.subscription, stored.configuration)
+      const limit = s.subscription.basic_settings.document_length
+      // Every text is checked before any is analysed.
+      const jobs = texts.map((t: unknown, i): { text: string; meta: DocumentMeta } => {
+        const item = typeof t === 'string' ? { text: t } : t
+        if (typeof item !== 'object' || item === null || typeof (item as AnalyzeManyItem).text !== 'string') {
+          fail('ERR_INVALID_FIELD', `texts[${i}] must be a string or an object with a string text, found ${show(t)}`, `texts[${i}]`)
+        }
+        const { text, id, tag, metadata } = item as AnalyzeManyItem
+        if (text.length > limit) fail('ERR_DOCUMENT_TOO_LONG', `texts[${i}] has ${text.length} characters, more than the limit of ${limit}`, `texts[${i}]`)
+        if (id !== undefined && typeof id !== 'string') fail('ERR_INVALID_FIELD', `texts[${i}].id must be a string, found ${show(id)}`, `texts[${i}].id`)
+        if (tag !== undefined && typeof tag !== 'string') fail('ERR_INVALID_FIELD', `texts[${i}].tag must be a string, found ${show(tag)}`, `texts[${i}].tag`)
+        return { text, meta: { id: id ?? opts.newId(), tag, metadata } }
+      })
+      const cacheKey = `${s.key}/${stored.configuration.config_id}`
+      if (pool !== undefined) return Promise.all(jobs.map((j) => pool.analyzeDocument(j.text, j.meta, stored, s.subscription, cacheKey)))
+      // In-process: one text after another, letting other work in every few milliseconds.
+      const out: DocumentOutput[] = []
+      let since = performance.now()
+      for (const j of jobs) {
+        if (performance.now() - since >= SLICE_MS) {
+          await yieldToEventLoop()
+          open()
+          since = performance.now()
+        }
+        out.push(core!.analyzeDocument(j.text, j.meta, stored, s.subscription, cacheKey))
+      }
+      return out
     },
     async analyzeCollection(texts: readonly string[], o: AnalyzeOptions = {}): Promise<CollectionOutput> {
+      open()
       const s = stateOf(o.account)
       const stored = await settingsOf(s.key).resolve(o.configId)
       checkLanguage(s.subscription, stored.configuration)
       if (!Array.isArray(texts) || texts.some((t) => typeof t !== 'string')) fail('ERR_INVALID_FIELD', 'texts must be an array of strings', 'documents')
-      return core.analyzeCollection(
-        texts,
-        { id: o.id ?? opts.newId(), tag: o.tag, metadata: o.metadata },
-        stored,
-        s.subscription,
-        `${s.key}/${stored.configuration.config_id}`,
-      )
+      const meta: DocumentMeta = { id: o.id ?? opts.newId(), tag: o.tag, metadata: o.metadata }
+      const cacheKey = `${s.key}/${stored.configuration.config_id}`
+      if (pool !== undefined) return pool.analyzeCollection(texts, meta, stored, s.subscription, cacheKey)
+      return core!.analyzeCollectionSliced(texts, meta, stored, s.subscription, cacheKey, { sliceMs: SLICE_MS, stop: () => closed })
     },
     drain: () => worker.drain(),
     async close() {
       if (closed) return
       closed = true
-      await worker.stop()
+      // Stop claiming first; terminating the pool then hands its pending items back to the queue.
+      const stopping = worker.stop()
+      await pool?.close()
+      await stopping
       await storage.close()
     },
   })
 }
 
-interface Worker {
-  /** Wake the worker: items were queued. */
-  notify(): void
-  drain(): Promise<void>
-  stop(): Promise<void>
-}
+/** Longest in-process run between two yields to the event loop (ms). */
+const SLICE_MS = 10
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 /**
- * The background worker: claim queued items, analyze each under its configuration, store the outcome.
- * Runs on the event loop in small steps (`setImmediate` between claims) so it never blocks callers.
+ * In-process analysis for the background worker: one item at a time (collections in slices), with a yield to the
+ * event loop before each, so requests are served between two documents.
  */
-function createWorker(
-  storage: Storage,
-  core: AnalysisCore,
-  opts: ResolvedOptions,
-  accountOf: (key: string) => AccountState | undefined,
-  settingsOf: (key: string) => SettingsService,
-): Worker {
-  let running = false
-  let stopped = false
-  let waiters: Array<() => void> = []
-  const idle = (): void => {
-    const w = waiters
-    waiters = []
-    for (const f of w) f()
-  }
-
-  /** The outcome of an item, and the callback URL of the configuration it was analysed under (if any). */
-  async function processItem(item: QueueItem): Promise<{ done: QueueItem; callback: string | undefined }> {
-    const state = accountOf(item.account)
-    let stored: StoredConfiguration | undefined
-    try {
-      stored = state === undefined ? undefined : await settingsOf(item.account).find(item.configId)
-    } catch {
-      stored = undefined
-    }
-    const failed = (reason: string): QueueItem => ({
-      ...item,
-      status: 'FAILED',
-      finishedAt: opts.now(),
-      output: { id: item.id, config_id: item.configId, ...(item.jobId !== undefined ? { job_id: item.jobId } : {}), status: 'FAILED', failure_reason: reason },
+function inProcessExecutor(core: AnalysisCore, capacity: number, isClosed: () => boolean): Executor {
+  let turn: Promise<unknown> = Promise.resolve()
+  const exclusive = <T>(f: () => T | Promise<T>): Promise<T> => {
+    const p = turn.then(async () => {
+      await yieldToEventLoop()
+      if (isClosed()) throw new AnalysisStopped()
+      return f()
     })
-    if (state === undefined || stored === undefined) return { done: failed(`configuration ${item.configId} no longer exists`), callback: undefined }
-    const callback = stored.configuration.callback
-    const meta = { id: item.id, jobId: item.jobId, tag: item.input.tag, metadata: item.input.metadata }
-    const cacheKey = `${item.account}/${item.configId}`
-    try {
-      const output =
-        item.kind === 'document'
-          ? core.analyzeDocument((item.input as DocumentInput).text, meta, stored, state.subscription, cacheKey)
-          : core.analyzeCollection((item.input as CollectionInput).documents, meta, stored, state.subscription, cacheKey)
-      return { done: { ...item, status: output.status === 'FAILED' ? 'FAILED' : 'PROCESSED', finishedAt: opts.now(), output }, callback }
-    } catch (e) {
-      return { done: failed(`analysis failed: ${e instanceof Error ? e.message : String(e)}`), callback }
-    }
+    turn = p.catch(() => {})
+    return p
   }
-
-  async function loop(): Promise<void> {
-    if (running) return
-    running = true
-    try {
-      while (!stopped) {
-        const items = await storage.claimQueued(opts.workerBatch)
-        if (items.length === 0) break
-        for (const item of items) {
-          const { done, callback } = await processItem(item)
-          const storedOk = await storage.completeItem(done)
-          if (storedOk && done.output !== undefined) {
-            const state = accountOf(item.account)
-            const language = 'language' in done.output && typeof done.output.language === 'string' ? done.output.language : ''
-            await state?.statistics.countOutcome(item.configId, language, done.status === 'PROCESSED')
-            if (callback !== undefined && callback !== '' && opts.onCallback !== undefined) {
-              opts.onCallback({ account: item.account, configId: item.configId, callback, kind: item.kind, output: done.output })
-            }
-          }
-          // Yield between items so a large batch never starves request handling.
-          await new Promise<void>((r) => setImmediate(r))
-        }
-      }
-    } finally {
-      running = false
-      idle()
-    }
-  }
-
   return {
-    notify() {
-      if (opts.background && !stopped) void loop()
-    },
-    async drain() {
-      if (stopped) return
-      // loop() claims until a claim comes back empty; when it already runs, wait for that run first.
-      if (running) await new Promise<void>((r) => waiters.push(r))
-      await loop()
-    },
-    async stop() {
-      stopped = true
-      if (running) await new Promise<void>((r) => waiters.push(r))
-    },
+    capacity,
+    document: (text, meta, stored, subscription, cacheKey) => exclusive(() => core.analyzeDocument(text, meta, stored, subscription, cacheKey)),
+    collection: (texts, meta, stored, subscription, cacheKey) =>
+      exclusive(() => core.analyzeCollectionSliced(texts, meta, stored, subscription, cacheKey, { sliceMs: SLICE_MS, stop: isClosed })),
+    isStopped: (e) => e instanceof AnalysisStopped,
   }
 }
 
-
+/** Analysis on the worker-thread pool: enough items held to keep every thread busy. */
+function poolExecutor(pool: AnalysisPool): Executor {
+  return {
+    capacity: pool.size * 3,
+    document: (text, meta, stored, subscription, cacheKey) => pool.analyzeDocument(text, meta, stored, subscription, cacheKey),
+    collection: (texts, meta, stored, subscription, cacheKey) => pool.analyzeCollection(texts, meta, stored, subscription, cacheKey),
+    isStopped: (e) => e instanceof PoolClosedError,
+  }
+}

@@ -28,6 +28,12 @@ export interface ProcessedEvent {
   readonly output: DocumentOutput | CollectionOutput
 }
 
+/** Receiver of the engine's background log lines. */
+export interface EngineLogger {
+  warn(message: string): void
+  info(message: string): void
+}
+
 /** Options of {@link createEngine}. Every field is optional. */
 export interface EngineOptions {
   /** Accounts served. @defaultValue one development account with a random key and secret */
@@ -42,8 +48,38 @@ export interface EngineOptions {
   readonly analyzers?: readonly Analyzer[]
   /** Process queued items in the background. @defaultValue true */
   readonly background?: boolean
-  /** Items claimed per background step. @defaultValue 16 */
+  /** Items claimed per background step (at most this many held at once, in-process). @defaultValue 16 */
   readonly workerBatch?: number
+  /**
+   * Worker threads that analyse (`node:worker_threads`, one analysis core per thread, models loaded once per
+   * thread): queued items, collections, `analyze` and `analyzeMany` run there and never on the calling thread.
+   * 0 analyses in-process (on the event loop, in slices that yield between texts).
+   * @defaultValue 0 (the standalone server defaults to the number of cores: setting `workers`)
+   */
+  readonly workers?: number
+  /**
+   * Most unfinished (queued or processing) items one account may have; a submission that would pass it is refused
+   * as a whole with ERR_QUEUE_FULL (429) and `retryAfterSeconds`. A collection counts as one item. 0 = no bound.
+   * @defaultValue 10000
+   */
+  readonly maxQueuedPerAccount?: number
+  /**
+   * Lease of a claimed item (visibility timeout, ms): a claim not completed within it (its process died) is taken
+   * over by any engine on the same storage. Held leases are extended while their items are being analysed.
+   * @defaultValue 60000
+   */
+  readonly leaseMs?: number
+  /**
+   * How often the background worker looks for work while none is found (or the storage is unreachable): it
+   * waits `min`, doubling up to `max` ms; a submission wakes it at once.
+   * @defaultValue { min: 10, max: 1000 }
+   */
+  readonly pollMs?: { readonly min?: number; readonly max?: number }
+  /**
+   * Where background problems are reported: one `warn` line when the storage becomes unreachable (not one per
+   * retry) and one `info` line when it is back. @defaultValue console.warn / console.info
+   */
+  readonly logger?: EngineLogger
   /** Retention of submitted and processed items, in milliseconds. @defaultValue 24 hours */
   readonly retentionMs?: number
   /** Called with each item processed for a configuration whose `callback` is set. @defaultValue none */
@@ -72,6 +108,12 @@ export interface ResolvedOptions {
   readonly analyzers: readonly Analyzer[]
   readonly background: boolean
   readonly workerBatch: number
+  readonly workers: number
+  readonly maxQueuedPerAccount: number
+  readonly leaseMs: number
+  readonly pollMinMs: number
+  readonly pollMaxMs: number
+  readonly logger: EngineLogger
   readonly retentionMs: number
   readonly onCallback: ((event: ProcessedEvent) => void) | undefined
   readonly checkQuery: QueryChecker | undefined
@@ -85,6 +127,27 @@ function checkDataDir(dataDir: string | undefined, bad: (msg: string) => never):
   const r = resolveDataDir(dataDir)
   if (!r.found) bad(`options.dataDir ${JSON.stringify(dataDir)} holds no textengine data (expected ${r.dir}/en/sentiment.tsv); ${missingDataHint(dataDir)}`)
   return r.dir
+}
+
+function pollOf(p: EngineOptions['pollMs'], bad: (msg: string) => never): { pollMinMs: number; pollMaxMs: number } {
+  if (p === undefined) return { pollMinMs: 10, pollMaxMs: 1000 }
+  if (typeof p !== 'object' || p === null) bad('options.pollMs must be an object {min, max}')
+  const min = p.min ?? 10
+  const max = p.max ?? Math.max(1000, min)
+  if (typeof min !== 'number' || !Number.isFinite(min) || min < 1) bad(`options.pollMs.min must be a number >= 1, found ${String(min)}`)
+  if (typeof max !== 'number' || !Number.isFinite(max) || max < min) bad(`options.pollMs.max must be a number >= pollMs.min (${min}), found ${String(max)}`)
+  return { pollMinMs: min, pollMaxMs: max }
+}
+
+const CONSOLE_LOGGER: EngineLogger = Object.freeze({
+  warn: (m: string) => console.warn(m),
+  info: (m: string) => console.info(m),
+})
+
+function loggerOf(l: EngineLogger | undefined, bad: (msg: string) => never): EngineLogger {
+  if (l === undefined) return CONSOLE_LOGGER
+  if (typeof l !== 'object' || l === null || typeof l.warn !== 'function' || typeof l.info !== 'function') bad('options.logger must be an object with warn(message) and info(message) functions')
+  return l
 }
 
 /**
@@ -115,6 +178,11 @@ export function resolveOptions(options: EngineOptions = {}): ResolvedOptions {
     if (typeof v !== 'number' || !Number.isFinite(v) || v < min) bad(`options.${name} must be a number >= ${min}, found ${String(v)}`)
     return v
   }
+  const int = (v: number | undefined, name: string, def: number, min: number, max: number): number => {
+    if (v === undefined) return def
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) bad(`options.${name} must be an integer ${min}-${max}, found ${String(v)}`)
+    return v
+  }
   const fn = <T>(v: T | undefined, name: string, def: T): T => {
     if (v === undefined) return def
     if (typeof v !== 'function') bad(`options.${name} must be a function`)
@@ -129,6 +197,11 @@ export function resolveOptions(options: EngineOptions = {}): ResolvedOptions {
     analyzers: Object.freeze([...(options.analyzers ?? [])]),
     background: options.background ?? true,
     workerBatch: Math.floor(num(options.workerBatch, 'workerBatch', 16, 1)),
+    workers: int(options.workers, 'workers', 0, 0, 256),
+    maxQueuedPerAccount: int(options.maxQueuedPerAccount, 'maxQueuedPerAccount', 10_000, 0, Number.MAX_SAFE_INTEGER),
+    leaseMs: int(options.leaseMs, 'leaseMs', 60_000, 100, 24 * 3600 * 1000),
+    ...pollOf(options.pollMs, bad),
+    logger: loggerOf(options.logger, bad),
     retentionMs: num(options.retentionMs, 'retentionMs', 24 * 3600 * 1000, 1),
     onCallback: options.onCallback === undefined ? undefined : fn(options.onCallback, 'onCallback', options.onCallback),
     checkQuery: options.checkQuery === undefined ? undefined : fn(options.checkQuery, 'checkQuery', options.checkQuery),

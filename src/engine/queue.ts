@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
-import { fail, show } from '../errors.ts'
+import { EngineError, fail, show } from '../errors.ts'
 import type { CollectionOutput, DocumentOutput } from '../model/output.ts'
-import type { CollectionInput, DocumentInput, ItemKind, QueueItem, Storage, TakeFilter } from '../storage/types.ts'
+import { isStorageValueError, type CollectionInput, type DocumentInput, type ItemKind, type QueueItem, type Storage, type TakeFilter } from '../storage/types.ts'
+import { checkStorable } from '../storage/values.ts'
 
 /** The subscription limits the queue enforces (names as in `basic_settings` and `billing_settings`). */
 export interface QueueLimits {
@@ -32,6 +33,16 @@ export interface QueueOptions {
   readonly retentionMs?: number
   /** Told of every item whose outcome was stored (statistics, callbacks). */
   readonly onFinished?: (item: QueueItem) => void | Promise<void>
+  /**
+   * Most unfinished (QUEUED or PROCESSING) items of the account; a submission that would pass it is refused whole
+   * with ERR_QUEUE_FULL (429). 0 = no bound. @defaultValue 0
+   */
+  readonly maxQueued?: number
+  /**
+   * Seconds a refused submitter should wait, given how many items must finish first.
+   * @defaultValue 5 whatever the number
+   */
+  readonly retryAfterSeconds?: (excess: number) => number
 }
 
 /** Where and how a submission goes; the facade resolves the configuration and its delivery switches. */
@@ -166,9 +177,40 @@ export function createQueue(options: QueueOptions): Queue {
     }
   }
 
+  /**
+   * Back-pressure: refuse (ERR_QUEUE_FULL, nothing stored) a submission of `adding` items that would take the
+   * account past `maxQueued` unfinished items. Checked before job ids are used and before anything is stored; two
+   * submissions racing may together pass the bound by at most one request's size.
+   */
+  async function checkRoom(adding: number): Promise<void> {
+    const max = options.maxQueued ?? 0
+    if (max <= 0) return
+    const queued = await storage.countQueued(account)
+    if (queued + adding <= max) return
+    const excess = queued + adding - max
+    const retryAfterSeconds = Math.max(1, Math.ceil(options.retryAfterSeconds?.(excess) ?? 5))
+    throw new EngineError(
+      'ERR_QUEUE_FULL',
+      `the queue of this account holds ${queued} unfinished item(s) of at most ${max}; this request adds ${adding}. ` +
+        `Nothing was stored: retrieve processed items and retry after ${retryAfterSeconds} s`,
+      undefined,
+      { retryAfterSeconds },
+    )
+  }
+
+  /** A value the storage could not keep (non-finite number, lone surrogate, ...): 400 naming the request path. */
+  function storable(value: unknown, path: string): void {
+    try {
+      checkStorable(value, path)
+    } catch (e) {
+      if (isStorageValueError(e)) fail('ERR_INVALID_FIELD', `${e.message}; such a value cannot be stored or answered`, e.path)
+      throw e
+    }
+  }
+
   async function store(kind: ItemKind, configId: string, list: ReadonlyArray<{ id: string; jobId: string | undefined; input: DocumentInput | CollectionInput }>): Promise<string[]> {
     const at = now()
-    await storage.putItems(
+    await putItems(
       list.map((x) => ({
         account,
         kind,
@@ -182,6 +224,16 @@ export function createQueue(options: QueueOptions): Queue {
       })),
     )
     return list.map((x) => x.id)
+  }
+
+  /** `storage.putItems`, with a value it refuses reported as a 400 (the checks above make this a last resort). */
+  async function putItems(items: readonly QueueItem[]): Promise<void> {
+    try {
+      await storage.putItems(items)
+    } catch (e) {
+      if (isStorageValueError(e)) fail('ERR_INVALID_FIELD', `${e.message}; such a value cannot be stored`, e.path)
+      throw e
+    }
   }
 
   async function autoRespond(kind: ItemKind, configId: string): Promise<Array<DocumentOutput | CollectionOutput>> {
@@ -231,11 +283,16 @@ export function createQueue(options: QueueOptions): Queue {
         const path = o.batch ? `documents[${i}]` : 'document'
         const r = objectOf(raw, path, 'a document')
         const doc: DocumentInput = { text: textOf(r['text'], `${path}.text`) }
+        storable(doc.text, `${path}.text`)
         const tag = optionalString(r['tag'], `${path}.tag`, TAG_LIMIT)
         if (tag !== undefined) doc.tag = tag
-        if (r['metadata'] !== undefined && r['metadata'] !== null) doc.metadata = r['metadata']
+        if (r['metadata'] !== undefined && r['metadata'] !== null) {
+          storable(r['metadata'], `${path}.metadata`)
+          doc.metadata = r['metadata']
+        }
         return { id: idOf(r['id'], `${path}.id`), jobId: jobIdOf(r['job_id'], `${path}.job_id`, o.jobId), input: doc }
       })
+      await checkRoom(docs.length)
       await checkJobIds(new Set(docs.flatMap((d) => (d.jobId === undefined ? [] : [d.jobId]))), o)
       const ids = await store('document', o.configId, docs)
       const autoResponse = o.autoResponse === true ? ((await autoRespond('document', o.configId)) as DocumentOutput[]) : []
@@ -252,12 +309,22 @@ export function createQueue(options: QueueOptions): Queue {
       if (raw.length > limits.collection_limit) {
         fail('ERR_BATCH_LIMIT', `the collection holds ${raw.length} documents, more than the limit of ${limits.collection_limit}`, 'documents')
       }
-      const value: CollectionInput = { documents: raw.map((t, i) => textOf(t, `collection.documents[${i}]`)) }
+      const value: CollectionInput = {
+        documents: raw.map((t, i) => {
+          const text = textOf(t, `collection.documents[${i}]`)
+          storable(text, `collection.documents[${i}]`)
+          return text
+        }),
+      }
       const tag = optionalString(r['tag'], 'collection.tag', TAG_LIMIT)
       if (tag !== undefined) value.tag = tag
-      if (r['metadata'] !== undefined && r['metadata'] !== null) value.metadata = r['metadata']
+      if (r['metadata'] !== undefined && r['metadata'] !== null) {
+        storable(r['metadata'], 'collection.metadata')
+        value.metadata = r['metadata']
+      }
       const id = idOf(r['id'], 'collection.id')
       const jobId = jobIdOf(r['job_id'], 'collection.job_id', o.jobId)
+      await checkRoom(1)
       await checkJobIds(new Set(jobId === undefined ? [] : [jobId]), o)
       const ids = await store('collection', o.configId, [{ id, jobId, input: value }])
       const autoResponse = o.autoResponse === true ? ((await autoRespond('collection', o.configId)) as CollectionOutput[]) : []

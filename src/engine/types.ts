@@ -105,10 +105,25 @@ export interface AnalyzeOptions {
   readonly metadata?: unknown
 }
 
+/** One text of {@link Engine.analyzeMany} with its identity and pass-through fields. */
+export interface AnalyzeManyItem {
+  readonly text: string
+  /** @defaultValue the engine's `newId()` */
+  readonly id?: string
+  readonly tag?: string
+  readonly metadata?: unknown
+}
+
 /** The engine: plain functions over accounts, configurations, tuning and analysis. */
 export interface Engine {
   /** Analyze one text now (bypassing the queue) and return the Detailed output exactly as on the wire. */
   analyze(text: string, options?: AnalyzeOptions): Promise<DocumentOutput>
+  /**
+   * Analyze many texts now (bypassing the queue), each on its own (Detailed mode), spread over the worker threads
+   * when the engine has `workers`, else in-process yielding to the event loop between texts. Outputs in input
+   * order, each as `analyze` would give it. Every text is checked before any is analysed.
+   */
+  analyzeMany(texts: readonly (string | AnalyzeManyItem)[], options?: Pick<AnalyzeOptions, 'account' | 'configId'>): Promise<DocumentOutput[]>
   /** Analyze texts together (Discovery mode) and return the collection output. */
   analyzeCollection(texts: readonly string[], options?: AnalyzeOptions): Promise<CollectionOutput>
   /** The API of one account; ERR_UNAUTHORIZED when the key is unknown. */
@@ -119,6 +134,9 @@ export interface Engine {
   readonly defaultAccount: string
   /** Resolves once every queued item has been processed. */
   drain(): Promise<void>
-  /** Stop background work and close storage. Queued items are left queued. */
+  /**
+   * Stop background work, terminate the worker threads and close storage. Queued items are left queued; items
+   * claimed but not finished are given back to the queue (another process may take them at once).
+   */
   close(): Promise<void>
 }

@@ -1,0 +1,270 @@
+/**
+ * A pool of analysis worker threads (`node:worker_threads`): one analysis core per thread, its models loaded once
+ * per thread on first use. The engine hands it documents and collections with the stored configuration they run
+ * under; the configuration travels to a thread only the first time that thread sees its revision (a per-thread
+ * cache keyed by `account/config_id`), so a task is otherwise its text and identity. Outputs come back by
+ * structured clone, which keeps member order, so they serialise to the same JSON bytes as in-process analysis.
+ *
+ * The threads never keep the process alive on their own: a thread is `ref`'d only while it has work in flight.
+ * A thread that dies (out of memory, a crash in native code) fails the tasks it held, each once retried on a new
+ * thread, and is replaced. `close()` terminates every thread and rejects what was pending with
+ * {@link PoolClosedError}.
+ *
+ * Entry: `workers-entry.js` beside this module when it runs from the build (`dist/src/engine/`); from the sources
+ * (`.ts`, as under vitest or tsx) the thread first registers tsx's loader (`tsx/esm/api`, a development
+ * dependency), then imports `workers-entry.ts`.
+ */
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import type { Subscription } from '../model/account.ts'
+import type { CollectionOutput, DocumentOutput } from '../model/output.ts'
+import type { StoredConfiguration } from '../storage/types.ts'
+import type { DocumentMeta } from './analysis.ts'
+
+/** What each thread is started with. */
+export interface WorkerData {
+  /** Folder of the models (undefined: the thread resolves it as the main thread does). */
+  readonly dataDir: string | undefined
+}
+
+/** A message to a thread. */
+export type WorkerRequest =
+  | { readonly type: 'forget' }
+  | ({
+      readonly type: 'task'
+      readonly id: number
+      readonly cacheKey: string
+      readonly revision: number
+      readonly meta: DocumentMeta
+      /** Present when the thread does not hold this configuration revision yet. */
+      readonly config?: { readonly stored: StoredConfiguration; readonly subscription: Subscription }
+    } & ({ readonly kind: 'document'; readonly text: string } | { readonly kind: 'collection'; readonly texts: readonly string[] }))
+
+/** A thread's answer to a task. */
+export type WorkerReply =
+  | { readonly type: 'done'; readonly id: number; readonly output: DocumentOutput | CollectionOutput }
+  | { readonly type: 'failed'; readonly id: number; readonly message: string }
+
+/** Rejection of tasks still pending when the pool closes (the engine gives their items back to the queue). */
+export class PoolClosedError extends Error {
+  override readonly name = 'PoolClosedError'
+  constructor() {
+    super('the analysis pool is closed')
+  }
+}
+
+/** Options of {@link createAnalysisPool}. */
+export interface AnalysisPoolOptions {
+  /** Number of threads (>= 1). */
+  readonly size: number
+  readonly dataDir: string | undefined
+  /** Tasks posted to one thread before it answers (keeps it busy while an answer travels back). @defaultValue 2 */
+  readonly inFlightPerThread?: number
+  /** Per-thread V8 heap cap in MB (`resourceLimits.maxOldGenerationSizeMb`). @defaultValue Node's default */
+  readonly maxHeapMb?: number
+}
+
+/** The pool: the same analysis calls as the in-process core, asynchronous. */
+export interface AnalysisPool {
+  readonly size: number
+  analyzeDocument(text: string, meta: DocumentMeta, stored: StoredConfiguration, subscription: Subscription, cacheKey: string): Promise<DocumentOutput>
+  analyzeCollection(texts: readonly string[], meta: DocumentMeta, stored: StoredConfiguration, subscription: Subscription, cacheKey: string): Promise<CollectionOutput>
+  /** Tasks queued or in flight. */
+  pending(): number
+  /** Terminate every thread; pending tasks reject with {@link PoolClosedError}. */
+  close(): Promise<void>
+}
+
+interface Task {
+  readonly id: number
+  readonly body: { readonly kind: 'document'; readonly text: string } | { readonly kind: 'collection'; readonly texts: readonly string[] }
+  readonly meta: DocumentMeta
+  readonly stored: StoredConfiguration
+  readonly subscription: Subscription
+  readonly cacheKey: string
+  /** Threads that died holding this task. */
+  crashes: number
+  resolve(output: DocumentOutput | CollectionOutput): void
+  reject(e: Error): void
+}
+
+interface Slot {
+  worker: Worker
+  readonly inFlight: Map<number, Task>
+  /** Configuration revisions this thread holds, by cache key. */
+  readonly known: Map<string, number>
+  dead: boolean
+}
+
+/** Configurations a thread may hold before the pool tells it to forget them all. */
+const KNOWN_LIMIT = 2000
+
+/** Where the thread code is, and whether it needs the TypeScript loader. */
+export function workerEntry(): { readonly url: URL; readonly source: boolean } {
+  const here = import.meta.url
+  const source = here.endsWith('.ts')
+  return { url: new URL(source ? './workers-entry.ts' : './workers-entry.js', here), source }
+}
+
+function spawn(data: WorkerData, maxHeapMb: number | undefined): Worker {
+  const { url, source } = workerEntry()
+  const resourceLimits = maxHeapMb === undefined ? {} : { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb } }
+  if (!source) return new Worker(url, { workerData: data, ...resourceLimits })
+  // From the sources: register tsx's ESM loader inside the thread (Node 20 does not pass the parent's loader hooks
+  // to worker threads), then load the entry.
+  const api = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href
+  const code = `import(${JSON.stringify(api)}).then((m) => { m.register(); return import(${JSON.stringify(url.href)}) })`
+  return new Worker(code, { eval: true, workerData: data, ...resourceLimits })
+}
+
+/**
+ * Check that worker threads can be started from where this module runs: the entry file exists, and from the
+ * sources tsx is installed. Returns why not, or undefined.
+ */
+export function workersUnavailable(): string | undefined {
+  let entry: { url: URL; source: boolean }
+  try {
+    entry = workerEntry()
+  } catch (e) {
+    return `this module has no file URL (bundled?): ${e instanceof Error ? e.message : String(e)}`
+  }
+  let path: string
+  try {
+    path = fileURLToPath(entry.url)
+  } catch {
+    return `the worker entry ${entry.url.href} is not a file`
+  }
+  if (!existsSync(path)) return `the worker entry ${path} does not exist (a bundle must ship it beside this module, or use workers: 0)`
+  if (entry.source) {
+    try {
+      createRequire(import.meta.url).resolve('tsx/esm/api')
+    } catch {
+      return 'running from the TypeScript sources needs the tsx package to start worker threads (or run the built dist/)'
+    }
+  }
+  return undefined
+}
+
+/** Create a pool of `size` analysis threads, started now (their models load on their first task). */
+export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
+  const perThread = Math.max(1, options.inFlightPerThread ?? 2)
+  const data: WorkerData = { dataDir: options.dataDir }
+  const slots: Slot[] = []
+  const waiting: Task[] = []
+  let nextId = 0
+  let closed = false
+
+  const start = (): Slot => {
+    const slot: Slot = { worker: spawn(data, options.maxHeapMb), inFlight: new Map(), known: new Map(), dead: false }
+    slot.worker.unref()
+    slot.worker.on('message', (m: WorkerReply) => {
+      const task = slot.inFlight.get(m.id)
+      if (task === undefined) return
+      slot.inFlight.delete(m.id)
+      if (slot.inFlight.size === 0) slot.worker.unref()
+      if (m.type === 'done') task.resolve(m.output)
+      else task.reject(new Error(m.message))
+      pump()
+    })
+    const died = (why: string): void => {
+      if (slot.dead) return
+      slot.dead = true
+      const held = [...slot.inFlight.values()]
+      slot.inFlight.clear()
+      const i = slots.indexOf(slot)
+      if (i >= 0) slots.splice(i, 1)
+      if (closed) {
+        for (const t of held) t.reject(new PoolClosedError())
+        return
+      }
+      // A thread that dies takes its tasks with it: each is retried once on another thread, then fails (so one
+      // text that kills threads cannot take the pool down with it).
+      for (const t of held) {
+        t.crashes++
+        if (t.crashes > 1) t.reject(new Error(`analysis worker thread stopped twice while analysing this item (${why})`))
+        else waiting.unshift(t)
+      }
+      slots.push(start())
+      pump()
+    }
+    slot.worker.on('error', (e: Error) => died(e.message))
+    slot.worker.on('exit', (code) => died(`exit code ${code}`))
+    return slot
+  }
+
+  for (let i = 0; i < options.size; i++) slots.push(start())
+
+  function post(slot: Slot, task: Task): void {
+    const known = slot.known.get(task.cacheKey)
+    if (known !== task.stored.revision && slot.known.size >= KNOWN_LIMIT) {
+      slot.worker.postMessage({ type: 'forget' } satisfies WorkerRequest)
+      slot.known.clear()
+    }
+    const request: WorkerRequest = {
+      type: 'task',
+      id: task.id,
+      cacheKey: task.cacheKey,
+      revision: task.stored.revision,
+      meta: task.meta,
+      ...(known === task.stored.revision ? {} : { config: { stored: task.stored, subscription: task.subscription } }),
+      ...task.body,
+    }
+    if (slot.inFlight.size === 0) slot.worker.ref()
+    slot.inFlight.set(task.id, task)
+    slot.known.set(task.cacheKey, task.stored.revision)
+    try {
+      slot.worker.postMessage(request)
+    } catch (e) {
+      // A value that cannot be cloned (never the case for stored JSON values): fail this task only.
+      slot.inFlight.delete(task.id)
+      if (slot.inFlight.size === 0) slot.worker.unref()
+      slot.known.delete(task.cacheKey)
+      task.reject(e instanceof Error ? e : new Error(String(e)))
+    }
+  }
+
+  /** Hand waiting tasks to the least busy threads, oldest task first. */
+  function pump(): void {
+    while (waiting.length > 0) {
+      let best: Slot | undefined
+      for (const s of slots) if (!s.dead && s.inFlight.size < perThread && (best === undefined || s.inFlight.size < best.inFlight.size)) best = s
+      if (best === undefined) return
+      post(best, waiting.shift()!)
+    }
+  }
+
+  function run<T extends DocumentOutput | CollectionOutput>(
+    body: Task['body'],
+    meta: DocumentMeta,
+    stored: StoredConfiguration,
+    subscription: Subscription,
+    cacheKey: string,
+  ): Promise<T> {
+    if (closed) return Promise.reject(new PoolClosedError())
+    return new Promise<T>((resolve, reject) => {
+      waiting.push({ id: ++nextId, body, meta, stored, subscription, cacheKey, crashes: 0, resolve: resolve as (o: DocumentOutput | CollectionOutput) => void, reject })
+      pump()
+    })
+  }
+
+  return {
+    size: options.size,
+    analyzeDocument: (text, meta, stored, subscription, cacheKey) => run<DocumentOutput>({ kind: 'document', text }, meta, stored, subscription, cacheKey),
+    analyzeCollection: (texts, meta, stored, subscription, cacheKey) => run<CollectionOutput>({ kind: 'collection', texts }, meta, stored, subscription, cacheKey),
+    pending: () => waiting.length + slots.reduce((n, s) => n + s.inFlight.size, 0),
+    async close() {
+      if (closed) return
+      closed = true
+      for (const t of waiting.splice(0)) t.reject(new PoolClosedError())
+      const all = slots.splice(0)
+      for (const s of all) {
+        for (const t of s.inFlight.values()) t.reject(new PoolClosedError())
+        s.inFlight.clear()
+        s.dead = true
+      }
+      await Promise.all(all.map((s) => s.worker.terminate()))
+    },
+  }
+}

@@ -1,0 +1,112 @@
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { createEngine } from '../../src/engine/create-engine.ts'
+import type { Engine } from '../../src/engine/types.ts'
+import { isEngineError } from '../../src/errors.ts'
+import { EVERY_OUTPUT_ON, TEXTS } from '../fixtures/golden/golden.ts'
+
+const NOW = 1_700_000_000_000
+
+/** An engine with every output on and every kind of tuning (the golden fixture's configuration). */
+async function goldenEngine(workers: number): Promise<Engine> {
+  let n = 0
+  const engine = createEngine({ workers, background: true, newId: () => `id${++n}`, now: () => NOW })
+  const acct = engine.account(engine.defaultAccount)
+  await acct.updateConfigurations(EVERY_OUTPUT_ON)
+  await acct.createTuning('queries', [
+    { name: 'Hotel rooms', query: 'room* OR bed OR shower OR "air conditioning"' },
+    { name: 'Staff', query: '(staff OR reception OR waiter) AND NOT rude' },
+  ])
+  await acct.createTuning('entities', [{ name: 'Spotify', type: 'Company' }])
+  await acct.createTuning('phrases', [{ name: 'spotless', weight: 2 }])
+  await acct.createTuning('categories', [{ name: 'Hotel staff', weight: 1, samples: ['staff', 'reception', 'service'] }])
+  return engine
+}
+
+const texts = TEXTS.slice(0, 12)
+
+describe('worker threads', () => {
+  it('should give byte-identical outputs with workers: 2 and in-process, through analyzeMany, analyze, the queue and collections', async () => {
+    const single = await goldenEngine(0)
+    const pooled = await goldenEngine(2)
+    try {
+      const items = texts.map((text, i) => ({ text, id: `g${i}`, tag: `t${i}`, metadata: { i } }))
+      const a = await single.analyzeMany(items)
+      const b = await pooled.analyzeMany(items)
+      expect(b.map((o) => JSON.stringify(o))).toEqual(a.map((o) => JSON.stringify(o)))
+      expect(a.map((o) => o.id)).toEqual(items.map((i) => i.id))
+      // English texts are analysed; the French, German and Spanish ones fail the language check alike.
+      expect(a.filter((o) => o.status === 'PROCESSED').length).toBeGreaterThanOrEqual(8)
+
+      expect(JSON.stringify(await pooled.analyze(texts[0]!, { id: 'one' }))).toBe(JSON.stringify(await single.analyze(texts[0]!, { id: 'one' })))
+
+      // The queue: submit, drain, take (analysed on the threads).
+      const queued = async (engine: Engine): Promise<string[]> => {
+        const acct = engine.account(engine.defaultAccount)
+        await acct.submitDocuments(items, { batch: true })
+        await engine.drain()
+        const out = []
+        for (let got = await acct.takeProcessedDocuments({}); got.length > 0; got = await acct.takeProcessedDocuments({})) out.push(...got)
+        return out.map((o) => JSON.stringify(o)).sort()
+      }
+      const qa = await queued(single)
+      expect(qa).toHaveLength(items.length)
+      expect(await queued(pooled)).toEqual(qa)
+      expect(qa).toEqual(a.map((o) => JSON.stringify(o)).sort())
+
+      // Discovery collections.
+      const ca = await single.analyzeCollection(texts, { id: 'c1' })
+      const cb = await pooled.analyzeCollection(texts, { id: 'c1' })
+      expect(ca.status).toBe('PROCESSED')
+      expect(JSON.stringify(cb)).toBe(JSON.stringify(ca))
+    } finally {
+      await Promise.all([single.close(), pooled.close()])
+    }
+  })
+
+  it('should check every text of analyzeMany before analysing any', async () => {
+    const engine = createEngine({ workers: 0 })
+    try {
+      const e = await engine.analyzeMany(['fine', 'x'.repeat(100_000)]).catch((err: unknown) => err)
+      expect(isEngineError(e) && e.code === 'ERR_DOCUMENT_TOO_LONG' && e.field === 'texts[1]').toBe(true)
+      const f = await engine.analyzeMany(['fine', { text: 3 } as never]).catch((err: unknown) => err)
+      expect(isEngineError(f) && f.code === 'ERR_INVALID_FIELD' && f.field === 'texts[1]').toBe(true)
+      expect(await engine.analyzeMany([])).toEqual([])
+    } finally {
+      await engine.close()
+    }
+  })
+
+  it('should refuse bad worker options and extra analyzers with workers', () => {
+    for (const workers of [-1, 1.5, Number.NaN, 1000]) {
+      expect(() => createEngine({ workers })).toThrow(/options\.workers must be an integer/)
+    }
+    expect(() => createEngine({ workers: 1, analyzers: [{ name: 'x', needs: [], run: () => ({}) } as never] })).toThrow(/cannot run in worker threads/)
+  })
+
+  it('should not keep the process alive with idle threads, and close them on close()', () => {
+    // A child process that analyses on one thread and then neither closes the engine nor keeps anything else
+    // alive must exit on its own; a second one closes the engine and must exit too.
+    const engineUrl = new URL('../../src/engine/create-engine.ts', import.meta.url).href
+    const script = (close: boolean): string => `
+      const { createEngine } = await import(${JSON.stringify(engineUrl)})
+      const engine = createEngine({ workers: 1 })
+      const [out] = await engine.analyzeMany(['The room was clean and the staff were friendly.'])
+      console.log(out.status, out.sentiment_polarity)
+      ${close ? 'await engine.close(); console.log("closed")' : ''}
+    `
+    for (const close of [false, true]) {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(close)], {
+        cwd: fileURLToPath(new URL('../..', import.meta.url)),
+        encoding: 'utf8',
+        timeout: 60_000,
+      })
+      expect(r.error, String(r.error)).toBeUndefined()
+      expect(r.stderr).not.toMatch(/Error/)
+      expect(r.status).toBe(0)
+      expect(r.stdout).toContain('PROCESSED positive')
+      if (close) expect(r.stdout).toContain('closed')
+    }
+  })
+})
