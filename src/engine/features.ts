@@ -89,7 +89,7 @@ export function builtinAnalyzers(dataDir?: string, grammar: QueryGrammar = creat
   const extractor = shareExtraction(models.extractor)
   const relationResources = once(() => loadRelationResources(dataDir))
   return [
-    createLanguageAnalyzer(models.identifier),
+    createLanguageAnalyzer(models.identifier, background),
     queryIndexAnalyzer,
     ...createSentimentAnalyzers(models.scorer, grammar),
     createEntitiesAnalyzer(extractor, grammar, background),

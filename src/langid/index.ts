@@ -8,3 +8,8 @@ export {
   defaultLanguageModelPath, loadLanguageModel, parseLanguageModel, readLanguageModelFile, readLanguageModelText, serializeLanguageModel, trainLanguageModel,
   type LanguageModelData, type ModelHeader, type ModelTextSink, type TrainOptions,
 } from './model.ts'
+export {
+  createLanguageDecider, languageSample, MEDIUM_LETTERS, SAMPLE_CHARS, SHORT_LETTERS,
+  type LanguageDecider, type LanguageDeciderOptions, type LanguageDecision, type Vocabulary,
+} from './decide.ts'
+export { FUNCTION_WORDS } from './words.ts'

@@ -1,0 +1,253 @@
+/**
+ * The engine's language decision for one document under a configuration's language: the n-gram identifier
+ * (`identify.ts`) read on a bounded sample, with a prior for the configuration's language that word-level and
+ * script evidence must overcome when the text is too short for n-grams to be trusted.
+ *
+ * - Script first: a text whose letters are all in another script than the configuration's language is in that
+ *   script's language (the identifier's prefilter), however short.
+ * - Long texts (at least {@link MEDIUM_LETTERS} letters in the sample): the identifier's answer as it is.
+ * - Medium texts ({@link SHORT_LETTERS} to {@link MEDIUM_LETTERS} letters): the identifier's answer, unless the
+ *   configuration's language has at least two function words and more than the answer's.
+ * - Short texts (fewer than {@link SHORT_LETTERS} letters): the configuration's language, with a low score, unless
+ *   another language has more function words than it (at least {@link MIN_FUNCTION_WORDS}), or, for a
+ *   configuration language with a vocabulary, none of the words is in that vocabulary, at least two lower-case
+ *   words are unknown to it and the identifier is confident of one other language.
+ *
+ * `decisive` tells whether the answer rests on enough evidence to fail a document written in another language
+ * than the configuration's (the wrong-language rule); the answer of a short text is decisive only when it names
+ * another language on word or script evidence. Same text and configuration, same decision.
+ */
+import type { LanguageIdentifier, LanguageScore } from './identify.ts'
+import { findLanguageEntry } from './languages.ts'
+import { FUNCTION_WORDS } from './words.ts'
+
+/** Only this many UTF-16 units of a text are read (cut back to a space): bounded time on long documents. */
+export const SAMPLE_CHARS = 8192
+/** Below this many letters a text is short: n-grams alone never decide it. */
+export const SHORT_LETTERS = 40
+/** From this many letters on, the identifier's answer stands as it is. */
+export const MEDIUM_LETTERS = 200
+/** A word at least this frequent (zipf) in the vocabulary belongs to the configuration's language. */
+const VOCABULARY_ZIPF = 3
+/**
+ * A function word of another language that is at least this frequent in the configuration's vocabulary ("die",
+ * "war", "come", "son", "la") is half the evidence for that other language.
+ */
+const SHARED_ZIPF = 4.5
+/** ... and still counts as a word of the configuration's language when at least this frequent. */
+const SHARED_SUPPORT_ZIPF = 5
+/**
+ * Function words another language needs in a short text (a word shared with a frequent word of the configuration's
+ * language counts half): "das ... war" (1.5), "muy bien" (2), but not "Hotel du Lac" (1).
+ */
+const MIN_FUNCTION_WORDS = 1.5
+/** Lowest identifier share of another language before unknown words alone may name it. */
+const UNKNOWN_WORDS_SHARE = 0.8
+/** Words read for word-level evidence. */
+const MAX_EVIDENCE_WORDS = 64
+
+/** The decision for one text. */
+export interface LanguageDecision extends LanguageScore {
+  /** Enough evidence to fail a document that is not in the configuration's language. */
+  readonly decisive: boolean
+  /** Letters in the sample read, counted up to {@link MEDIUM_LETTERS} (more letters are not counted). */
+  readonly letters: number
+  /** What decided: the identifier alone, the script, function words, unknown words, or the prior. */
+  readonly basis: 'model' | 'script' | 'words' | 'unknown-words' | 'prior'
+}
+
+/** Word frequencies (lower-cased word -> zipf) of a language, such as `lexicons/en/word-frequency.tsv`. */
+export type Vocabulary = ReadonlyMap<string, number>
+
+/** Options of {@link createLanguageDecider}. */
+export interface LanguageDeciderOptions {
+  /** Vocabulary per ISO 639-1 code, read on first use. English's is the theme background list. */
+  readonly vocabularies?: Readonly<Record<string, () => Vocabulary>>
+}
+
+/** Decides the language of documents under a configuration's language. */
+export interface LanguageDecider {
+  /** The decision for `text` under the configuration language `configured` (ISO code or English name); undefined when the text has no letters. */
+  decide(text: string, configured: string): LanguageDecision | undefined
+}
+
+const round4 = (x: number): number => Math.round(x * 10000) / 10000
+const LETTER = /\p{L}/u
+const LATIN = /\p{Script=Latin}/u
+const WORD_CHAR = /[\p{L}\p{M}]/u
+const UPPER = /^\p{Lu}/u
+
+/** The first {@link SAMPLE_CHARS} of a text, cut back to the last whitespace when one is near. */
+export function languageSample(text: string): string {
+  if (text.length <= SAMPLE_CHARS) return text
+  let end = SAMPLE_CHARS
+  // Do not split a surrogate pair.
+  const c = text.charCodeAt(end - 1)
+  if (c >= 0xd800 && c <= 0xdbff) end--
+  for (let i = end; i > end - 256 && i > 0; i--) {
+    const ch = text.charCodeAt(i)
+    if (ch === 32 || ch === 10 || ch === 9 || ch === 13) return text.slice(0, i)
+  }
+  return text.slice(0, end)
+}
+
+interface Evidence {
+  letters: number
+  latin: number
+  /** Words in order: lower-cased NFC form, whether capitalised, whether a clitic after an apostrophe. */
+  words: Array<{ w: string; cap: boolean; clitic: boolean }>
+}
+
+/** Count letters (up to MEDIUM_LETTERS) and collect the first words of `s`, without a regex over the whole text. */
+function evidenceOf(s: string): Evidence {
+  let letters = 0
+  let latin = 0
+  const words: Evidence['words'] = []
+  let i = 0
+  while (i < s.length && letters < MEDIUM_LETTERS) {
+    const cp = s.codePointAt(i)!
+    const ch = cp < 0x80 ? '' : String.fromCodePoint(cp)
+    const isWord = cp < 0x80 ? (cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122) : WORD_CHAR.test(ch)
+    if (!isWord) {
+      i += cp > 0xffff ? 2 : 1
+      continue
+    }
+    const start = i
+    while (i < s.length) {
+      const c = s.codePointAt(i)!
+      if (c < 0x80) {
+        if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122))) break
+        letters++
+        latin++
+      } else {
+        const x = String.fromCodePoint(c)
+        if (!WORD_CHAR.test(x)) break
+        if (LETTER.test(x)) {
+          letters++
+          if (LATIN.test(x)) latin++
+        }
+      }
+      i += c > 0xffff ? 2 : 1
+    }
+    if (words.length < MAX_EVIDENCE_WORDS) {
+      const raw = s.slice(start, i)
+      const prev = start > 0 ? s.charCodeAt(start - 1) : 0
+      const clitic = (prev === 39 || prev === 0x2019) && start > 1 && WORD_CHAR.test(s[start - 2]!)
+      words.push({ w: raw.normalize('NFC').toLowerCase(), cap: UPPER.test(raw), clitic })
+    }
+  }
+  return { letters, latin, words }
+}
+
+/**
+ * A decider over `identifier`. English's vocabulary (zipf per word) lets short English texts whose words are all
+ * known stay English, and lets unknown words point elsewhere.
+ */
+export function createLanguageDecider(identifier: LanguageIdentifier, options: LanguageDeciderOptions = {}): LanguageDecider {
+  const vocabularies = options.vocabularies ?? {}
+  const known = new Set(identifier.languages)
+  return {
+    decide(text, configured) {
+      const sample = languageSample(text)
+      const id = identifier.identify(sample)
+      if (id === undefined) return undefined
+      const ev = evidenceOf(sample)
+      const model = (decisive: boolean, basis: LanguageDecision['basis'] = 'model'): LanguageDecision =>
+        ({ code: id.code, name: id.name, score: id.score, decisive, letters: ev.letters, basis })
+      const c = findLanguageEntry(configured)
+      if (c === undefined || !known.has(c.code)) return model(ev.letters >= SHORT_LETTERS)
+      const top = findLanguageEntry(id.code)!
+      if (top.script !== c.script) {
+        // Another script holds most letters: decisive when the configuration's script is absent altogether.
+        const foreignOnly = c.script === 'latin' ? ev.latin === 0 : false
+        return model(ev.letters >= SHORT_LETTERS || (foreignOnly && ev.letters >= 2), 'script')
+      }
+      if (ev.letters >= MEDIUM_LETTERS) return model(true)
+
+      const vocabulary = vocabularies[c.code]?.()
+      const zipf = (w: string): number => vocabulary?.get(w) ?? 0
+      const fw = new Map<string, number>()
+      let support = 0
+      let content = 0
+      let unknown = 0
+      let unknownLower = 0
+      const own = FUNCTION_WORDS.get(c.code)
+      const isFunctionWord = (w: string): boolean => [...FUNCTION_WORDS.values()].some((l) => l.has(w))
+      const lowerUnknown = ev.words.some((x) => !x.cap && !x.clitic && zipf(x.w) < VOCABULARY_ZIPF && !isFunctionWord(x.w))
+      for (let k = 0; k < ev.words.length; k++) {
+        const { w, clitic } = ev.words[k]!
+        // A capitalised unknown word is a name, except the first word of a text of several ("Zimmer schmutzig").
+        const cap = ev.words[k]!.cap && !(k === 0 && ev.words.length > 1)
+        if (clitic && w.length <= 2 && own?.has(w) !== true) continue // "'s", "'t", "'m" after an apostrophe
+        const z = zipf(w)
+        // A capitalised function word inside a title or before a name ("Bellagio Las Vegas", "Las Vegas") is part of the name.
+        const next = ev.words[k + 1]
+        // German nouns are capitalised too: "Das Zimmer war sauber" keeps "das" when a lower-case word is unknown.
+        const inName = ev.words[k]!.cap && (k > 0 || (next !== undefined && next.cap && zipf(next.w) < VOCABULARY_ZIPF && !lowerUnknown))
+        let foreign = false
+        for (const [code, words] of FUNCTION_WORDS) {
+          if (!words.has(w)) continue
+          if (code === c.code) {
+            fw.set(code, (fw.get(code) ?? 0) + 1)
+            continue
+          }
+          foreign = true
+          // Shared with a frequent word of the configuration's language: half the evidence.
+          if (!inName) fw.set(code, (fw.get(code) ?? 0) + (z < SHARED_ZIPF ? 1 : 0.5))
+        }
+        const mine = own?.has(w) === true || (z >= VOCABULARY_ZIPF && (!foreign || z >= SHARED_SUPPORT_ZIPF))
+        if (mine) {
+          support++
+          content++
+        } else if (!cap || foreign) {
+          content++
+          if (!foreign) {
+            unknown++
+            if (!ev.words[k]!.cap) unknownLower++
+          }
+        }
+        // A capitalised word nobody knows is a name: evidence for no language.
+      }
+      const fwC = fw.get(c.code) ?? 0
+      const rank = new Map(id.ranking.map((r, i) => [r.code, i]))
+      const share = new Map(id.ranking.map((r) => [r.code, r.score]))
+
+      if (ev.letters >= SHORT_LETTERS) {
+        const fwA = fw.get(id.code) ?? 0
+        if (id.code !== c.code && fwC >= 2 && fwC > fwA) {
+          return { code: c.code, name: c.name, score: round4(fwC / (fwC + fwA + 1)), decisive: false, letters: ev.letters, basis: 'words' }
+        }
+        return model(true)
+      }
+
+      // Short text: another language needs more function words than the configuration's; a lower-case word the
+      // configuration's vocabulary lacks adds half a word to the identifier's answer ("Hotel muy limpio").
+      if (vocabulary !== undefined && id.code !== c.code && unknownLower > 0) fw.set(id.code, (fw.get(id.code) ?? 0) + unknownLower / 2)
+      let best: string | undefined
+      for (const [code, n] of fw) {
+        if (code === c.code || n <= fwC || !rank.has(code)) continue
+        if (best === undefined) best = code
+        else {
+          const b = fw.get(best)!
+          if (n > b || (n === b && rank.get(code)! < rank.get(best)!)) best = code
+        }
+      }
+      if (best !== undefined) {
+        const n = fw.get(best)!
+        if (n >= MIN_FUNCTION_WORDS) {
+          let sum = 0
+          for (const [code, k] of fw) if (k === n) sum += share.get(code) ?? 0
+          const e = findLanguageEntry(best)!
+          const score = round4(sum > 0 ? (share.get(best) ?? 0) / sum : 1 / [...fw.values()].filter((k) => k === n).length)
+          return { code: e.code, name: e.name, score, decisive: true, letters: ev.letters, basis: 'words' }
+        }
+      }
+      if (vocabulary !== undefined && support === 0 && fwC === 0 && unknown >= 2 && id.code !== c.code && id.score >= UNKNOWN_WORDS_SHARE) {
+        return model(true, 'unknown-words')
+      }
+      // Too little evidence: the configuration's language, scored by the letters seen and the words it knows.
+      const q = Math.max((support + 1) / (content + 1), share.get(c.code) ?? 0)
+      return { code: c.code, name: c.name, score: round4((ev.letters / SHORT_LETTERS) * q), decisive: false, letters: ev.letters, basis: 'prior' }
+    },
+  }
+}
