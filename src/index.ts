@@ -3,8 +3,8 @@
  * types; the HTTP adapter is a separate entry point (`textengine/http`).
  */
 export { createEngine } from './engine/create-engine.ts'
-export type { Engine, AccountApi, AnalyzeOptions, SubmitOptions, SubmitResult, TakeOptions, StatisticsQuery, TuningResource, CallClass } from './engine/types.ts'
-export type { EngineOptions, AccountOptions, ProcessedEvent } from './engine/options.ts'
+export type { Engine, AccountApi, AnalyzeOptions, AnalyzeManyItem, SubmitOptions, SubmitResult, TakeOptions, StatisticsQuery, TuningResource, CallClass } from './engine/types.ts'
+export type { EngineOptions, EngineLogger, AccountOptions, ProcessedEvent } from './engine/options.ts'
 export type { SubscriptionOverrides } from './engine/account.ts'
 export type { Analyzer, AnalyzeContext, Sections, SectionName, SentimentSection } from './pipeline/types.ts'
 export type { Storage } from './storage/types.ts'
