@@ -14,6 +14,13 @@ export interface SettingsContext extends SettingsOperationContext {
 /** A pure change of the settings record and what to answer the caller. */
 export type SettingsOperation<R> = (record: SettingsRecord, ctx: SettingsContext) => { record: SettingsRecord; result: R }
 
+/** Compare-and-set attempts of one settings change before it gives up, and the time they may take. */
+const MUTATE_ATTEMPTS = 60
+const MUTATE_BUDGET_MS = 10_000
+/** Back-off between attempts: a random wait up to base·2^attempt ms, at most the cap. */
+const MUTATE_BACKOFF_BASE_MS = 4
+const MUTATE_BACKOFF_CAP_MS = 250
+
 /** The settings of one account behind a compare-and-set loop over {@link Storage}. */
 export interface SettingsService {
   /** The current record (created with one primary configuration on first use). */
@@ -95,7 +102,8 @@ export function createSettingsService(o: SettingsServiceOptions): SettingsServic
   return {
     load,
     async mutate(op) {
-      for (let attempt = 0; attempt < 20; attempt++) {
+      const started = Date.now()
+      for (let attempt = 0; ; attempt++) {
         const record = await load()
         // Operations are pure, but work on a private copy so a cached record can never be touched.
         const draft = structuredClone(record)
@@ -106,6 +114,10 @@ export function createSettingsService(o: SettingsServiceOptions): SettingsServic
           cached = toStore
           return result
         }
+        // Another writer won: back off a random time (full jitter, growing) so that many concurrent writers
+        // spread out instead of colliding again at once, within a bounded number of attempts and time.
+        if (attempt + 1 >= MUTATE_ATTEMPTS || Date.now() - started >= MUTATE_BUDGET_MS) break
+        await new Promise((r) => setTimeout(r, Math.random() * Math.min(MUTATE_BACKOFF_CAP_MS, MUTATE_BACKOFF_BASE_MS * 2 ** attempt)))
       }
       return fail('ERR_INTERNAL', 'settings changed concurrently too many times; try again')
     },
