@@ -1,5 +1,5 @@
 import winkNLP from 'wink-nlp'
-import type { ItemEntity, ItemSentence } from 'wink-nlp'
+import type { Model } from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
 import { stemmer } from 'stemmer'
 import type { AnnotatedDocument, PatternSpan, Sentence, Token } from './types.ts'
@@ -20,13 +20,149 @@ export interface AnnotateOptions {
   readonly oneSentence?: boolean
 }
 
+// wink-nlp 2.4 internals this module reads (src/wink-nlp.js, src/cache.js, src/its.js, src/constants.js). The
+// package is pinned; test/nlp/annotate-equivalence.test.ts compares this reader with wink's public `.out()` API.
+/** wink's per-instance lexeme cache (`rdd.cache`). */
+interface WinkCache {
+  value(index: number): string
+  property(index: number, name: string): number | string
+  normal(index: number): number
+  nox(binaryWord: number): number
+  mappedSpelling(index: number): number
+  valueOf(feature: string, index: number): string
+}
+/** wink's raw document data (`rdd`): 4 numbers per token, sentences and entities as inclusive token ranges. */
+interface WinkRawDocument {
+  readonly tokens: readonly number[]
+  readonly cache: WinkCache
+  readonly numOfTokens: number
+  readonly sentences: ReadonlyArray<readonly [number, number, ...unknown[]]>
+  readonly entities: ReadonlyArray<readonly [number, number, string, ...unknown[]]>
+  readonly nonBreakingSpaces: Record<number, string>
+}
+/** The cache methods the tokenizer calls through the cache object (so a wrapper takes effect). */
+interface WinkCacheUpdates {
+  lookup(text: string): number[] | null
+  add(text: string, category: number): number
+}
+/** The mutable vocabulary of wink's core model (`model.features.lexeme`). */
+interface WinkLexemes {
+  readonly hash: Record<string, number>
+  readonly list: string[]
+  readonly intrinsicSize: number
+}
+/** `its.lemma` and `its.precedingSpaces`, called with the raw document. */
+type WinkIts = (index: number, rdd: WinkRawDocument, addons?: unknown) => string
+
+const TK = 4 // numbers per token in rdd.tokens
+const PS_MASK = 0xffff
+const POS_MASK = 0x3f00000
+const BITS_LEMMA = 20
+const LEMMA_MASK = 0xfffff
+const NEGATION_FLAG = 2 ** 31
+/** Words wink may learn (out-of-vocabulary lexemes) before the instance is rebuilt from the model (memory bound). */
+const LEARNED_LIMIT = 100_000
+
+/** What a lexeme of wink's own vocabulary always gives, whatever its context. */
+interface LexemeFacts {
+  readonly value: string
+  readonly lower: string
+  readonly stem: string
+  readonly type: string
+  readonly shape: string
+  /** Lower-cased normal and stop-word flag of the lexeme outside a contraction. */
+  readonly normal: string
+  readonly stop: boolean
+  /** Lower-cased lemma by POS index, filled as met. */
+  readonly lemmas: Map<number, string>
+}
+
+let metaCer: unknown
+/**
+ * The model's custom-entity meta model, made once per process: wink-eng-lite-web-model 1.8.1's loader assigns
+ * `JSON.stringify(machines)` back to its module variable, so each wink instance built from the model stringifies
+ * the previous string again (a longer string every time: about 16 instances fail with "Invalid string length", and
+ * memory grows long before).
+ */
+export function metaCerModel(): unknown {
+  if (metaCer === undefined) metaCer = (model.metaCER as () => unknown)()
+  return metaCer
+}
+
 /**
  * Create an annotator. Each call builds its own wink-nlp instance so that two engines never share
  * mutable NLP state (custom entities, for instance, are per instance).
+ *
+ * Output depends on the text alone, never on what the instance read before. wink adds every out-of-vocabulary
+ * word it meets to its model's vocabulary, its tokenizer keeps a word whole once the vocabulary holds it (so
+ * "Hillary's" is split into "Hillary" + "'s" in a fresh process, and kept whole once a text such as "(Hillary's)"
+ * made wink learn it), and such a word keeps the token type it had when first learned. The instance's cache is
+ * wrapped so that the tokenizer treats a learned word as unknown (it goes through the same steps as the first
+ * time) and a learned word met with another token type is learned again; the learned entries themselves stay, so
+ * their features are computed once. The instance is rebuilt once they take memory.
+ *
+ * Columns are read in one pass over wink's raw token array (the same functions as wink's `its` helpers),
+ * with what depends on the lexeme alone (value, type, shape, normal, stem, stop-word flag, lemma by POS)
+ * computed once per vocabulary word.
  */
 export function createAnnotator(): Annotator {
-  const nlp = winkNLP(model, ['sbd', 'negation', 'pos', 'ner'])
+  let core: { features: { lexeme: WinkLexemes }; tcat: { list: string[] } } | undefined
+  // The raw document of the last `readDoc`, handed out by the readabilityStats addon (see `rawOf`).
+  const addons = { ...model.addons, readabilityStats: (rdd: WinkRawDocument) => rdd }
+  const wrapped = {
+    ...model,
+    core: () => (core = (model.core as () => NonNullable<typeof core>)()),
+    metaCER: metaCerModel,
+    addons,
+  } as unknown as Model
+  let nlp = winkNLP(wrapped, ['sbd', 'negation', 'pos', 'ner'])
   const its = nlp.its
+  const lemmaOf = its.lemma as unknown as WinkIts
+  const rawOf = (doc: ReturnType<typeof nlp.readDoc>): WinkRawDocument => doc.out(its.readabilityStats as never) as unknown as WinkRawDocument
+  const lexemes = (): WinkLexemes => core!.features.lexeme
+  const intrinsic = lexemes().intrinsicSize
+  /** Make the instance's cache treat every word it learned as unknown (see above). */
+  const forgetful = (): void => {
+    const cache = rawOf(nlp.readDoc('')).cache as WinkCache & WinkCacheUpdates
+    const typeNames = core!.tcat.list
+    const lookup = cache.lookup
+    const add = cache.add
+    // The model's feature functions look up the word being added (`feature.pos`): they see everything.
+    let adding = false
+    cache.lookup = (text) => {
+      const found = lookup(text)
+      return !adding && found !== null && found.length === 1 && found[0]! >= intrinsic ? null : found
+    }
+    const unlearnOther = (text: string, category: number): void => {
+      const hash = lexemes().hash
+      const known = hash[text]
+      if (known !== undefined && known >= intrinsic && cache.property(known, 'tokenType') !== typeNames[category]) delete hash[text]
+    }
+    cache.add = (text, category) => {
+      unlearnOther(text, category)
+      const lower = text.toLowerCase()
+      if (lower !== text) unlearnOther(lower, category)
+      adding = true
+      try {
+        return add(text, category)
+      } finally {
+        adding = false
+      }
+    }
+  }
+  forgetful()
+  /** Rebuild the instance once the words it learned take memory. */
+  const bound = (): void => {
+    if (lexemes().list.length - intrinsic > LEARNED_LIMIT) {
+      nlp = winkNLP(wrapped, ['sbd', 'negation', 'pos', 'ner'])
+      forgetful()
+    }
+  }
+  const read = (text: string): WinkRawDocument => {
+    bound()
+    return rawOf(nlp.readDoc(text))
+  }
+
   const stemCache = new Map<string, string>()
   const stemOf = (word: string): string => {
     let s = stemCache.get(word)
@@ -37,127 +173,147 @@ export function createAnnotator(): Annotator {
     }
     return s
   }
+  // Facts per vocabulary lexeme (index < intrinsic: the same in every instance built from the model).
+  const facts: Array<LexemeFacts | undefined> = []
+  const factsOf = (id: number, cache: WinkCache): LexemeFacts => {
+    const value = cache.value(id)
+    const lower = value.toLowerCase()
+    const norm = cache.normal(id)
+    return {
+      value,
+      lower,
+      stem: stemOf(lower),
+      type: String(cache.property(id, 'tokenType')),
+      shape: String(cache.property(id, 'shape')),
+      normal: cache.value(norm).toLowerCase(),
+      stop: cache.property(norm, 'isStopWord') === 1,
+      lemmas: new Map(),
+    }
+  }
+  const posNames: string[] = []
 
   return {
     readRaw(text) {
-      return nlp.readDoc(text).tokens().length()
+      return read(text).numOfTokens
     },
     annotate(text, options = {}) {
       const clean = options.html === true ? blankHtml(text) : text
-      const doc = nlp.readDoc(clean)
-      const tokenList = doc.tokens()
-      // wink's typings declare `out` per its-function; one loose accessor keeps the casts in one place.
-      const col = <T>(f: unknown): T[] => tokenList.out(f as never) as unknown as T[]
-      const values = col<string>(its.value)
-      const normals = col<string>(its.normal)
-      const lemmas = col<string>(its.lemma)
-      const poses = col<string>(its.pos)
-      const types = col<string>(its.type)
-      const shapes = col<string>(its.shape)
-      const negs = col<boolean>(its.negationFlag)
-      const stops = col<boolean>(its.stopWordFlag)
-      const spaces = col<string>(its.precedingSpaces)
+      return build(text, clean, read(clean), options)
+    },
+  }
 
-      // Sentence membership by token index: wink's sentences are contiguous token ranges.
-      const sentenceOfToken = new Int32Array(values.length)
-      const sentenceRanges: Array<[number, number]> = []
-      // wink has no sentence for a text without tokens (it throws when asked for the first token of one).
-      if (values.length > 0) doc.sentences().each((s: ItemSentence) => {
-        const toks = s.tokens()
-        const first = toks.itemAt(0)
-        if (first === undefined) return
-        const startIdx = first.index()
-        const endIdx = startIdx + toks.length()
-        sentenceRanges.push([startIdx, endIdx])
-      })
+  function build(text: string, clean: string, rdd: WinkRawDocument, options: AnnotateOptions): AnnotatedDocument {
+    const raw = rdd.tokens
+    const cache = rdd.cache
+    const n = rdd.numOfTokens
 
-      const tokens: Token[] = []
-      let pos = 0 // UTF-16 cursor into clean (same positions as `text`)
-      let bytePos = 0 // byte cursor into `text`
-      let byteAt = 0 // UTF-16 position bytePos corresponds to
-      const advanceBytes = (to: number): number => {
-        bytePos += utf8Length(text, byteAt, to)
-        byteAt = to
-        return bytePos
+    const tokens: Token[] = new Array<Token>(n)
+    let pos = 0 // UTF-16 cursor into clean (same positions as `text`)
+    let bytePos = 0 // byte cursor into `text`
+    let byteAt = 0 // UTF-16 position bytePos corresponds to
+    const advanceBytes = (to: number): number => {
+      bytePos += utf8Length(text, byteAt, to)
+      byteAt = to
+      return bytePos
+    }
+    for (let i = 0; i < n; i++) {
+      const id = raw[i * TK]!
+      const w1 = raw[i * TK + 1]!
+      const w2 = raw[i * TK + 2]!
+      const w3 = raw[i * TK + 3]!
+      let f = id < intrinsic ? facts[id] : undefined
+      if (f === undefined) {
+        f = factsOf(id, cache)
+        if (id < intrinsic) facts[id] = f
       }
-      for (let i = 0; i < values.length; i++) {
-        const value = values[i] ?? ''
-        const pre = spaces[i] ?? ''
-        let start = pos + pre.length
-        if (clean.startsWith(value, start) === false) {
-          // wink occasionally normalises spacing; fall back to searching forward.
-          const found = clean.indexOf(value, pos)
-          start = found >= 0 ? found : start
+      const contraction = w1 > 65535
+      const posIndex = (w2 & POS_MASK) >>> BITS_LEMMA
+      const posName = posNames[posIndex] ?? (posNames[posIndex] = cache.valueOf('pos', posIndex))
+      let normal = f.normal
+      let stop = f.stop
+      let lemma: string
+      if (contraction) {
+        const nox = cache.nox(w1)
+        normal = cache.value(nox).toLowerCase()
+        stop = cache.property(nox, 'isStopWord') === 1
+        lemma = cache.value(w2 & LEMMA_MASK).toLowerCase()
+      } else {
+        const known = f.lemmas.get(posIndex)
+        if (known !== undefined) lemma = known
+        else {
+          lemma = lemmaOf(i, rdd, addons).toLowerCase()
+          if (id < intrinsic) f.lemmas.set(posIndex, lemma)
         }
-        const end = Math.min(start + value.length, clean.length)
-        pos = end
-        const byteOffset = advanceBytes(start)
-        const byteEnd = advanceBytes(end)
-        const normal = (normals[i] ?? value).toLowerCase()
-        tokens.push({
-          index: i,
-          text: text.slice(start, end),
-          normal,
-          lemma: (lemmas[i] ?? normal).toLowerCase(),
-          stem: stemOf(value.toLowerCase()),
-          pos: poses[i] ?? 'X',
-          kind: types[i] ?? 'word',
-          shape: shapes[i] ?? '',
-          start,
-          end,
-          byteOffset,
-          byteLength: byteEnd - byteOffset,
-          sentence: 0,
-          negated: negs[i] === true,
-          isStopWord: stops[i] === true,
-          spaceBefore: pre.length > 0,
-        })
       }
-
-      let ranges = sentenceRanges
-      if (options.oneSentence === true || ranges.length === 0) ranges = [[0, tokens.length]]
-      const sentences: Sentence[] = []
-      for (const [ts, te] of ranges) {
-        // Skip leading/trailing whitespace tokens (tabCRLF) when computing the span.
-        let a = ts
-        let b = te
-        while (a < b && tokens[a]?.kind === 'tabCRLF') a++
-        while (b > a && tokens[b - 1]?.kind === 'tabCRLF') b--
-        const first = tokens[a]
-        const last = tokens[b - 1]
-        const index = sentences.length
-        for (let k = ts; k < te; k++) sentenceOfToken[k] = index
-        const start = first?.start ?? 0
-        const end = last?.end ?? start
-        const byteOffset = first?.byteOffset ?? 0
-        const byteEnd = last !== undefined ? last.byteOffset + last.byteLength : byteOffset
-        sentences.push({
-          index,
-          tokenStart: ts,
-          tokenEnd: te,
-          start,
-          end,
-          byteOffset,
-          byteLength: byteEnd - byteOffset,
-          text: text.slice(start, end),
-        })
+      const spaces = w1 & PS_MASK
+      const pre = spaces < 0xffff ? spaces : (rdd.nonBreakingSpaces[i] ?? '').length
+      const value = f.value
+      let start = pos + pre
+      if (clean.startsWith(value, start) === false) {
+        // wink occasionally normalises spacing; fall back to searching forward.
+        const found = clean.indexOf(value, pos)
+        start = found >= 0 ? found : start
       }
-      for (const t of tokens) (t as { sentence: number }).sentence = sentenceOfToken[t.index] ?? 0
+      const end = Math.min(start + value.length, clean.length)
+      pos = end
+      const byteOffset = advanceBytes(start)
+      const byteEnd = advanceBytes(end)
+      tokens[i] = {
+        index: i,
+        text: text.slice(start, end),
+        normal,
+        lemma,
+        stem: f.stem,
+        pos: posName,
+        kind: f.type,
+        shape: f.shape,
+        start,
+        end,
+        byteOffset,
+        byteLength: byteEnd - byteOffset,
+        sentence: 0,
+        negated: w3 >= NEGATION_FLAG,
+        isStopWord: stop,
+        spaceBefore: pre > 0,
+      }
+    }
 
-      const patterns: PatternSpan[] = []
-      if (values.length > 0) doc.entities().each((e: ItemEntity) => {
-        const toks = e.tokens()
-        const first = toks.itemAt(0)
-        if (first === undefined) return
-        const tokenStart = first.index()
-        const tokenEnd = tokenStart + toks.length()
+    // wink's sentences are contiguous, inclusive token ranges; it has none for a text without tokens.
+    let ranges: Array<readonly [number, number]> = n > 0 ? rdd.sentences.map((s) => [s[0], s[1] + 1] as const) : []
+    if (options.oneSentence === true || ranges.length === 0) ranges = [[0, n]]
+    const sentences: Sentence[] = []
+    for (const [ts, te] of ranges) {
+      // Skip leading/trailing whitespace tokens (tabCRLF) when computing the span.
+      let a = ts
+      let b = te
+      while (a < b && tokens[a]?.kind === 'tabCRLF') a++
+      while (b > a && tokens[b - 1]?.kind === 'tabCRLF') b--
+      const first = tokens[a]
+      const last = tokens[b - 1]
+      const index = sentences.length
+      for (let k = ts; k < te; k++) {
+        const t = tokens[k]
+        if (t !== undefined) (t as { sentence: number }).sentence = index
+      }
+      const start = first?.start ?? 0
+      const end = last?.end ?? start
+      const byteOffset = first?.byteOffset ?? 0
+      const byteEnd = last !== undefined ? last.byteOffset + last.byteLength : byteOffset
+      sentences.push({ index, tokenStart: ts, tokenEnd: te, start, end, byteOffset, byteLength: byteEnd - byteOffset, text: text.slice(start, end) })
+    }
+
+    const patterns: PatternSpan[] = []
+    if (n > 0) {
+      for (const e of rdd.entities) {
+        const tokenStart = e[0]
+        const tokenEnd = e[1] + 1
         const a = tokens[tokenStart]
         const b = tokens[tokenEnd - 1]
-        if (a === undefined || b === undefined) return
-        patterns.push({ type: String(e.out(its.type)), tokenStart, tokenEnd, text: text.slice(a.start, b.end) })
-      })
-      return { text, tokens, sentences, patterns }
-    },
+        if (a === undefined || b === undefined) continue
+        patterns.push({ type: String(e[2]), tokenStart, tokenEnd, text: text.slice(a.start, b.end) })
+      }
+    }
+    return { text, tokens, sentences, patterns }
   }
 }
 
