@@ -18,6 +18,7 @@ import type { ThemesSection, ThemeSpan } from './analyzers/themes.ts'
 import type { TopicsSection } from './analyzers/topics.ts'
 import { UNSEEN_ZIPF, type Background } from '../themes/background.ts'
 import { isGenericHead } from '../themes/candidates.ts'
+import { ATTRIBUTE_POLARITY } from './attribute-polarity.ts'
 
 /**
  * The Detailed configuration a collection's texts are analysed under: the collection block's switches
@@ -337,7 +338,17 @@ export function documentFacets(doc: AnnotatedDocument, phrases: readonly ThemeSp
     const opens = firstWord(doc, head.sentence) === head.index
     const casing = /^\p{Lu}/u.test(head.text) ? (opens ? 'initial' : 'name') : 'lower'
     const score = sentiment?.aspect([ph]).score ?? 0
-    const polarity = sentiment?.polarityOf(score) ?? 'neutral'
+    let polarity = sentiment?.polarityOf(score) ?? 'neutral'
+    // No evidence in the lexicon ("the breakfast was cold", "slow service"): the attributes' learned polarity.
+    if (polarity === 'neutral' && score === 0 && sentiment !== undefined) {
+      let sum = 0
+      for (const a of attributes) {
+        const negated = a.label.startsWith('not ')
+        const w = ATTRIBUTE_POLARITY.get(negated ? a.label.slice(4) : a.label) ?? 0
+        sum += negated ? -w : w
+      }
+      if (sum !== 0) polarity = sentiment.polarityOf(Math.max(-1, Math.min(1, sum)))
+    }
     const item: PartFacet = {
       facet: ph.head,
       label: head.text,

@@ -1,11 +1,9 @@
-import type { AnnotatedDocument } from '../../nlp/types.ts'
+import type { AnnotatedDocument, Token } from '../../nlp/types.ts'
 import type { Analyzer } from '../types.ts'
 
 /**
  * `summary`: an extractive summary of `summary_size` sentences (capped by the license's
- * `summary_size_limit`), in text order. Sentences are ranked by the mean document frequency of their
- * content lemmas (a sentence that shares the text's recurring words is central), with a small bonus
- * for the first sentence; ties go to the earlier sentence.
+ * `summary_size_limit`), in text order. See {@link summarize}.
  */
 export const summaryAnalyzer: Analyzer<'summary'> = {
   name: 'summary',
@@ -17,41 +15,184 @@ export const summaryAnalyzer: Analyzer<'summary'> = {
     ctx.configuration.document.summary_size > 0,
   run(doc, _sections, ctx) {
     const size = Math.min(ctx.configuration.document.summary_size, ctx.subscription.basic_settings.summary_size_limit)
-    return summarize(doc, size)
+    return summarize(doc, size, { html: ctx.configuration.process_html })
   },
   toWire(value, out) {
     if (value !== '') out.summary = value
   },
 }
 
-/** The `size` most central sentences of `doc`, joined by a space in text order. */
-export function summarize(doc: AnnotatedDocument, size: number): string {
-  const sentences = doc.sentences.filter((s) => s.text.trim() !== '')
-  if (size <= 0 || sentences.length === 0) return ''
-  if (sentences.length <= size) return sentences.map((s) => s.text.trim()).join(' ')
-  const freq = new Map<string, number>()
-  const content = (i: number): boolean => {
-    const t = doc.tokens[i]!
-    return t.kind === 'word' && !t.isStopWord && /^(NOUN|PROPN|VERB|ADJ|ADV|NUM)$/.test(t.pos)
+/** A sentence of the summary: a token range and its text as read (tags left out, spacing normalised). */
+export interface SummarySentence {
+  readonly tokenStart: number
+  readonly tokenEnd: number
+  readonly text: string
+}
+
+/** Abbreviations that never end a sentence: a title before a name ("Dr. Smith", "Mr. Lee"). */
+const TITLES = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'sen', 'rep', 'gen', 'gov', 'lt', 'col', 'capt', 'rev', 'sgt', 'cpl', 'hon', 'messrs', 'mt', 'ft', 'no', 'vs', 'v', 'approx', 'fig', 'cf'])
+/** Abbreviations that may end a sentence, but not before a lower-case word, a digit or a bracket ("Inc. (", "U.S. office"). */
+const ABBREVIATIONS = new Set(['inc', 'corp', 'co', 'ltd', 'llc', 'plc', 'bros', 'jr', 'sr', 'etc', 'e.g', 'i.e', 'a.m', 'p.m', 'u.s', 'u.k', 'u.n', 'e.u', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun', 'dept', 'est', 'al', 'ave', 'blvd', 'rd'])
+
+const isSpace = (t: Token): boolean => t.kind === 'tabCRLF' || t.text.trim() === ''
+
+/** The word an abbreviation's final period belongs to: "Inc." as one token, or "Inc" + "." written together. */
+function abbreviationBefore(doc: AnnotatedDocument, end: number): string | undefined {
+  const last = doc.tokens[end - 1]
+  if (last === undefined) return undefined
+  if (last.text.endsWith('.') && last.text.length > 1) return last.text.slice(0, -1).toLowerCase()
+  const word = doc.tokens[end - 2]
+  if (last.text === '.' && !last.spaceBefore && word !== undefined && word.kind === 'word') {
+    // "U.S" + "." is also an abbreviation; so is a lone capital ("J. Smith").
+    return word.text.toLowerCase()
   }
-  for (const s of sentences) {
-    const seen = new Set<string>()
-    for (let i = s.tokenStart; i < s.tokenEnd; i++) if (content(i)) seen.add(doc.tokens[i]!.lemma)
-    for (const l of seen) freq.set(l, (freq.get(l) ?? 0) + 1)
-  }
-  const scored = sentences.map((s, rank) => {
-    let sum = 0
-    let n = 0
-    for (let i = s.tokenStart; i < s.tokenEnd; i++) {
-      if (!content(i)) continue
-      sum += (freq.get(doc.tokens[i]!.lemma) ?? 1) - 1
-      n++
+  return undefined
+}
+
+/**
+ * The sentences a summary is made of: the annotator's sentences with its wrong breaks repaired and missing ones
+ * added, since a summary shows them whole:
+ * - joined again where a break falls inside a token run written without spaces (a web address "www.trisenx.com",
+ *   a decimal "3.5", an e-mail address), after a title ("Dr.", "Mr.") and after an abbreviation ("Inc.", "U.S.")
+ *   followed by a lower-case word, a digit or a bracket, or before a sentence of punctuation only ("), said ...");
+ * - split at a line break that stands for a block of HTML (`html`: "<title>Cafe review</title> ... <p>The coffee")
+ *   and at a blank line.
+ * Each sentence's text is rebuilt from its tokens, so markup between them never shows.
+ */
+export function summarySentences(doc: AnnotatedDocument, options: { readonly html?: boolean } = {}): SummarySentence[] {
+  const toks = doc.tokens
+  // 1. Pieces: the annotator's sentences cut at block breaks.
+  const pieces: [number, number][] = []
+  for (const s of doc.sentences) {
+    let a = s.tokenStart
+    for (let k = s.tokenStart; k < s.tokenEnd; k++) {
+      const t = toks[k]!
+      if (t.kind !== 'tabCRLF') continue
+      const breaks = (t.text.match(/\n/g) ?? []).length
+      const gap = doc.text.slice(toks[k - 1]?.end ?? t.start, toks[k + 1]?.start ?? t.end)
+      const block = options.html === true ? breaks > 0 || /<\/?(p|div|br|li|h[1-6]|title|tr|td|th|table|section|article|blockquote|header|footer)\b/i.test(gap) : breaks >= 2
+      if (block && k > a) {
+        pieces.push([a, k])
+        a = k + 1
+      }
     }
-    // Mean recurrence, damped for very short sentences so a two-word line does not win on one shared word.
-    const score = n === 0 ? 0 : (sum / n) * Math.min(1, n / 5) + (rank === 0 ? 0.5 : 0)
-    return { s, rank, score }
+    if (a < s.tokenEnd) pieces.push([a, s.tokenEnd])
+  }
+  // 2. Join wrongly split pieces.
+  const firstReal = (a: number, b: number): Token | undefined => {
+    for (let k = a; k < b; k++) if (!isSpace(toks[k]!)) return toks[k]
+    return undefined
+  }
+  const lastReal = (a: number, b: number): number => {
+    let k = b
+    while (k > a && isSpace(toks[k - 1]!)) k--
+    return k
+  }
+  const joined: [number, number][] = []
+  for (const [a, b] of pieces) {
+    const first = firstReal(a, b)
+    if (first === undefined) continue
+    const prev = joined[joined.length - 1]
+    if (prev !== undefined) {
+      const end = lastReal(prev[0], prev[1])
+      const last = toks[end - 1]
+      const abbr = abbreviationBefore(doc, end)
+      const startsLow = /^[\p{Ll}\p{N}(,;:)\]]/u.test(first.text)
+      const onlyPunct = (() => {
+        for (let k = a; k < b; k++) if (!isSpace(toks[k]!) && toks[k]!.kind !== 'punctuation') return false
+        return true
+      })()
+      const glued = last !== undefined && !first.spaceBefore && toks[first.index - 1] === last && first.start === last.end
+      const join =
+        onlyPunct ||
+        glued ||
+        (abbr !== undefined && (TITLES.has(abbr) || (startsLow && (ABBREVIATIONS.has(abbr) || /^(\p{L}\.)*\p{L}$/u.test(abbr)))))
+      if (join) {
+        prev[1] = b
+        continue
+      }
+    }
+    joined.push([a, b])
+  }
+  return joined.map(([a, b]) => ({ tokenStart: a, tokenEnd: b, text: tokensText(doc, a, b) }))
+}
+
+/** The text of tokens [a, b) as read: the tokens with one space where the text has any, no markup. */
+function tokensText(doc: AnnotatedDocument, a: number, b: number): string {
+  let out = ''
+  for (let k = a; k < b; k++) {
+    const t = doc.tokens[k]!
+    if (isSpace(t)) {
+      if (out !== '' && !out.endsWith(' ')) out += ' '
+      continue
+    }
+    if (out !== '' && t.spaceBefore && !out.endsWith(' ')) out += ' '
+    out += t.text
+  }
+  return out.trim()
+}
+
+const CONTENT = /^(NOUN|PROPN|VERB|ADJ|ADV|NUM)$/
+
+/**
+ * The `size` sentences that best stand for `doc`, joined by a space in text order. Sentences (see
+ * {@link summarySentences}: whole web addresses, abbreviations and decimals; no markup) are ranked by the three
+ * signals extractive summarizers of news rely on: position (the lead sentence of a story states it, and earlier
+ * sentences matter more), centrality (cosine of the sentence's content lemmas with the whole text's), and length
+ * (fragments and run-ons are poor summaries). They are then taken best first, skipping one that repeats a sentence
+ * already taken (cosine above 0.6). Ties go to the earlier sentence.
+ */
+export function summarize(doc: AnnotatedDocument, size: number, options: { readonly html?: boolean } = {}): string {
+  const sentences = summarySentences(doc, options).filter((s) => s.text !== '')
+  if (size <= 0 || sentences.length === 0) return ''
+  if (sentences.length <= size) return sentences.map((s) => s.text).join(' ')
+  const vectors = sentences.map((s) => {
+    const v = new Map<string, number>()
+    for (let i = s.tokenStart; i < s.tokenEnd; i++) {
+      const t = doc.tokens[i]!
+      if (t.kind !== 'word' || t.isStopWord || !CONTENT.test(t.pos)) continue
+      v.set(t.lemma, (v.get(t.lemma) ?? 0) + 1)
+    }
+    return v
   })
-  const chosen = [...scored].sort((a, b) => b.score - a.score || a.rank - b.rank).slice(0, size)
+  const whole = new Map<string, number>()
+  for (const v of vectors) for (const [w, n] of v) whole.set(w, (whole.get(w) ?? 0) + n)
+  const norm = (v: ReadonlyMap<string, number>): number => Math.sqrt([...v.values()].reduce((s, n) => s + n * n, 0))
+  const cosine = (x: ReadonlyMap<string, number>, y: ReadonlyMap<string, number>): number => {
+    const nx = norm(x)
+    const ny = norm(y)
+    if (nx === 0 || ny === 0) return 0
+    let dot = 0
+    for (const [w, n] of x) dot += n * (y.get(w) ?? 0)
+    return dot / (nx * ny)
+  }
+  const centrality = vectors.map((v) => {
+    // The rest of the text, so that a long sentence is not central merely by holding many of the words itself.
+    const rest = new Map(whole)
+    for (const [w, n] of v) rest.set(w, (rest.get(w) ?? 0) - n)
+    return cosine(v, rest)
+  })
+  const maxCentrality = Math.max(1e-9, ...centrality)
+  const scored = sentences.map((s, rank) => {
+    let words = 0
+    for (let i = s.tokenStart; i < s.tokenEnd; i++) if (doc.tokens[i]!.kind === 'word') words++
+    const length = words < 6 ? words / 6 : words > 45 ? 45 / words : 1
+    const position = 1 / Math.sqrt(1 + rank)
+    const score = 0.45 * position + 0.4 * (centrality[rank]! / maxCentrality) + 0.15 * length
+    return { s, rank, score: score * (words < 4 ? 0.5 : 1) }
+  })
+  const order = [...scored].sort((a, b) => b.score - a.score || a.rank - b.rank)
+  const chosen: typeof scored = []
+  for (const c of order) {
+    if (chosen.length >= size) break
+    if (chosen.some((x) => cosine(vectors[x.rank]!, vectors[c.rank]!) > 0.6)) continue
+    chosen.push(c)
+  }
+  // Texts that repeat themselves still give `size` sentences.
+  for (const c of order) {
+    if (chosen.length >= size) break
+    if (!chosen.includes(c)) chosen.push(c)
+  }
   chosen.sort((a, b) => a.rank - b.rank)
-  return chosen.map((c) => c.s.text.trim()).join(' ')
+  return chosen.map((c) => c.s.text).join(' ')
 }
