@@ -277,13 +277,28 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
       }
       const base = `${claimPrefix}:${++claims}:`
       const expiresAt = nowMs + leaseMs
-      return got.map((e, i) => {
-        leave(e)
+      const out: QueueItem[] = []
+      for (let i = 0; i < got.length; i++) {
+        const e = got[i]!
+        // QUEUED -> PROCESSING, or PROCESSING -> PROCESSING under a new lease: the pending count does not change.
+        e.gen = ++nextGen
+        if (e.status === 'QUEUED') {
+          queuedLive--
+          processingLive++
+        }
+        e.status = 'PROCESSING'
+        e.claim = `${base}${i}`
+        e.leaseExpiresAt = expiresAt
         e.attempts++
-        const claim = `${base}${i}`
-        enterProcessing(e, claim, expiresAt)
-        return { ...view(e), claim, leaseExpiresAt: expiresAt, attempts: e.attempts }
-      })
+        leases.push({ a: expiresAt, b: e.base.seq, entry: e, gen: e.gen })
+        const item = view(e)
+        item.claim = e.claim
+        item.leaseExpiresAt = expiresAt
+        item.attempts = e.attempts
+        out.push(item)
+      }
+      tidy(leases, processingLive, liveLease)
+      return out
     },
 
     async extendLease(item, o) {
