@@ -253,10 +253,16 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
   const aspectModel =
     options.aspectModel === false ? undefined : options.aspectModel === undefined ? loadAspectModel(undefined, dataDir) : createAspectModel(options.aspectModel)
   const multiWordStarts = new Set<string>()
+  // Every key of the five tables, and every proper word prefix of their multi-word keys ("a b" of "a b c"): a span
+  // is looked up only when its key is one of them, and grown only while its words are a prefix of one.
+  const lexiconKeys = new Set<string>()
+  const lexiconPrefixes = new Set<string>()
   for (const table of [lexicon.words, lexicon.idioms, lexicon.negators, lexicon.modifiers, lexicon.contrasts] as ReadonlyArray<ReadonlyMap<string, unknown>>) {
     for (const key of table.keys()) {
+      lexiconKeys.add(key)
       const sp = key.indexOf(' ')
       if (sp > 0) multiWordStarts.add(key.slice(0, sp))
+      for (let at = sp; at > 0; at = key.indexOf(' ', at + 1)) lexiconPrefixes.add(key.slice(0, at))
     }
   }
   const known = (w: string): boolean =>
@@ -672,16 +678,33 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         // Multi-word keys are tried only where one can start (their first word is indexed once per scorer).
         const canStartPhrase =
           multiWordStarts.has(keysNormal[i] ?? '') || multiWordStarts.has(keysLemma[i] ?? '') || user.starts.has(keysNormal[i] ?? '') || user.starts.has(keysLemma[i] ?? '')
-        const maxLen = canStartPhrase ? Math.min(Math.max(lexicon.maxLength, user.maxLength), end - i) : 1
+        // The longest span whose first words (all normals, or all lemmas) begin some key: no longer one can match.
+        let maxLen = 1
+        if (canStartPhrase) {
+          const limit = Math.min(Math.max(lexicon.maxLength, user.maxLength), end - i)
+          let pn = keysNormal[i] ?? ''
+          let pl = keysLemma[i] ?? ''
+          let okN = true
+          let okL = true
+          for (let len = 2; len <= limit; len++) {
+            okN &&= lexiconPrefixes.has(pn) || user.prefixes.has(pn)
+            okL &&= lexiconPrefixes.has(pl) || user.prefixes.has(pl)
+            if (!okN && !okL) break
+            maxLen = len
+            pn += ' ' + (keysNormal[i + len - 1] ?? '')
+            pl += ' ' + (keysLemma[i + len - 1] ?? '')
+          }
+        }
         for (let len = maxLen; len >= (named ? 2 : 1); len--) {
           // Phrases do not run across clause punctuation (a single punctuation token may be an emoticon).
           if (len > 1 && spansBreak(i, i + len)) continue
-          const kn = keysNormal.slice(i, i + len).join(' ')
+          const kn = len === 1 ? (keysNormal[i] ?? '') : keysNormal.slice(i, i + len).join(' ')
           // Lemma-aware, except for proper nouns ("Braves" is not "brave").
           let hasPropn = false
           for (let k = i; k < i + len; k++) if ((tokens[k] as Token).pos === 'PROPN') hasPropn = true
-          const kl = hasPropn ? kn : keysLemma.slice(i, i + len).join(' ')
-          const keys = kn === kl ? [kn] : [kn, kl]
+          const kl = hasPropn ? kn : len === 1 ? (keysLemma[i] ?? '') : keysLemma.slice(i, i + len).join(' ')
+          const listed = lexiconKeys.has(kn) || user.map.has(kn) || (kl !== kn && (lexiconKeys.has(kl) || user.map.has(kl)))
+          const keys = !listed ? [] : kn === kl ? [kn] : [kn, kl]
           for (const key of keys) {
             const up = user.map.get(key)
             if (up !== undefined) return { kind: 'sentiment', start: i, end: i + len, source: 'user', weight: up.weight }
@@ -865,12 +888,15 @@ interface UserTable {
   readonly maxLength: number
   /** First words of multi-word user phrases. */
   readonly starts: ReadonlySet<string>
+  /** Every proper word prefix of multi-word user phrases. */
+  readonly prefixes: ReadonlySet<string>
 }
 
 /** Validate user phrases (name of up to three words, weight -2..2) into a lookup on the lexicon scale. */
 function userTable(phrases: readonly UserSentimentPhrase[]): UserTable {
   const map = new Map<string, WeightedEntry>()
   const starts = new Set<string>()
+  const prefixes = new Set<string>()
   let maxLength = 0
   if (!Array.isArray(phrases)) throw new SentimentInputError('userPhrases should be an array of {name, weight}')
   phrases.forEach((p, i) => {
@@ -890,8 +916,9 @@ function userTable(phrases: readonly UserSentimentPhrase[]): UserTable {
     const length = key.split(' ').length
     maxLength = Math.max(maxLength, length)
     if (length > 1) starts.add(key.slice(0, key.indexOf(' ')))
+    for (let at = key.indexOf(' '); at > 0; at = key.indexOf(' ', at + 1)) prefixes.add(key.slice(0, at))
     // User weights -2..2 map onto the lexicon scale -4..4, so weight 2 scores as strongly as the strongest word.
     map.set(key, { title: name, weight: weight * 2, length })
   })
-  return { map, maxLength, starts }
+  return { map, maxLength, starts, prefixes }
 }
