@@ -104,3 +104,25 @@ describe('details helpers', () => {
     expect([...(posFilter('Noun, Verb') ?? [])]).toEqual(['noun', 'verb'])
   })
 })
+
+describe('alphanumericShare', () => {
+  // The definition: code point by code point, two Unicode patterns (the function uses a table for ASCII).
+  const reference = (text: string): number => {
+    let alnum = 0
+    let counted = 0
+    for (const ch of text) {
+      if (/[\s.,;:!?'"()\[\]\-–—…/&]/u.test(ch)) continue
+      counted++
+      if (/[\p{L}\p{N}\p{M}]/u.test(ch)) alnum++
+    }
+    return counted === 0 ? 0 : (100 * alnum) / counted
+  }
+
+  it('should equal the per-character definition on any string (lone surrogates, astral letters, marks)', async () => {
+    const fc = (await import('fast-check')).default
+    for (const unit of ['binary', 'grapheme', 'binary-ascii'] as const) {
+      fc.assert(fc.property(fc.string({ unit, maxLength: 40 }), (t) => alphanumericShare(t) === reference(t)), { numRuns: 3000 })
+    }
+    for (const t of ['𝔘𝔫𝔦𝔠𝔬𝔡𝔢 😀😀 ok', 'a\u0301 \u00a0\u2009—…', '\ud800x\udc00', '%%%% $$$$ #### ab']) expect(alphanumericShare(t)).toBe(reference(t))
+  })
+})
