@@ -1,12 +1,12 @@
 import { createAnnotator, type Annotator } from '../nlp/annotate.ts'
 import type { Configuration } from '../model/configuration.ts'
 import type { Subscription } from '../model/account.ts'
-import type { CollectionOutput, DocumentOutput } from '../model/output.ts'
+import type { CollectionOutput, DocumentOutput, Polarity } from '../model/output.ts'
 import type { StoredConfiguration } from '../storage/types.ts'
 import { createPipeline, type Pipeline } from '../pipeline/pipeline.ts'
-import type { AnalyzeContext, Analyzer } from '../pipeline/types.ts'
+import type { AnalyzeContext, Analyzer, SentimentSection } from '../pipeline/types.ts'
 import { contentProblem } from '../pipeline/content.ts'
-import { aggregateCollection, discoveryConfiguration, type CollectionPart } from '../pipeline/discovery.ts'
+import { aggregateParts, discoveryConfiguration, discoveryPart, type DiscoveryPart } from '../pipeline/discovery.ts'
 
 /** Identity and pass-through fields of a document being analysed. */
 export interface DocumentMeta {
@@ -168,7 +168,11 @@ export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[], opti
     if (meta.metadata !== undefined) head.metadata = meta.metadata
     const dconfig = discoveryConfiguration(config)
     const ctx: AnalyzeContext = { configuration: dconfig, subscription, resources: resourcesFor(stored, subscription, cacheKey), mode: 'discovery' }
-    const parts: CollectionPart[] = []
+    // Each text is reduced to the plain data aggregation needs as soon as it is analysed (within its slice of work,
+    // and no annotated document is held until the end); scores get their polarity from the first text's scorer,
+    // as aggregateCollection does.
+    const parts: DiscoveryPart[] = []
+    let sentiment: SentimentSection | undefined
     return {
       add(text: string, index: number): void {
         if (contentProblem(text, config.alphanumeric_threshold) !== undefined) return
@@ -177,14 +181,18 @@ export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[], opti
         try {
           const sections = pipeline.run(doc, ctx, scratch)
           // A text the language check failed does not count towards the collection.
-          if (scratch.status !== 'FAILED') parts.push({ index, doc, sections })
+          if (scratch.status === 'FAILED') return
+          parts.push(discoveryPart({ index, doc, sections }, config))
+          sentiment ??= sections.sentiment
         } catch {
           // An analyzer error on one text leaves that text out, never the collection.
         }
       },
       finish(count: number): CollectionOutput {
         if (parts.length === 0) return orderedCollection({ ...head, status: 'FAILED', failure_reason: 'no text of the collection could be analysed' })
-        return orderedCollection(aggregateCollection(parts, config, { ...head, docs_count: count }))
+        const s = sentiment
+        const polarityOf = (score: number): Polarity => s?.polarityOf(score) ?? 'neutral'
+        return orderedCollection(aggregateParts(parts, config, { ...head, docs_count: count }, polarityOf))
       },
     }
   }
