@@ -15,9 +15,9 @@ import type { AddressInfo } from 'node:net'
 import { createEngine } from './engine/create-engine.ts'
 import type { AccountOptions } from './engine/options.ts'
 import type { Engine } from './engine/types.ts'
-import { createCallbackDelivery, type CallbackDelivery } from './http/callbacks.ts'
+import { createCallbackDelivery, type CallbackAddressPolicy, type CallbackDelivery } from './http/callbacks.ts'
 import { createHttpHandler, type RequestLogEntry } from './http/handler.ts'
-import { toNodeListener } from './http/node.ts'
+import { clientErrorListener, continueListener, toNodeListener } from './http/node.ts'
 import { createPlayground, withPlayground } from './http/playground.ts'
 import { isLoopbackHost, loadServerConfig, redactUrl, ServerConfigError, SERVER_SETTINGS, type LogFormat, type ServerConfig } from './server/config.ts'
 import type { Storage } from './storage/types.ts'
@@ -56,6 +56,20 @@ export interface ServerOptions {
   readonly playground?: boolean
   /** How long shutdown waits for queued work. @defaultValue 10000 ms */
   readonly drainTimeoutMs?: number
+  /**
+   * Replay window of signed requests, in seconds: a timestamp that is missing, not a number or further than this
+   * from the clock is refused (401), as is a signed request received a second time. 0 turns it off.
+   * @defaultValue 900
+   */
+  readonly replayWindowSeconds?: number
+  /** Signed requests remembered within the window; 0 checks timestamps only. @defaultValue 100000 */
+  readonly replayCacheSize?: number
+  /**
+   * Destinations callbacks may and may not reach. Private, loopback and link-local addresses are refused unless
+   * listed in `allow` (local development: `{ allow: ['127.0.0.1/32'] }`).
+   * @defaultValue the default denied ranges only
+   */
+  readonly callbackAddresses?: CallbackAddressPolicy
   /** Where log lines go. @defaultValue console.log */
   readonly write?: (line: string) => void
 }
@@ -102,6 +116,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const format = logFormat === 'json' ? formatLogJson : formatLogLine
   let engineRef: Engine | undefined
   const delivery = createCallbackDelivery({
+    ...(options.callbackAddresses === undefined ? {} : { addresses: options.callbackAddresses }),
     batchLimitOf: async (account) => (await engineRef?.account(account).subscription())?.basic_settings.callback_batch_limit ?? 100,
     log: (d) => {
       if (d.outcome === 'delivered' || logFormat === 'off') return
@@ -125,6 +140,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       basePath: options.basePath ?? '',
       ...(logFormat === 'off' ? {} : { log: (e: RequestLogEntry) => write(format(e)) }),
       ...(dev ? { devAccount: engine.defaultAccount } : {}),
+      replayWindowSeconds: options.replayWindowSeconds ?? 900,
+      replayCacheSize: options.replayCacheSize ?? 100_000,
       ...(options.corsOrigins === undefined || options.corsOrigins.length === 0 ? {} : { corsOrigins: options.corsOrigins }),
     })
   } catch (e) {
@@ -134,6 +151,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   const listener = toNodeListener(options.playground === false ? handler : withPlayground(handler, createPlayground({ apiBase: options.basePath ?? '' })))
   const server = options.tls === undefined ? createHttpServer(listener) : createHttpsServer({ cert: options.tls.cert, key: options.tls.key }, listener)
+  // `100 Continue` only once a request passed authentication; node's own parse errors answered with a JSON body.
+  server.on('checkContinue', continueListener(listener))
+  server.on('clientError', clientErrorListener)
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
@@ -223,6 +243,9 @@ export async function serverOptionsFromConfig(config: ServerConfig, write?: (lin
     dev: config.dev,
     playground: config.playground,
     drainTimeoutMs: config.drainTimeoutMs,
+    replayWindowSeconds: config.replayWindowSeconds,
+    replayCacheSize: config.replayCacheSize,
+    callbackAddresses: { allow: config.callbackAllow, deny: config.callbackDeny },
     ...(write === undefined ? {} : { write }),
   }
 }

@@ -45,14 +45,28 @@ export function quoteJsonString(s: string): string {
  * value is `null` or `undefined` omitted at every depth, integers without decimals. `null` inside arrays is
  * kept (removing it would shift the items of client metadata). Objects with a `toJSON` method (Date) are
  * written through it. Throws {@link CodecError} `ERR_UNENCODABLE` naming the path for a non-finite number, a
- * bigint, a function, a symbol, or a cycle.
+ * bigint or a cycle (a function- or symbol-valued member is left out, as `JSON.stringify` does).
+ *
+ * Speed: the native `JSON.stringify` without a replacer writes the value; only when its text holds `null`
+ * (a null member to drop, a non-finite number, or the word in a string) is it written again through the
+ * replacer that drops null members and locates what cannot be written. Non-ASCII is escaped in one native
+ * regex pass, skipped when there is none.
  */
 export function encodeJson(value: unknown): string {
   let text: string | undefined
   try {
-    text = JSON.stringify(value, dropNullMembers)
+    text = JSON.stringify(value)
   } catch {
     text = undefined
+  }
+  if (text !== undefined) {
+    const ascii = asciiUnlessNull(text)
+    if (ascii !== undefined) return ascii
+    try {
+      text = JSON.stringify(value, dropNullMembers)
+    } catch {
+      text = undefined
+    }
   }
   // Top-level null/undefined, or a value stringify refused: the slow writer gives the answer or a located error.
   if (text === undefined) return locateEncodeProblem(value)
@@ -68,8 +82,6 @@ function dropNullMembers(_key: string, v: unknown): unknown {
       if (!Number.isFinite(v)) throw new TypeError('non-finite number')
       return v
     case 'bigint':
-    case 'function':
-    case 'symbol':
       throw new TypeError(`${typeof v} value`)
     default:
       return v
@@ -77,17 +89,44 @@ function dropNullMembers(_key: string, v: unknown): unknown {
 }
 
 const HEX_BYTE: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).toUpperCase().padStart(2, '0'))
+const NON_ASCII = /[\u007f-\uffff]/g
+const NON_ASCII_OR_NULL = /[\u007f-\uffff]|null/g
+
+/** `\uXXXX` of one UTF-16 unit, upper-case hex. */
+function unitEscape(c: number): string {
+  return '\\u' + (HEX_BYTE[c >> 8] ?? '') + (HEX_BYTE[c & 0xff] ?? '')
+}
 
 // JSON.stringify output already escapes controls, quotes and lone surrogates; escape everything else above 0x7E.
+// A native regex finds each such unit (most outputs have none or few), the text between is copied in slices.
 function asciiOnly(json: string): string {
+  NON_ASCII.lastIndex = 0
+  let m = NON_ASCII.exec(json)
+  if (m === null) return json
   let out = ''
   let last = 0
-  for (let i = 0; i < json.length; i++) {
-    const c = json.charCodeAt(i)
-    if (c >= 0x7f) {
-      out += json.slice(last, i) + '\\u' + (HEX_BYTE[c >> 8] ?? '') + (HEX_BYTE[c & 0xff] ?? '')
-      last = i + 1
-    }
+  do {
+    const i = m.index
+    out += json.slice(last, i) + unitEscape(json.charCodeAt(i))
+    last = i + 1
+    m = NON_ASCII.exec(json)
+  } while (m !== null)
+  return out + json.slice(last)
+}
+
+/**
+ * {@link asciiOnly} in the same pass as a search for `null` (a null member to drop or a non-finite number written
+ * as null, or the word inside a string): `undefined` when found, so the caller writes the value again with the replacer.
+ */
+function asciiUnlessNull(json: string): string | undefined {
+  NON_ASCII_OR_NULL.lastIndex = 0
+  let out = ''
+  let last = 0
+  for (let m = NON_ASCII_OR_NULL.exec(json); m !== null; m = NON_ASCII_OR_NULL.exec(json)) {
+    if (m[0] === 'null') return undefined
+    const i = m.index
+    out += json.slice(last, i) + unitEscape(json.charCodeAt(i))
+    last = i + 1
   }
   return last === 0 ? json : out + json.slice(last)
 }
@@ -172,7 +211,10 @@ export function decodeJson(text: string, options: JsonDecodeOptions = {}): JsonV
       // fall through to the locating parser
     }
   }
-  return new JsonParser(text, maxDepth).parseDocument()
+  // The native parser refused the text (or it nests too deep): find what and where without building values (a
+  // scan of a 4 MB body stays in tens of milliseconds), then, should the scan find nothing, parse it in full.
+  new JsonParser(text, maxDepth, false).parseDocument()
+  return new JsonParser(text, maxDepth, true).parseDocument()
 }
 
 /** True when no array/object in `text` nests deeper than `maxDepth` (strings skipped; malformed text passes). */
@@ -201,6 +243,8 @@ function nestingWithin(text: string, maxDepth: number): boolean {
   return true
 }
 
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
+
 function describeAt(text: string, pos: number): string {
   if (pos >= text.length) return 'end of input'
   const cp = text.codePointAt(pos) ?? 0
@@ -212,10 +256,13 @@ class JsonParser {
   private pos = 0
   private readonly text: string
   private readonly maxDepth: number
+  /** False: only check the grammar (strings, arrays and objects are not built; the answer is meaningless). */
+  private readonly build: boolean
 
-  constructor(text: string, maxDepth: number) {
+  constructor(text: string, maxDepth: number, build: boolean) {
     this.text = text
     this.maxDepth = maxDepth
+    this.build = build
     if (text.charCodeAt(0) === 0xfeff) this.pos = 1
   }
 
@@ -278,7 +325,7 @@ class JsonParser {
   }
 
   private parseNumber(): number {
-    const match = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
+    const match = NUMBER
     match.lastIndex = this.pos
     const m = match.exec(this.text)
     if (m === null) this.fail(`malformed number starting with ${describeAt(this.text, this.pos)}`)
@@ -289,10 +336,11 @@ class JsonParser {
       this.fail(`malformed number ${JSON.stringify(this.text.slice(this.pos, end + 1))}`)
     }
     this.pos = end
-    return Number(m[0])
+    return this.build ? Number(m[0]) : 0
   }
 
-  private parseString(): string {
+  /** A string; `build` false skips building it (grammar check only). Member names are always built (messages name them). */
+  private parseString(build: boolean = this.build): string {
     const t = this.text
     const start = this.pos + 1
     let p = start
@@ -302,13 +350,12 @@ class JsonParser {
       if (p >= t.length) this.fail('unterminated string', this.pos)
       const c = t.charCodeAt(p)
       if (c === 0x22) {
-        out += t.slice(chunkStart, p)
         this.pos = p + 1
-        return out
+        return build ? out + t.slice(chunkStart, p) : ''
       }
       if (c < 0x20) this.fail(`unescaped control character U+${c.toString(16).padStart(4, '0')} in string`, p)
       if (c === 0x5c) {
-        out += t.slice(chunkStart, p)
+        if (build) out += t.slice(chunkStart, p)
         const e = t[p + 1]
         switch (e) {
           case '"':
@@ -369,7 +416,8 @@ class JsonParser {
     }
     for (;;) {
       this.skipSpace()
-      items.push(this.parseValue(depth))
+      const item = this.parseValue(depth)
+      if (this.build) items.push(item)
       this.skipSpace()
       const c = this.text.charCodeAt(this.pos)
       if (c === 0x2c) {
@@ -398,7 +446,7 @@ class JsonParser {
       if (this.text.charCodeAt(this.pos) !== 0x22) {
         this.fail(`expected a member name in double quotes, found ${describeAt(this.text, this.pos)}`)
       }
-      const key = this.parseString()
+      const key = this.parseString(true)
       this.skipSpace()
       if (this.text.charCodeAt(this.pos) !== 0x3a) {
         this.fail(`expected ":" after member name ${JSON.stringify(key)}, found ${describeAt(this.text, this.pos)}`)
@@ -407,7 +455,7 @@ class JsonParser {
       this.skipSpace()
       const value = this.parseValue(depth)
       // defineProperty keeps "__proto__" an ordinary member instead of replacing the prototype.
-      Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true })
+      if (this.build) Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true })
       this.skipSpace()
       const c = this.text.charCodeAt(this.pos)
       if (c === 0x2c) {

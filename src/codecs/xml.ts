@@ -277,6 +277,26 @@ interface DecodeContext {
   readonly text: string
 }
 
+const XML_ENTITIES: Readonly<Record<string, string>> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
+const REFERENCE = /&(?:(amp|lt|gt|quot|apos)|#(\d{1,8})|#[xX]([0-9a-fA-F]{1,6}));/g
+
+/**
+ * Decode the five XML entities and character references in one regex pass (the parser is told to leave them, as
+ * its general entity decoder costs about a microsecond per reference on large bodies). Any other `&name;` is kept
+ * as text: nothing is expanded. A character reference to a code point XML cannot carry (`&#0;`, `&#xD800;`,
+ * beyond U+10FFFF) is refused, naming the element.
+ */
+function decodeReferences(text: string, path: string, ctx: DecodeContext): string {
+  if (!text.includes('&')) return text
+  return text.replace(REFERENCE, (whole, named: string | undefined, dec: string | undefined, hex: string | undefined) => {
+    if (named !== undefined) return XML_ENTITIES[named] ?? whole
+    const cp = dec !== undefined ? Number.parseInt(dec, 10) : Number.parseInt(hex ?? '', 16)
+    const allowed = cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff)
+    if (!allowed) throw malformed(ctx.text, `character reference ${whole} in <${path.slice(path.lastIndexOf('/') + 1).replace(/\[\d+\]$/, '')}> at ${path} is not a character XML can carry`, undefined, path)
+    return String.fromCodePoint(cp)
+  })
+}
+
 /** Decode one element; `undefined` means "omit" (an empty typed scalar, read as not given). */
 function decodeElement(
   name: string,
@@ -291,7 +311,13 @@ function decodeElement(
     const childName = nodeName(child)
     if (childName === undefined || childName.startsWith('?')) continue
     if (childName === '#text') {
-      text += String(child['#text'] ?? '')
+      text += decodeReferences(String(child['#text'] ?? ''), path, ctx)
+      continue
+    }
+    if (childName === '#cdata') {
+      // CDATA content is literal: no reference in it is decoded.
+      const parts = child['#cdata']
+      if (Array.isArray(parts)) for (const part of parts as OrderedNode[]) text += String(part['#text'] ?? '')
       continue
     }
     const grand = child[childName]
@@ -381,8 +407,10 @@ export function decodeXml(body: string, rootKind: string | readonly string[], op
     parseAttributeValue: false,
     parseTagValue: false,
     trimValues: false,
-    processEntities: true,
-    htmlEntities: true,
+    // References are decoded by decodeReferences (XML's five entities and character references only).
+    processEntities: false,
+    htmlEntities: false,
+    cdataPropName: '#cdata',
     ignoreDeclaration: true,
     ignorePiTags: true,
     maxNestedTags: maxDepth + 2,

@@ -1,11 +1,13 @@
-import { verifySignature } from '../auth/signature.ts'
+import { createReplayCache, verifySignature, type ReplayCache } from '../auth/signature.ts'
 import { chooseResponseEncoding, decodeRequestBody, encodeResponseBody } from '../codecs/compression.ts'
 import { isCodecError } from '../codecs/errors.ts'
+import type { PathStyle } from '../codecs/writable.ts'
 import type { Engine, AccountApi } from '../engine/types.ts'
 import { isEngineError } from '../errors.ts'
 import { buildOpenApi } from './openapi.ts'
 import { createRoutes, matchRoute, splitFormat, type FileAnswer, type Route, type RouteMatch, type WireFormat } from './routes.ts'
-import { decodeBody, encodeError, encodeValue } from './wire.ts'
+import { checkQueryIdentifiers, checkBodyIdentifiers } from './identifiers.ts'
+import { decodeBody, encodeAnswer, encodeError } from './wire.ts'
 
 /** One line of the request log, handed to {@link HttpHandlerOptions.log} once per request. */
 export interface RequestLogEntry {
@@ -38,8 +40,22 @@ export interface HttpHandlerOptions {
    * @defaultValue false
    */
   readonly trustProxy?: boolean
-  /** Refuse signatures whose timestamp is further than this from the clock, in seconds. @defaultValue off */
+  /**
+   * Replay window, in seconds: a request whose `oauth_timestamp` is missing, not a number (`abc`) or further than
+   * this from the server clock is refused (401), and, with `replayCacheSize`, so is a signed request received a
+   * second time within the window. Timestamps above 10^11 are read as milliseconds (client-compat §1). The
+   * standalone server turns it on (900 s); `0` or undefined turns it off.
+   * @defaultValue off
+   */
   readonly replayWindowSeconds?: number
+  /**
+   * Signed requests remembered for the replay window (memory bound: about 150 bytes each). The signature is the
+   * HMAC of the whole URL, nonce and timestamp included, so only the same request sent again is refused; a
+   * client that repeats a nonce for another request still passes. Past this many within the window the oldest
+   * are forgotten first. `0` checks timestamps only. Used only with `replayWindowSeconds`.
+   * @defaultValue 100000
+   */
+  readonly replayCacheSize?: number
   /** Called once per request, after the answer is ready. @defaultValue none */
   readonly log?: (entry: RequestLogEntry) => void
   /** Serve the OpenAPI document at `/openapi.json` (unsigned). @defaultValue true */
@@ -71,6 +87,8 @@ export interface RawRequestInfo {
   readonly rawTarget: string
   /** `Host` header as received. */
   readonly host: string
+  /** Scheme of the connection (`https` over TLS); signature verification tries it first. @defaultValue 'http' */
+  readonly scheme?: 'http' | 'https'
 }
 
 /**
@@ -94,6 +112,7 @@ interface Resolved {
   readonly maxDecompressedBytes: number
   readonly trustProxy: boolean
   readonly replayWindowSeconds: number | undefined
+  readonly replayCache: ReplayCache | undefined
   readonly log: ((entry: RequestLogEntry) => void) | undefined
   readonly openApi: boolean
   readonly devAccount: string | undefined
@@ -121,12 +140,22 @@ function resolve(engine: Engine, options: HttpHandlerOptions): Resolved {
   if (cors !== undefined && (!Array.isArray(cors) || cors.some((o) => typeof o !== 'string' || !(o === '*' || /^https?:\/\/[^/\s]+$/.test(o))))) {
     throw new TypeError(`createHttpHandler: options.corsOrigins must be an array of origins such as "https://app.example.com" (no path) or "*", found ${JSON.stringify(cors)}`)
   }
+  const window = options.replayWindowSeconds
+  if (window !== undefined && (typeof window !== 'number' || !Number.isInteger(window) || window < 0)) {
+    throw new TypeError(`createHttpHandler: options.replayWindowSeconds must be an integer number of seconds >= 0 (0: off), found ${String(window)}`)
+  }
+  const cacheSize = options.replayCacheSize ?? 100_000
+  if (typeof cacheSize !== 'number' || !Number.isInteger(cacheSize) || cacheSize < 0) {
+    throw new TypeError(`createHttpHandler: options.replayCacheSize must be an integer >= 0 (0: timestamps only), found ${String(cacheSize)}`)
+  }
+  const windowOn = window !== undefined && window > 0
   return Object.freeze({
     basePath,
     maxBodyBytes: size(options.maxBodyBytes, 'maxBodyBytes', 4 * 1024 * 1024),
     maxDecompressedBytes: size(options.maxDecompressedBytes, 'maxDecompressedBytes', 8 * 1024 * 1024),
     trustProxy: options.trustProxy ?? false,
-    replayWindowSeconds: options.replayWindowSeconds,
+    replayWindowSeconds: windowOn ? window : undefined,
+    replayCache: windowOn && cacheSize > 0 ? createReplayCache(cacheSize) : undefined,
     log: options.log,
     openApi: options.openApi ?? true,
     devAccount: dev,
@@ -140,10 +169,18 @@ class HttpFailure extends Error {
     readonly status: number,
     message: string,
     readonly headers: Readonly<Record<string, string>> = {},
+    /** Not logged: the client went away (an upload aborted), nobody reads the answer. */
+    readonly quiet = false,
   ) {
     super(message)
   }
 }
+
+/** Thrown by a body stream whose bytes something else already read (see node.ts): a 500 naming the fix. */
+export const BODY_CONSUMED_ERROR = 'BodyConsumedError'
+
+/** Methods a route table path may be asked with; HEAD is GET without a body, OPTIONS lists the others. */
+const ROUTE_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const
 
 /**
  * Parse a raw query string leniently: split on `&`, name before the first `=`, both percent-decoded with `+` as
@@ -184,7 +221,15 @@ async function readLimited(request: Request, limit: number): Promise<Uint8Array>
   const chunks: Uint8Array[] = []
   let total = 0
   for (;;) {
-    const { done, value } = await reader.read()
+    let next: ReadableStreamReadResult<Uint8Array>
+    try {
+      next = await reader.read()
+    } catch (e) {
+      if (e instanceof Error && e.name === BODY_CONSUMED_ERROR) throw new HttpFailure(500, e.message)
+      // The client closed the connection mid-upload: nobody reads the answer, and it is not our failure.
+      throw new HttpFailure(400, `the request body was not received in full (${e instanceof Error ? e.message : String(e)})`, {}, true)
+    }
+    const { done, value } = next
     if (done) break
     total += value.byteLength
     if (total > limit) {
@@ -209,6 +254,24 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false })
 function wireStatus(status: number, route: Route | undefined): number {
   if (status === 404 && !(route?.method === 'GET' && (route.path.endsWith('/{id}') || route.keepsNotFound === true))) return 400
   return status
+}
+
+/** A GET that HEAD may run: every GET except the retrievals that remove what they return. */
+function safeForHead(route: Route): boolean {
+  return !route.path.endsWith('/processed')
+}
+
+/** `retryAfterSeconds` of an error (storage outage, back-pressure), rounded up to whole seconds, at least 1. */
+function retryAfterOf(e: unknown): number | undefined {
+  const v = typeof e === 'object' && e !== null ? (e as { retryAfterSeconds?: unknown }).retryAfterSeconds : undefined
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.max(1, Math.ceil(v)) : undefined
+}
+
+/** The HTTP status an error carries: a `status` of 400-599 on an error with a string `code` (`ERR_…`). */
+function statusOf(e: unknown): number | undefined {
+  if (!(e instanceof Error)) return undefined
+  const { status, code } = e as Error & { status?: unknown; code?: unknown }
+  return typeof code === 'string' && typeof status === 'number' && Number.isInteger(status) && status >= 400 && status <= 599 ? status : undefined
 }
 
 /**
@@ -288,18 +351,26 @@ export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = 
       if (forwarded !== undefined && forwarded !== '') hosts.unshift(forwarded)
     }
     let reason = 'authentication failed'
+    const forwardedProto = opts.trustProxy ? request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase() : undefined
+    const scheme = forwardedProto === 'https' || forwardedProto === 'http' ? forwardedProto : (raw.scheme ?? 'http')
+    const replay =
+      opts.replayWindowSeconds === undefined
+        ? {}
+        : { replayWindowSeconds: opts.replayWindowSeconds, ...(opts.replayCache === undefined ? {} : { replayCache: opts.replayCache }) }
     for (const host of hosts) {
       const result = verifySignature(
-        { rawTarget: raw.rawTarget, host, authorization: request.headers.get('authorization'), secretFor: (k) => engine.secretOf(k) },
-        opts.replayWindowSeconds === undefined ? {} : { replayWindowSeconds: opts.replayWindowSeconds },
+        { rawTarget: raw.rawTarget, host, scheme, authorization: request.headers.get('authorization'), secretFor: (k) => engine.secretOf(k) },
+        replay,
       )
       if (result.ok) return result.key
       reason = result.reason
+      // A refused timestamp or a replay does not depend on the host: say so rather than "does not match".
+      if (result.code === 'stale_timestamp' || result.code === 'replayed' || result.code === 'missing_header' || result.code === 'missing_parameter') break
     }
     throw new HttpFailure(401, `authentication failed: ${reason}`, { 'www-authenticate': 'OAuth realm=""' })
   }
 
-  async function readBody(request: Request, route: Route, format: WireFormat): Promise<unknown> {
+  async function readBody(request: Request, route: Route, format: WireFormat): Promise<{ value: unknown; paths: PathStyle } | undefined> {
     const received = await readLimited(request, opts.maxBodyBytes)
     const bytes = await decodeRequestBody(received, request.headers.get('content-encoding'), { maxBytes: opts.maxDecompressedBytes })
     let text: string
@@ -326,12 +397,14 @@ export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = 
     let match: RouteMatch | undefined
     let response: Response
     let error: string | undefined
+    let quiet = false
     try {
       if (opts.basePath !== '' && rawPath !== opts.basePath && !rawPath.startsWith(opts.basePath + '/')) {
         if (passThrough) return undefined
         throw new HttpFailure(404, `no endpoint at ${rawPath}: the API is mounted under ${opts.basePath}`)
       }
       const path = rawPath.slice(opts.basePath.length)
+      const head = request.method === 'HEAD'
       if (opts.corsOrigins !== undefined && request.method === 'OPTIONS' && request.headers.has('access-control-request-method')) {
         const answer = preflight(request, path)
         if (answer === undefined) {
@@ -339,17 +412,28 @@ export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = 
           throw new HttpFailure(404, `no endpoint at ${path}`)
         }
         response = answer
-      } else if (opts.openApi && request.method === 'GET' && path === '/openapi.json') {
+      } else if (opts.openApi && (request.method === 'GET' || head) && path === '/openapi.json') {
         openApiText ??= JSON.stringify(buildOpenApi(routes, opts.basePath), null, 2)
         response = await respond(request, 200, 'json', openApiText)
+      } else if (request.method === 'OPTIONS') {
+        // Not a CORS preflight: the methods of the path (RFC 9110 §9.3.7), unsigned, as /openapi.json is.
+        const methods = methodsOf(path)
+        if (methods.length === 0) {
+          if (passThrough) return undefined
+          throw new HttpFailure(404, `no endpoint at ${path}`)
+        }
+        response = new Response(null, { status: 204, headers: { allow: methods.join(', '), 'content-length': '0' } })
       } else {
-        const found = matchRoute(routes, request.method, path)
+        const found = matchRoute(routes, head ? 'GET' : request.method, path)
         if (found === undefined || 'allowed' in found) {
           if (passThrough) return undefined
           if (found === undefined) throw new HttpFailure(404, `no endpoint at ${path}`)
-          throw new HttpFailure(405, `${request.method} is not allowed on ${path}; allowed: ${found.allowed.join(', ')}`, {
-            allow: found.allowed.join(', '),
-          })
+          const allowed = methodsOf(path).join(', ')
+          throw new HttpFailure(405, `${request.method} is not allowed on ${path}; allowed: ${allowed}`, { allow: allowed })
+        }
+        if (head && !safeForHead(found.route)) {
+          const allowed = methodsOf(path).join(', ')
+          throw new HttpFailure(405, `HEAD is not allowed on ${path}: a GET there removes the items it returns; allowed: ${allowed}`, { allow: allowed })
         }
         match = found
         format = found.format
@@ -357,20 +441,25 @@ export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = 
         account = opts.devAccount ?? authenticate(request, raw)
         const api: AccountApi = engine.account(account)
         const query = parseRawQuery(rawQuery)
+        checkQueryIdentifiers(query)
         const app = request.headers.get('x-app-name') ?? undefined
         await api.recordCall(found.route.callClass, app, query.get('config_id')?.[0])
-        const body = found.route.hasBody ? await readBody(request, found.route, format) : undefined
-        const value = await found.route.run({ account: api, body, query, id: found.id, app })
+        const decoded = found.route.hasBody ? await readBody(request, found.route, format) : undefined
+        if (decoded !== undefined) checkBodyIdentifiers(found.route, decoded.value, decoded.paths)
+        const value = await found.route.run({ account: api, body: decoded?.value, query, id: found.id, app })
         response = await answer(request, found, value)
       }
+      if (head) response = new Response(null, { status: response.status, headers: response.headers })
     } catch (e) {
       const failure = toFailure(e, match?.route)
       error = failure.message
+      quiet = failure.quiet
       response = await respond(request, failure.status, format, encodeError(format, failure.status, failure.message), failure.headers)
+      if (request.method === 'HEAD') response = new Response(null, { status: response.status, headers: response.headers })
     }
     const cors = corsHeaders(request.headers.get('origin'))
     if (cors !== undefined) for (const [name, value] of Object.entries(cors)) response.headers[name === 'vary' ? 'append' : 'set'](name, value)
-    opts.log?.({
+    if (!quiet) opts.log?.({
       method: request.method,
       path: rawPath,
       status: response.status,
@@ -387,10 +476,10 @@ export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = 
     const { route, format } = match
     switch (route.answer) {
       case 'value':
-        return respond(request, 200, format, encodeValue(format, value, route.xmlRoot))
+        return respond(request, 200, format, encodeAnswer(format, value, route.xmlRoot).text)
       case 'list': {
         const list = Array.isArray(value) ? value : []
-        return list.length === 0 ? respond(request, 202, format, undefined) : respond(request, 200, format, encodeValue(format, list, route.xmlRoot))
+        return list.length === 0 ? respond(request, 202, format, undefined) : respond(request, 200, format, encodeAnswer(format, list, route.xmlRoot).text)
       }
       case 'accepted':
         return respond(request, 202, format, undefined)
@@ -398,7 +487,7 @@ export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = 
         return respond(request, 200, format, undefined)
       case 'submit': {
         const items = (value as { autoResponse?: unknown[] } | undefined)?.autoResponse ?? []
-        return items.length === 0 ? respond(request, 202, format, undefined) : respond(request, 200, format, encodeValue(format, items, route.xmlRoot))
+        return items.length === 0 ? respond(request, 202, format, undefined) : respond(request, 200, format, encodeAnswer(format, items, route.xmlRoot).text)
       }
       case 'file': {
         const file = value as FileAnswer
@@ -409,15 +498,37 @@ export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = 
 
   function toFailure(e: unknown, route: Route | undefined): HttpFailure {
     if (e instanceof HttpFailure) return e
-    if (isEngineError(e)) return new HttpFailure(wireStatus(e.status, route), e.message)
-    if (isCodecError(e)) return new HttpFailure(e.status, e.message)
+    const retry = retryAfterOf(e)
+    const headers: Record<string, string> = retry === undefined ? {} : { 'retry-after': String(retry) }
+    if (isEngineError(e)) return new HttpFailure(wireStatus(e.status, route), e.message, headers)
+    if (isCodecError(e)) return new HttpFailure(e.status, e.message, headers)
+    // Any other error that says what to answer (storage outage 503, back-pressure 429/503, a stored value 400):
+    // a coded error with an HTTP status, and Retry-After when it says when to come back.
+    const status = statusOf(e)
+    if (status !== undefined) return new HttpFailure(status, (e as Error).message, headers)
     const detail = e instanceof Error ? e.message : String(e)
-    return new HttpFailure(500, `internal error: ${detail}`)
+    return new HttpFailure(500, `internal error: ${detail}`, headers)
+  }
+
+  /** Methods served at a path (HEAD with GET, OPTIONS always when any), in a fixed order. */
+  function methodsOf(path: string): string[] {
+    const methods: string[] = []
+    for (const m of ROUTE_METHODS) {
+      const found = matchRoute(routes, m, path)
+      if ((found !== undefined && !('allowed' in found)) || (m === 'GET' && opts.openApi && path === '/openapi.json')) methods.push(m)
+    }
+    if (methods.includes('GET')) methods.splice(methods.indexOf('GET') + 1, 0, 'HEAD')
+    if (methods.length > 0) methods.push('OPTIONS')
+    return methods
   }
 
   const handler = (async (request: Request): Promise<Response> => {
     const url = new URL(request.url)
-    const raw: RawRequestInfo = { rawTarget: url.pathname + url.search, host: request.headers.get('host') ?? url.host }
+    const raw: RawRequestInfo = {
+      rawTarget: url.pathname + url.search,
+      host: request.headers.get('host') ?? url.host,
+      scheme: url.protocol === 'https:' ? 'https' : 'http',
+    }
     return (await run(request, raw, false)) as Response
   }) as HttpHandler
   Object.defineProperty(handler, 'handleRaw', {

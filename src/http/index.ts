@@ -4,10 +4,10 @@
  */
 export { createHttpHandler, parseRawQuery } from './handler.ts'
 export type { HttpHandler, HttpHandlerOptions, RawRequestInfo, RequestLogEntry } from './handler.ts'
-export { toNodeListener } from './node.ts'
+export { toNodeListener, continueListener, clientErrorListener } from './node.ts'
 export type { NodeListener, NodeListenerOptions } from './node.ts'
-export { createCallbackDelivery } from './callbacks.ts'
-export type { CallbackDelivery, CallbackDeliveryOptions, DeliveryLogEntry } from './callbacks.ts'
+export { createCallbackDelivery, callbackAddressCheck, DEFAULT_DENIED_RANGES, CALLBACK_RESPONSE_LIMIT } from './callbacks.ts'
+export type { CallbackAddressCheck, CallbackAddressPolicy, CallbackDelivery, CallbackDeliveryOptions, DeliveryLogEntry } from './callbacks.ts'
 export { createRoutes, matchRoute, decodePathId } from './routes.ts'
 export type { Route, RouteMatch, RouteMethod, WireFormat } from './routes.ts'
 export { buildOpenApi } from './openapi.ts'

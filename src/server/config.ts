@@ -10,6 +10,7 @@ import { createSecureContext } from 'node:tls'
 import { parseArgs } from 'node:util'
 import { parseSubscriptionOverrides, type SubscriptionOverrides } from '../engine/account.ts'
 import type { AccountOptions } from '../engine/options.ts'
+import { callbackAddressCheck } from '../http/callbacks.ts'
 
 /** Format of the request log: one text line, one JSON object per line, or nothing. */
 export type LogFormat = 'text' | 'json' | 'off'
@@ -34,6 +35,14 @@ export interface ServerConfig {
   readonly dev: boolean
   /** Serve the playground page at `/` (beside the API). */
   readonly playground: boolean
+  /** Replay window of signed requests in seconds (timestamp skew and repeated requests); 0 turns it off. */
+  readonly replayWindowSeconds: number
+  /** Signed requests remembered to refuse a second use within the window; 0 checks timestamps only. */
+  readonly replayCacheSize: number
+  /** Callback destinations allowed inside the default denied ranges (addresses, CIDR ranges, host names). */
+  readonly callbackAllow: readonly string[]
+  /** Callback destinations refused besides the default denied ranges. */
+  readonly callbackDeny: readonly string[]
   /** Accounts served; the first is the development-mode account and the one `API_KEY`/`API_SECRET` set. */
   readonly accounts: readonly AccountOptions[]
   /** No account was configured: the one account is a generated development pair, to be printed. */
@@ -93,11 +102,15 @@ export const SERVER_SETTINGS: readonly SettingInfo[] = Object.freeze([
   { key: 'drain_timeout_ms', env: 'DRAIN_TIMEOUT_MS', default: '10000', allowed: 'integer >= 0: how long shutdown waits for queued work' },
   { key: 'dev', env: 'TEXTENGINE_DEV', flag: '--dev', default: 'false', allowed: 'true or false (env: 1, 0, true, false); loopback hosts only' },
   { key: 'playground', env: 'TEXTENGINE_PLAYGROUND', default: 'true', allowed: 'true or false (env: 1, 0, true, false): serve the playground page at / beside the API' },
+  { key: 'replay_window_seconds', env: 'TEXTENGINE_REPLAY_WINDOW_SECONDS', default: '900', allowed: 'integer 0-86400: signed requests whose oauth_timestamp is missing, not a number or further than this from the clock are refused (401), and so is a request received twice; 0 turns the replay window off' },
+  { key: 'replay_cache_size', env: 'TEXTENGINE_REPLAY_CACHE_SIZE', default: '100000', allowed: 'integer 0-10000000: signed requests remembered within the window (about 150 bytes each; the oldest are forgotten first); 0 checks timestamps only' },
+  { key: 'callback_allow', env: 'TEXTENGINE_CALLBACK_ALLOW', default: 'none', allowed: 'array of addresses, CIDR ranges or host names callbacks may reach although private, loopback or link-local, e.g. ["127.0.0.1/32"] for local development (env: comma-separated)' },
+  { key: 'callback_deny', env: 'TEXTENGINE_CALLBACK_DENY', default: 'none (private, loopback, link-local, 0.0.0.0 and multicast are always refused)', allowed: 'array of addresses, CIDR ranges or host names callbacks may not reach (env: comma-separated)' },
   { key: 'accounts', env: 'API_KEY + API_SECRET', default: 'one generated development pair, printed', allowed: 'array of {key, secret, name, subscription}; API_KEY/API_SECRET set the first one' },
   { key: 'accounts[0].subscription', env: 'TEXTENGINE_SUBSCRIPTION', default: 'no call limits, unlimited documents, no expiry', allowed: 'JSON subscription overrides, merged over those of the first account' },
 ])
 
-const FILE_KEYS = ['host', 'port', 'base_path', 'tls_cert', 'tls_key', 'cors_origins', 'log_format', 'storage', 'storage_prefix', 'drain_timeout_ms', 'dev', 'playground', 'accounts'] as const
+const FILE_KEYS = ['host', 'port', 'base_path', 'tls_cert', 'tls_key', 'cors_origins', 'log_format', 'storage', 'storage_prefix', 'drain_timeout_ms', 'dev', 'playground', 'replay_window_seconds', 'replay_cache_size', 'callback_allow', 'callback_deny', 'accounts'] as const
 const ACCOUNT_KEYS = ['key', 'secret', 'name', 'subscription'] as const
 const LOOPBACK = ['localhost', '::1', '[::1]']
 
@@ -347,6 +360,27 @@ export function loadServerConfig(input: LoadServerConfigInput = {}): ServerConfi
 
   const playground = bool(pick('playground', ['TEXTENGINE_PLAYGROUND']), true)
 
+  // Signing: the replay window (issue 18), on by default.
+  const replayWindowSeconds = int(pick('replay_window_seconds', ['TEXTENGINE_REPLAY_WINDOW_SECONDS']), 900, 0, 86_400, 'an integer number of seconds, 0 to 86400 (0 turns the replay window off)')
+  const replayCacheSize = int(pick('replay_cache_size', ['TEXTENGINE_REPLAY_CACHE_SIZE']), 100_000, 0, 10_000_000, 'an integer 0 to 10000000 (0 checks timestamps only)')
+
+  // Callback destinations.
+  const addressList = (key: string, env: string): string[] => {
+    const src = pick(key, [env])
+    if (src === undefined) return []
+    const allowed = 'an array of IP addresses, CIDR ranges (e.g. "127.0.0.1/32", "10.0.0.0/8") or host names'
+    const list = typeof src.value === 'string' && !src.fromFile ? src.value.split(',').map((x) => x.trim()).filter((x) => x !== '') : src.value
+    if (!Array.isArray(list)) fail(src.where, src.value, allowed)
+    try {
+      callbackAddressCheck(key === 'callback_allow' ? { allow: list as string[] } : { deny: list as string[] }, src.where)
+    } catch (e) {
+      throw new ServerConfigError(`${e instanceof Error ? e.message : String(e)}; expected ${allowed}`)
+    }
+    return list as string[]
+  }
+  const callbackAllow = addressList('callback_allow', 'TEXTENGINE_CALLBACK_ALLOW')
+  const callbackDeny = addressList('callback_deny', 'TEXTENGINE_CALLBACK_DENY')
+
   // Accounts: the file's, then API_KEY/API_SECRET for the first, then TEXTENGINE_SUBSCRIPTION over its subscription.
   const accounts: AccountOptions[] = []
   if ('accounts' in file) {
@@ -400,6 +434,10 @@ export function loadServerConfig(input: LoadServerConfigInput = {}): ServerConfi
     drainTimeoutMs,
     dev,
     playground,
+    replayWindowSeconds,
+    replayCacheSize,
+    callbackAllow: Object.freeze(callbackAllow),
+    callbackDeny: Object.freeze(callbackDeny),
     accounts: Object.freeze(accounts.map((a) => Object.freeze(a))),
     generatedAccount,
     configFile,

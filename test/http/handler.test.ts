@@ -425,7 +425,7 @@ describe('bad input: right code, a body, nothing stored changed', () => {
     expect(nowhere.text.length).toBeGreaterThan(0)
     const method = await call(handler, 'PATCH', '/queries.json')
     expect(method.status).toBe(405)
-    expect(method.headers.get('allow')).toBe('GET, POST, PUT, DELETE')
+    expect(method.headers.get('allow')).toBe('GET, HEAD, POST, PUT, DELETE, OPTIONS')
   })
 })
 

@@ -62,9 +62,10 @@ describe('CORS (handler option corsOrigins)', () => {
     expect(any.headers.get('access-control-allow-origin')).toBe('*')
   })
 
-  it('should add nothing when no origins are configured (OPTIONS is then a 405)', async () => {
+  it('should add nothing when no origins are configured (OPTIONS then only lists the methods)', async () => {
     const r = await preflight(createHttpHandler(engine), 'https://app.example.com')
-    expect(r.status).toBe(405)
+    expect(r.status).toBe(204)
+    expect(r.headers.get('allow')).toBe('POST, OPTIONS')
     const cors: string[] = []
     r.headers.forEach((_, name) => {
       if (name.startsWith('access-control-')) cors.push(name)
