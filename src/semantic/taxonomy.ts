@@ -10,7 +10,9 @@ export interface TaxonomyModelNode {
   readonly children: TaxonomyModelNode[]
   /** The words that describe it (its name's words first, then its embedding neighbours). */
   readonly words: readonly string[]
-  /** Unit vector: its own words, plus its parent's vector at half weight. */
+  /** Words characteristic of the news section mapped to it in a labelled corpus (often none). */
+  readonly corpus: readonly string[]
+  /** Unit vector: its own words (name, neighbours, corpus words), plus its parent's vector at half weight. */
   readonly vector: Float32Array
   /**
    * Unit vector a text is scored against: its own vector plus the mean of its subtree's vectors, so that a
@@ -34,11 +36,24 @@ export interface TaxonomyModel {
 const NAME_WEIGHT = 2
 const PARENT_WEIGHT = 0.5
 
+/** Choices of how node vectors are made (the evaluation compares them; the engine uses the defaults). */
+export interface TaxonomyOptions {
+  /** Weight of the corpus words' vector beside the name's (2) and the neighbours' (1). @defaultValue 2 */
+  readonly corpusWeight?: number
+  /**
+   * A branch vector as its own vector plus the mean of its children's branch vectors (each child's subtree
+   * counts once), instead of the mean over every node of the subtree. @defaultValue false
+   */
+  readonly balanced?: boolean
+}
+export const CORPUS_WEIGHT = 2
+
 /**
- * Parse `lexicons/en/iab-taxonomy.tsv` (`id<TAB>parent<TAB>name<TAB>words`, parents before children, `#`
+ * Parse `lexicons/en/iab-taxonomy.tsv` (`id<TAB>parent<TAB>name<TAB>words[<TAB>corpus words]`, parents before children, `#`
  * comments; written by `bench/build-taxonomy.ts`) and compute each node's vector once.
  */
-export function parseTaxonomyModel(text: string, vectors: WordVectors, source = 'taxonomy'): TaxonomyModel {
+export function parseTaxonomyModel(text: string, vectors: WordVectors, source = 'taxonomy', options: TaxonomyOptions = {}): TaxonomyModel {
+  const corpusWeight = options.corpusWeight ?? CORPUS_WEIGHT
   const byId = new Map<string, TaxonomyModelNode>()
   const nodes: TaxonomyModelNode[] = []
   const roots: TaxonomyModelNode[] = []
@@ -46,7 +61,7 @@ export function parseTaxonomyModel(text: string, vectors: WordVectors, source = 
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!
     if (line.trim() === '' || line.startsWith('#')) continue
-    const [id, parentId, name, words] = line.split('\t')
+    const [id, parentId, name, words, corpusWords = ''] = line.split('\t')
     if (id === undefined || parentId === undefined || name === undefined || words === undefined) {
       throw new Error(`${source}:${i + 1}: expected id, parent, name and words separated by TABs, instead found "${line}"`)
     }
@@ -56,24 +71,37 @@ export function parseTaxonomyModel(text: string, vectors: WordVectors, source = 
     const nameCount = name.toLowerCase().split(/[^\p{L}]+/u).filter((w) => list.includes(w)).length
     const own = phraseVector(vectors, list.slice(0, nameCount).join(' ')).vector
     const near = phraseVector(vectors, list.slice(nameCount).join(' ')).vector
+    const corpus = corpusWords.split(' ').filter((w) => w !== '')
+    const fromCorpus = phraseVector(vectors, corpus.join(' ')).vector
     const v = new Float32Array(vectors.dims)
-    for (let d = 0; d < v.length; d++) v[d] = NAME_WEIGHT * own[d]! + near[d]!
+    for (let d = 0; d < v.length; d++) v[d] = NAME_WEIGHT * own[d]! + near[d]! + corpusWeight * fromCorpus[d]!
     normalize(v)
     if (parent !== undefined) for (let d = 0; d < v.length; d++) v[d]! += PARENT_WEIGHT * parent.vector[d]!
     const vector = normalize(v)
-    const node: TaxonomyModelNode = { id, name, parent, children: [], words: list, vector, branch: vector }
+    const node: TaxonomyModelNode = { id, name, parent, children: [], words: list, corpus, vector, branch: vector }
     byId.set(id, node)
     nodes.push(node)
     if (parent === undefined) roots.push(node)
     else parent.children.push(node)
   }
-  const subtree = (n: TaxonomyModelNode): Float32Array[] => [n.vector, ...n.children.flatMap(subtree)]
-  for (const n of nodes) {
-    if (n.children.length === 0) continue
-    const all = subtree(n)
-    const b = Float32Array.from(n.vector)
-    for (const v of all) for (let d = 0; d < b.length; d++) b[d]! += v[d]! / all.length
-    n.branch = normalize(b)
+  if (options.balanced === true) {
+    // Children before parents: each child's branch counts once, whatever the size of its subtree.
+    for (let i = nodes.length - 1; i >= 0; i--) {
+      const n = nodes[i]!
+      if (n.children.length === 0) continue
+      const b = Float32Array.from(n.vector)
+      for (const c of n.children) for (let d = 0; d < b.length; d++) b[d]! += c.branch[d]! / n.children.length
+      n.branch = normalize(b)
+    }
+  } else {
+    const subtree = (n: TaxonomyModelNode): Float32Array[] => [n.vector, ...n.children.flatMap(subtree)]
+    for (const n of nodes) {
+      if (n.children.length === 0) continue
+      const all = subtree(n)
+      const b = Float32Array.from(n.vector)
+      for (const v of all) for (let d = 0; d < b.length; d++) b[d]! += v[d]! / all.length
+      n.branch = normalize(b)
+    }
   }
   const cache = new Map<number, { node: TaxonomyModelNode; sim: number }>()
   const nearest = (id: number): { node: TaxonomyModelNode; sim: number } => {
@@ -97,6 +125,6 @@ export function parseTaxonomyModel(text: string, vectors: WordVectors, source = 
 }
 
 /** Load the taxonomy model from a file (see {@link parseTaxonomyModel}). */
-export function loadTaxonomyModel(path: string, vectors: WordVectors): TaxonomyModel {
-  return parseTaxonomyModel(readFileSync(path, 'utf8'), vectors, path)
+export function loadTaxonomyModel(path: string, vectors: WordVectors, options: TaxonomyOptions = {}): TaxonomyModel {
+  return parseTaxonomyModel(readFileSync(path, 'utf8'), vectors, path, options)
 }

@@ -12,15 +12,16 @@ const walk = (list: readonly AutoCategory[], f: (c: AutoCategory) => void): void
 describe('auto_categories', () => {
   it('should file a football report under Sports, with Soccer among its sub-categories, strongest first', async () => {
     const engine = createEngine({ background: false })
-    await engine.account(engine.defaultAccount).updateConfigurations({ concept_topics_threshold: 0.45 })
+    // One sentence is weak evidence: its calibrated strength is under the default threshold 0.45.
+    await engine.account(engine.defaultAccount).updateConfigurations({ concept_topics_threshold: 0.1 })
     const out = await engine.analyze('The striker scored twice as United beat Chelsea 3-1 in the league match on Saturday.')
     const cats = out.auto_categories!
     expect(cats[0]).toMatchObject({ title: 'Sports', type: 'node' })
-    await engine.account(engine.defaultAccount).updateConfigurations({ concept_topics_threshold: 0.1 })
+    await engine.account(engine.defaultAccount).updateConfigurations({ concept_topics_threshold: 0.05 })
     const nested = (await engine.analyze('The striker scored twice as United beat Chelsea 3-1 in the league match on Saturday.')).auto_categories!
     expect(nested[0]!.categories!.map((c) => c.title)).toContain('Soccer')
     walk(nested, (c) => {
-      expect(c.strength_score).toBeGreaterThanOrEqual(0.1)
+      expect(c.strength_score).toBeGreaterThanOrEqual(0.05)
       expect(['node', 'leaf']).toContain(c.type)
       expect(['positive', 'negative', 'neutral']).toContain(c.sentiment_polarity)
       if (c.type === 'leaf') expect(c.categories).toBeUndefined()
@@ -44,11 +45,23 @@ describe('auto_categories', () => {
     await acct.updateConfigurations({ concept_topics_threshold: 0, document: { auto_categories_limit: 2 } })
     const two = await engine.analyze(text)
     expect(two.auto_categories!.length).toBe(2)
-    expect(two.auto_categories![0]!.title).toBe('Business and Finance')
+    expect(two.auto_categories!.map((c) => c.title).sort()).toEqual(['Business and Finance', 'Personal Finance'])
     await acct.updateConfigurations({ concept_topics_threshold: 0.99 })
     expect((await engine.analyze(text)).auto_categories).toBeUndefined()
     await acct.updateConfigurations({ concept_topics_threshold: 0.45, document: { auto_categories: false } })
     expect((await engine.analyze(text)).auto_categories).toBeUndefined()
+    await engine.close()
+  })
+
+  it('should give no category to a text that nothing in the taxonomy is near, at the default threshold', async () => {
+    const engine = createEngine({ background: false })
+    for (const text of ['The staff were friendly, but the room was not clean. Tim Cook stayed here!', 'What a day!', 'I like it.', 'The meeting is at 3 pm on Tuesday.']) {
+      expect((await engine.analyze(text)).auto_categories, text).toBeUndefined()
+    }
+    // A text plainly about something still gets it at the default threshold.
+    const phone = await engine.analyze('Apple released a new iPhone with a faster chip, and the software update improves the camera app.')
+    expect(phone.auto_categories![0]!.title).toBe('Technology & Computing')
+    expect(phone.auto_categories![0]!.strength_score).toBeGreaterThanOrEqual(0.45)
     await engine.close()
   })
 

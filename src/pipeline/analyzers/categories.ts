@@ -1,6 +1,6 @@
 import type { AnnotatedDocument } from '../../nlp/types.ts'
 import type { AutoCategory } from '../../model/output.ts'
-import { dot, spanVector, type TextVector } from '../../semantic/embed.ts'
+import { dot, normalize, spanVector, type EmbedOptions, type TextVector } from '../../semantic/embed.ts'
 import { DRIVER_SIMILARITY } from '../../semantic/concepts.ts'
 import type { SemanticModel } from '../../semantic/index.ts'
 import type { TaxonomyModelNode } from '../../semantic/taxonomy.ts'
@@ -17,6 +17,28 @@ const CHILDREN_LIMIT = 3
  */
 export const CATEGORY_TEMPERATURE = 0.05
 
+/**
+ * Calibration of a category's raw cosine with the text: at or below {@link COSINE_FLOOR} the text is taken as
+ * unrelated (confidence 0), at or above {@link COSINE_FULL} as plainly about it (1), linear between. Measured on
+ * the design half of 500N-KPCrowd (`bench/eval-categories.ts`): 95% of the cosines between a story and the
+ * tier-1 categories its class does not map to are below 0.30; a quarter of the cosines with the category it
+ * maps to are above 0.60.
+ */
+export const COSINE_FLOOR = 0.3
+export const COSINE_FULL = 0.6
+/**
+ * Importance a text's words must sum to (SIF weights, 0..1 each: a rare word about 1, "day" or "like" under 0.1)
+ * for full confidence; a text of only common words ("What a day!") says too little to be classified.
+ */
+export const EVIDENCE_MASS = 1
+
+/** Confidence that a text is about a category, from their cosine and the text's evidence (0..1). */
+export function categoryConfidence(cosine: number, text: TextVector): number {
+  const c = Math.min(1, Math.max(0, (cosine - COSINE_FLOOR) / (COSINE_FULL - COSINE_FLOOR)))
+  const mass = text.terms.reduce((a, t) => a + t.weight, 0)
+  return c * Math.min(1, mass / EVIDENCE_MASS)
+}
+
 /** Least cosine between a word and its nearest taxonomy node for the word to vote for that node's tier-1 branch. */
 export const VOTE_SIMILARITY = 0.3
 
@@ -26,7 +48,7 @@ export const VOTE_SIMILARITY = 0.3
  * root; returned as shares of all votes (0 without votes). Fine-grained nodes catch what a branch's averaged
  * vector blurs ("striker" is nearest to Soccer, hence Sports). Each word's nearest node is cached in the model.
  */
-function rootVotes(semantic: SemanticModel, text: TextVector): number[] {
+export function rootVotes(semantic: SemanticModel, text: TextVector): number[] {
   const { roots } = semantic.taxonomy
   const rootIndex = new Map(roots.map((r, i) => [r, i]))
   const votes = new Array<number>(roots.length).fill(0)
@@ -41,14 +63,88 @@ function rootVotes(semantic: SemanticModel, text: TextVector): number[] {
   return total > 0 ? votes.map((v) => v / total) : votes
 }
 
-/** Each node's share among `nodes`: a softmax of their scores (cosine with the text, plus `extra`) at {@link CATEGORY_TEMPERATURE}. */
-function shares(text: TextVector, nodes: readonly TaxonomyModelNode[], extra?: readonly number[]): Array<{ node: TaxonomyModelNode; share: number }> {
-  const cos = nodes.map((n, i) => dot(text.vector, n.branch) + (extra?.[i] ?? 0))
-  const max = Math.max(...cos)
-  const e = cos.map((c) => Math.exp((c - max) / CATEGORY_TEMPERATURE))
-  const sum = e.reduce((a, x) => a + x, 0)
-  return nodes.map((node, i) => ({ node, share: e[i]! / sum }))
+/** Choices of how a text is classified (the evaluation compares them; the engine uses the defaults). */
+export interface CategoryOptions extends EmbedOptions {
+  /** Weight of the first sentence's words (a news story's headline) against the rest's. @defaultValue 1 */
+  readonly titleWeight?: number
+  /** Whether the words' votes for tier-1 branches are added to the cosines ({@link rootVotes}). @defaultValue true */
+  readonly votes?: boolean
+  /** Repeats of a word count 1 + ln(n) times instead of n times. @defaultValue false */
+  readonly sublinear?: boolean
+  /** Keep only the this many words of most weight (0: all). @defaultValue 0 */
+  readonly topTerms?: number
+  /** Weight of proper nouns (PROPN: names of people, places, firms) against other words. @defaultValue 1 */
+  readonly properNounWeight?: number
 }
+
+/**
+ * The vector a text is classified by: its words weighted by importance (`spanVector`), the first sentence's
+ * words counting `titleWeight` times when there is more than one sentence.
+ */
+export function categoryText(vectors: SemanticModel['vectors'], doc: AnnotatedDocument, options: CategoryOptions = {}): TextVector {
+  const all = spanVector(vectors, doc, 0, doc.tokens.length, options)
+  const tw = options.titleWeight ?? 1
+  const pw = options.properNounWeight ?? 1
+  const top = options.topTerms ?? 0
+  if ((tw === 1 && pw === 1 && top === 0 && options.sublinear !== true) || all.terms.length === 0) return all
+  const first = doc.sentences.length > 1 ? doc.sentences[0] : undefined
+  let terms = all.terms.map((t) => {
+    let w = t.weight
+    if (first !== undefined && t.token >= first.tokenStart && t.token < first.tokenEnd) w *= tw
+    if (doc.tokens[t.token]!.pos === 'PROPN') w *= pw
+    return w === t.weight ? t : { ...t, weight: w }
+  })
+  if (options.sublinear === true || top > 0) {
+    // Per distinct word: summed weight (or mean weight x (1 + ln n)); the heaviest words kept.
+    const by = new Map<number, { sum: number; n: number }>()
+    for (const t of terms) {
+      const e = by.get(t.id) ?? { sum: 0, n: 0 }
+      e.sum += t.weight
+      e.n++
+      by.set(t.id, e)
+    }
+    const total = (id: number): number => {
+      const e = by.get(id)!
+      return options.sublinear === true ? (e.sum / e.n) * (1 + Math.log(e.n)) : e.sum
+    }
+    let keep: Set<number> | undefined
+    if (top > 0) keep = new Set([...by.keys()].sort((a, b) => total(b) - total(a) || a - b).slice(0, top))
+    terms = terms.filter((t) => keep === undefined || keep.has(t.id)).map((t) => ({ ...t, weight: (t.weight / by.get(t.id)!.sum) * total(t.id) }))
+  }
+  const acc = new Float32Array(vectors.dims)
+  for (const t of terms) vectors.addTo(acc, t.id, t.weight)
+  return { vector: normalize(acc), terms }
+}
+
+/**
+ * Each node's share among `nodes` (a softmax of their scores: cosine with the text, plus `extra`, at
+ * {@link CATEGORY_TEMPERATURE}), its raw cosine, and its strength: share x {@link categoryConfidence}.
+ */
+function shares(text: TextVector, nodes: readonly TaxonomyModelNode[], extra?: readonly number[]): RankedCategory[] {
+  const cosines = nodes.map((n) => dot(text.vector, n.branch))
+  const scores = cosines.map((c, i) => c + (extra?.[i] ?? 0))
+  const max = Math.max(...scores)
+  const e = scores.map((c) => Math.exp((c - max) / CATEGORY_TEMPERATURE))
+  const sum = e.reduce((a, x) => a + x, 0)
+  return nodes.map((node, i) => {
+    const share = e[i]! / sum
+    return { node, share, cosine: cosines[i]!, strength: share * categoryConfidence(cosines[i]!, text) }
+  })
+}
+
+/** A node ranked for a text. */
+export interface RankedCategory {
+  readonly node: TaxonomyModelNode
+  /** Share among its siblings (0..1, summing to 1). */
+  readonly share: number
+  /** Raw cosine of the text with the node's branch vector. */
+  readonly cosine: number
+  /** Calibrated strength: share x confidence (0 for an unrelated text). */
+  readonly strength: number
+}
+
+/** Strongest first; equal strengths by share, then in file order. */
+const byStrength = (a: RankedCategory, b: RankedCategory): number => b.strength - a.strength || b.share - a.share
 
 /** A category of the built-in taxonomy found in a text, with its sub-categories. */
 export interface FoundCategory {
@@ -63,25 +159,25 @@ export type CategoriesSection = readonly FoundCategory[]
 
 /**
  * Rank the tier-1 categories of the built-in taxonomy for a text. A node is scored by the cosine between the
- * text's vector (importance-weighted words, `src/semantic/embed.ts`) and the node's branch vector (its words and
- * its subtree's), plus its share of the words' votes ({@link rootVotes}); its strength is its share among the
- * tier-1 nodes (softmax of those scores), so strengths are
- * comparable across texts whatever their length. Returns every tier-1 node, best first (ties in file order),
- * without thresholds; the evaluation (`bench/eval-categories.ts`) ranks with this same function.
+ * text's vector (importance-weighted words, {@link categoryText}) and the node's branch vector (its words and
+ * its subtree's), plus its share of the words' votes ({@link rootVotes}); its share is a softmax of those scores
+ * among the tier-1 nodes, and its strength that share times the confidence that the text is about it at all
+ * ({@link categoryConfidence}: raw cosine above a floor, enough evidence), so that an unrelated or contentless
+ * text gets no strong category. Returns every tier-1 node, strongest first, without thresholds; the evaluation
+ * (`bench/eval-categories.ts`) ranks with this same function.
  */
-export function rankCategories(semantic: SemanticModel, text: TextVector): Array<{ node: TaxonomyModelNode; strength: number }> {
-  return shares(text, semantic.taxonomy.roots, rootVotes(semantic, text))
-    .map(({ node, share }) => ({ node, strength: share }))
-    .sort((a, b) => b.strength - a.strength)
+export function rankCategories(semantic: SemanticModel, text: TextVector, options: CategoryOptions = {}): RankedCategory[] {
+  return shares(text, semantic.taxonomy.roots, options.votes === false ? undefined : rootVotes(semantic, text)).sort(byStrength)
 }
 
 /**
  * `auto_categories`: the text classified into the built-in taxonomy (IAB Tech Lab Content Taxonomy 3.1,
- * `lexicons/en/iab-taxonomy.tsv`). `strength_score` is a share of the text: a tier-1 category's share among
- * the tier-1 categories, a sub-category's share among its siblings times its parent's strength (see
- * {@link rankCategories}). Tier-1 categories whose strength reaches `concept_topics_threshold` (its older name
- * is `categories_threshold`) are reported, best first, up to `auto_categories_limit`; under each, up to three
- * sub-categories that reach it too, recursively. `type` is `node` for a category that has
+ * `lexicons/en/iab-taxonomy.tsv`). `strength_score` is calibrated (see {@link rankCategories}): a tier-1
+ * category's share among the tier-1 categories times the confidence that the text is about it; a
+ * sub-category's share among its siblings times its own confidence, at most its parent's strength. Tier-1
+ * categories whose strength is above 0 and reaches `concept_topics_threshold` (its older name is
+ * `categories_threshold`; 0.45 by default) are reported, strongest first, up to `auto_categories_limit`; under
+ * each, up to three sub-categories that reach it too, recursively to the deepest tier. `type` is `node` for a category that has
  * sub-categories in the taxonomy, `leaf` for an end of the tree. Sentiment is that of the sentences holding the
  * words most similar to the category. English only; the vectors load when this first runs.
  */
@@ -101,7 +197,7 @@ export function createCategoriesAnalyzer(semantic: SemanticModel): Analyzer {
     },
     run(doc, sections, ctx): CategoriesSection {
       const sentiment = need(sections, 'sentiment')
-      const text = spanVector(semantic.vectors, doc)
+      const text = categoryText(semantic.vectors, doc)
       if (text.terms.length === 0) return []
       const threshold = ctx.configuration.concept_topics_threshold
       const limit = ctx.configuration.document.auto_categories_limit
@@ -109,16 +205,16 @@ export function createCategoriesAnalyzer(semantic: SemanticModel): Analyzer {
         node,
         strength: round4(strength),
         sentiment: nodeSentiment(semantic, doc, text, node, sentiment),
-        // A sub-category's strength: its share among its siblings, times its parent's strength.
+        // A sub-category's strength: its own (share among its siblings x confidence), at most its parent's.
         categories: shares(text, node.children)
-          .map(({ node: c, share }) => ({ c, s: share * strength }))
-          .filter((x) => round4(x.s) >= threshold)
-          .sort((a, b) => b.s - a.s)
+          .sort(byStrength)
+          .map((x) => ({ c: x.node, s: Math.min(strength, x.strength) }))
+          .filter((x) => round4(x.s) >= threshold && x.s > 0)
           .slice(0, CHILDREN_LIMIT)
           .map((x) => found(x.c, x.s)),
       })
       return rankCategories(semantic, text)
-        .filter((x) => round4(x.strength) >= threshold)
+        .filter((x) => round4(x.strength) >= threshold && x.strength > 0)
         .slice(0, limit)
         .map((x) => found(x.node, x.strength))
     },
