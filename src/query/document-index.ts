@@ -2,7 +2,7 @@
  * A per-document index that every query of a configuration shares: token positions by lower-case
  * form and by lemma, word ordinals for NEAR, and memo tables for term and blacklist results. Build
  * it once per document with {@link createDocumentIndex}; lookups then cost a Map access instead of
- * a scan of the tokens.
+ * a scan of the tokens. The maps are built on first use.
  */
 import type { AnnotatedDocument } from '../nlp/types.ts'
 
@@ -48,8 +48,71 @@ function addTo(map: Map<string, number[]>, key: string, i: number): void {
   else list.push(i)
 }
 
-/** Build the index of `doc`: one pass over its tokens. */
+/**
+ * The index of `doc`: one pass over its tokens, made when a member is first read (every document gets an index
+ * object, since topics, user entities and sentiment phrases share it; a configuration without queries reads none,
+ * and pays nothing).
+ */
 export function createDocumentIndex(doc: AnnotatedDocument): DocumentIndex {
+  let built: BuiltIndex | undefined
+  const get = (): BuiltIndex => (built ??= buildIndex(doc))
+  return {
+    doc,
+    get lower() {
+      return get().lower
+    },
+    get lemma() {
+      return get().lemma
+    },
+    get wordOrdinal() {
+      return get().wordOrdinal
+    },
+    get sentence() {
+      return get().sentence
+    },
+    memo: new Map(),
+    positionsOfLower: (form) => get().byLower.get(form),
+    positionsOfWord: (word) => get().byWord.get(word),
+    // A token whose lemma equals its form is filed under the form only; look in both.
+    positionsOfLemma: (l) => mergeSorted(get().byLemma.get(l), get().byLower.get(l)),
+    forms: () => get().forms(),
+    wordKeys: () => get().byWord.keys(),
+    positionsWithPrefix(prefix) {
+      const { prefixMemo, byLower, forms } = get()
+      let hit = prefixMemo.get(prefix)
+      if (hit !== undefined) return hit
+      const keys = forms()
+      let lo = 0
+      let hi = keys.length
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1
+        if ((keys[mid] as string) < prefix) lo = mid + 1
+        else hi = mid
+      }
+      hit = []
+      for (let k = lo; k < keys.length && (keys[k] as string).startsWith(prefix); k++) {
+        for (const p of byLower.get(keys[k] as string) ?? []) hit.push(p)
+      }
+      hit.sort((a, b) => a - b)
+      prefixMemo.set(prefix, hit)
+      return hit
+    },
+  }
+}
+
+interface BuiltIndex {
+  readonly lower: string[]
+  readonly lemma: string[]
+  readonly wordOrdinal: Int32Array
+  readonly sentence: Int32Array
+  readonly byLower: Map<string, number[]>
+  readonly byLemma: Map<string, number[]>
+  readonly byWord: Map<string, number[]>
+  readonly prefixMemo: Map<string, number[]>
+  forms(): string[]
+}
+
+function buildIndex(doc: AnnotatedDocument): BuiltIndex {
   const n = doc.tokens.length
   const lower: string[] = new Array<string>(n)
   const lemma: string[] = new Array<string>(n)
@@ -77,42 +140,8 @@ export function createDocumentIndex(doc: AnnotatedDocument): DocumentIndex {
     }
   }
   let sortedForms: string[] | undefined
-  const prefixMemo = new Map<string, number[]>()
   const forms = (): string[] => (sortedForms ??= [...byLower.keys()].sort())
-
-  return {
-    doc,
-    lower,
-    lemma,
-    wordOrdinal,
-    sentence,
-    memo: new Map(),
-    positionsOfLower: (form) => byLower.get(form),
-    positionsOfWord: (word) => byWord.get(word),
-    // A token whose lemma equals its form is filed under the form only; look in both.
-    positionsOfLemma: (l) => mergeSorted(byLemma.get(l), byLower.get(l)),
-    forms,
-    wordKeys: () => byWord.keys(),
-    positionsWithPrefix(prefix) {
-      let hit = prefixMemo.get(prefix)
-      if (hit !== undefined) return hit
-      const keys = forms()
-      let lo = 0
-      let hi = keys.length
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1
-        if ((keys[mid] as string) < prefix) lo = mid + 1
-        else hi = mid
-      }
-      hit = []
-      for (let k = lo; k < keys.length && (keys[k] as string).startsWith(prefix); k++) {
-        for (const p of byLower.get(keys[k] as string) ?? []) hit.push(p)
-      }
-      hit.sort((a, b) => a - b)
-      prefixMemo.set(prefix, hit)
-      return hit
-    },
-  }
+  return { lower, lemma, wordOrdinal, sentence, byLower, byLemma, byWord, prefixMemo: new Map(), forms }
 }
 
 /** Merge two ascending position lists (either may be missing) into one without duplicates. */
