@@ -129,10 +129,13 @@ const NOT_ATTRIBUTES = new Set([
 function adjectival(doc: AnnotatedDocument, t: Token | undefined, sentiment: SentimentSection | undefined): boolean {
   if (t === undefined || t.kind !== 'word' || !/^\p{L}[\p{L}'-]*$/u.test(t.text)) return false
   if (t.pos === 'ADJ') return true
-  // "Terrible breakfast", "Great location": the tagger reads a capitalised first word as a name.
+  // "Terrible breakfast", "Central location": the tagger reads a capitalised first word as a name; an evaluative
+  // word (lexicon, attribute table) or an adjective ending ("Spacious", "Comfortable") is read as what it is.
   const first = doc.sentences[t.sentence]
   const opens = first !== undefined && firstWord(doc, t.sentence) === t.index
-  return opens && (t.pos === 'PROPN' || t.pos === 'NOUN') && /^\p{Lu}\p{Ll}+$/u.test(t.text) && (sentiment?.tokenScores[t.index] ?? 0) !== 0
+  if (!opens || !(t.pos === 'PROPN' || t.pos === 'NOUN') || !/^\p{Lu}\p{Ll}+$/u.test(t.text)) return false
+  const lower = t.text.toLowerCase()
+  return (sentiment?.tokenScores[t.index] ?? 0) !== 0 || ATTRIBUTE_POLARITY.has(lower) || /(ous|ful|ive|able|ible|less)$/.test(lower)
 }
 
 function firstWord(doc: AnnotatedDocument, sentence: number): number {

@@ -1,5 +1,20 @@
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '../../src/engine/create-engine.ts'
+import { aggregateParts, discoveryPart, type CollectionPart, type DiscoveryPart } from '../../src/pipeline/discovery.ts'
+import type { Configuration } from '../../src/model/configuration.ts'
+import type { Analyzer } from '../../src/pipeline/types.ts'
+import type { Facet } from '../../src/model/output.ts'
+
+/** Discovery output of `texts` under the default configuration changed by `collection`. */
+async function discover(texts: readonly string[], collection: Record<string, unknown> = {}) {
+  const engine = createEngine({ background: false })
+  await engine.account(engine.defaultAccount).updateConfigurations({ collection })
+  const out = await engine.analyzeCollection([...texts], { id: 'd' })
+  await engine.close()
+  return out
+}
+const facet = (facets: readonly Facet[] | undefined, label: string): Facet | undefined => facets?.find((f) => f.label === label)
+const attributes = (f: Facet | undefined): Record<string, number> => Object.fromEntries((f?.attributes ?? []).map((a) => [a.label, a.count]))
 
 const reviews = [
   'The room was clean and the staff were friendly. Great location near Central Park.',
@@ -64,4 +79,127 @@ describe('Discovery mode', () => {
     expect(JSON.stringify(await engine.analyzeCollection(reviews, { id: 'x' }))).toBe(a)
     await engine.close()
   })
+
+  it('should count breakfast by what each review says of it: "terrible breakfast" and "breakfast was cold" are negative', async () => {
+    const out = await discover([
+      'Terrible breakfast. The room was fine.',
+      'The breakfast was cold.',
+      'Great breakfast and friendly staff.',
+      'The breakfast was delicious.',
+      'Lovely breakfast with fresh fruit.',
+      'Good breakfast, good coffee.',
+      'We had breakfast on the terrace.',
+      'The breakfast was cold and the eggs were raw.',
+    ])
+    const breakfast = facet(out.facets, 'breakfast')!
+    expect(breakfast).toMatchObject({ count: 8, negative_count: 3, positive_count: 4, neutral_count: 1 })
+    expect(attributes(breakfast)).toEqual({ cold: 2 })
+  })
+
+  it('should give each facet mention its own negation instead of negating every mention of a label', async () => {
+    const out = await discover(
+      ['I would not recommend this hotel.', 'The hotel was lovely.', 'Great hotel, great staff.', 'The hotel is near the beach and the hotel bar is fun.'],
+      { mentions: true, facet_mentions_limit: 5 },
+    )
+    const mentions = facet(out.facets, 'hotel')!.mentions!
+    const negated = mentions.filter((m) => m.is_negated)
+    expect(negated).toHaveLength(1)
+    expect(negated[0]).toMatchObject({ label: 'hotel', negating_phrase: 'not', locations: [{ index: 0 }] })
+    const plain = mentions.find((m) => !m.is_negated)!
+    expect(plain.locations.map((l) => l.index)).toEqual([1, 2, 3])
+  })
+
+  it('should state location attributes said in any form: "perfect location", "the location is perfect", "central location"', async () => {
+    const out = await discover([
+      'Perfect location.',
+      'The location is perfect and the rooms are clean.',
+      'Central location and clean rooms.',
+      'We loved the central location near the station.',
+      'Great location!',
+      'The location was great, but the room was small.',
+      'The room was small and dark.',
+    ])
+    expect(attributes(facet(out.facets, 'location'))).toEqual({ central: 2, great: 2, perfect: 2 })
+    expect(attributes(facet(out.facets, 'room'))).toEqual({ clean: 2, small: 2 })
+  })
+
+  it('should leave out words that are no facets ("book", "choice", "hour", "line")', async () => {
+    const out = await discover([
+      'Book early for the best rates. The room was clean.',
+      'We waited two hours in line for the buffet. The room was nice.',
+      'A good choice for families. The room was clean and quiet.',
+      'There was a long line at check-in and we waited an hour. Nice room.',
+      'Good choice of restaurants, but the line was long. The room was spacious.',
+      'Book a room with a view. The room was clean.',
+    ])
+    const labels = (out.facets ?? []).map((f) => f.label)
+    expect(labels).toContain('room')
+    for (const junk of ['book', 'choice', 'hour', 'line']) expect(labels).not.toContain(junk)
+  })
+
+  it('should respect the facet limits and report a facet+attribute pair only from two occurrences', async () => {
+    const texts = ['The room was clean and the staff were friendly.', 'The room was clean and quiet.', 'The staff were friendly. The pool was warm.', 'Clean room, rude staff.']
+    const all = await discover(texts)
+    expect(attributes(facet(all.facets, 'room'))).toEqual({ clean: 3 })
+    expect(attributes(facet(all.facets, 'staff'))).toEqual({ friendly: 2 })
+    const limited = await discover(texts, { facets_limit: 1, facet_atts_limit: 1 })
+    expect(limited.facets).toHaveLength(1)
+    expect(limited.facets![0]!.label).toBe('room')
+    const none = await discover(texts, { attributes: false })
+    expect(none.facets!.every((f) => f.attributes === undefined)).toBe(true)
+  })
 })
+
+/** The default account's primary configuration. */
+async function primary(): Promise<Configuration> {
+  const engine = createEngine({ background: false })
+  const list = await engine.account(engine.defaultAccount).listConfigurations()
+  await engine.close()
+  return list[0]!
+}
+
+describe('Discovery aggregation', () => {
+  const part = (index: number, entities: DiscoveryPart['entities']): DiscoveryPart => ({ index, words: 10, facets: [], names: [], themes: [], entities, topics: [] })
+  const bellagio = (entity_type: string): DiscoveryPart['entities'][number] => ({
+    type: 'named', entity_type, title: 'Bellagio', label: entity_type, polarity: 'positive', mentions: [],
+  })
+
+  it('should merge an entity split over types into one, of the type most texts gave it', async () => {
+    const config = await primary()
+    const parts = [
+      ...[0, 1, 2, 3].map((i) => part(i, [bellagio('Place')])),
+      part(4, [bellagio('Person')]),
+      part(5, [bellagio('Company'), { ...bellagio('Place'), title: 'bellagio' }]),
+    ]
+    const out = aggregateParts(parts, config, { id: 'c', config_id: 'x', status: 'PROCESSED' }, () => 'neutral')
+    expect(out.entities).toEqual([
+      { title: 'Bellagio', label: 'Place', type: 'named', entity_type: 'Place', count: 6, negative_count: 0, positive_count: 6, neutral_count: 0 },
+    ])
+  })
+
+  it('should aggregate the same from parts that crossed a thread boundary (plain JSON)', async () => {
+    const texts = ['The room was clean and the staff were friendly.', 'The room was clean. I would not recommend this hotel to Tim Cook.']
+    const captured: CollectionPart[] = []
+    const probe: Analyzer = {
+      name: 'discovery_test_probe',
+      needs: ['sentiment', 'themes', 'entities', 'topics'],
+      enabled: (ctx) => ctx.mode === 'discovery',
+      run(doc, sections) {
+        captured.push({ index: captured.length, doc, sections: { ...sections } })
+        return undefined
+      },
+    }
+    const engine = createEngine({ background: false, analyzers: [probe] })
+    await engine.account(engine.defaultAccount).updateConfigurations({ collection: { mentions: true, facet_mentions_limit: 3, attribute_mentions_limit: 2 } })
+    const cfg = (await engine.account(engine.defaultAccount).listConfigurations())[0]!
+    const expected = await engine.analyzeCollection(texts, { id: 'j' })
+    await engine.close()
+    const parts = captured.map((p) => JSON.parse(JSON.stringify(discoveryPart(p, cfg))) as DiscoveryPart)
+    const polarityOf = captured[0]!.sections.sentiment!.polarityOf
+    const again = aggregateParts(parts, cfg, { id: 'j', config_id: cfg.config_id, status: 'PROCESSED', docs_count: 2 }, polarityOf)
+    expect(again.facets).toEqual(expected.facets)
+    expect(again.entities).toEqual(expected.entities)
+    expect(again.themes).toEqual(expected.themes)
+  })
+})
+
