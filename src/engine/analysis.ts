@@ -6,6 +6,7 @@ import type { StoredConfiguration } from '../storage/types.ts'
 import { createPipeline, type Pipeline } from '../pipeline/pipeline.ts'
 import type { AnalyzeContext, Analyzer, SentimentSection } from '../pipeline/types.ts'
 import { contentProblem } from '../pipeline/content.ts'
+import { refineTags } from '../pipeline/pos.ts'
 import { aggregateParts, discoveryConfiguration, discoveryPart, type DiscoveryPart } from '../pipeline/discovery.ts'
 
 /** Identity and pass-through fields of a document being analysed. */
@@ -115,6 +116,7 @@ export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[], opti
       const ctx: AnalyzeContext = { configuration: config, subscription, resources: resourcesFor(stored, subscription, cacheKey) }
       const t0 = timings === undefined ? 0 : performance.now()
       const doc = annotator.annotate(text, { html: config.process_html, oneSentence: config.one_sentence_mode })
+      refineTags(doc)
       if (timings !== undefined) timings.set('annotate', (timings.get('annotate') ?? 0) + performance.now() - t0)
       try {
         pipeline.run(doc, ctx, out, timings)
@@ -177,6 +179,7 @@ export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[], opti
       add(text: string, index: number): void {
         if (contentProblem(text, config.alphanumeric_threshold) !== undefined) return
         const doc = annotator.annotate(text, { html: config.process_html, oneSentence: config.one_sentence_mode })
+        refineTags(doc)
         const scratch: DocumentOutput = { id: '', config_id: '', status: 'PROCESSED' }
         try {
           const sections = pipeline.run(doc, ctx, scratch)

@@ -1,12 +1,14 @@
 import type { AnnotatedDocument, Token } from '../../nlp/types.ts'
 import type { SentenceDetail, Word } from '../../model/output.ts'
 import { need } from '../pipeline.ts'
-import { posFilter, posType } from '../pos.ts'
+import { negationScope, posFilter, posType } from '../pos.ts'
 import type { Analyzer } from '../types.ts'
 
 /**
  * `details`: per sentence, whether it is an action item (`is_imperative`), whether it conveys sentiment
- * (`is_polar`), and its words with tag, type, stem, negation and sentiment, filtered by `pos_types`.
+ * (`is_polar`), and its words with tag, type, stem, negation and sentiment, filtered by `pos_types`. Tags are
+ * wink's as corrected by `refineTags` (`pos.ts`); a word is negated when it lies in the negated phrase after a
+ * negation cue (`negationScope`), not anywhere after it in the clause.
  */
 export const detailsAnalyzer: Analyzer<'details'> = {
   name: 'details',
@@ -18,6 +20,11 @@ export const detailsAnalyzer: Analyzer<'details'> = {
     const out: SentenceDetail[] = []
     for (const s of doc.sentences) {
       const words: Word[] = []
+      const negated = negationScope(doc, s.tokenStart, s.tokenEnd)
+      let polarWord = false
+      for (let i = s.tokenStart; i < s.tokenEnd; i++) {
+        if ((sentiment.tokenScores[i] ?? 0) !== 0 && !POLITENESS.has(doc.tokens[i]!.normal)) polarWord = true
+      }
       for (let i = s.tokenStart; i < s.tokenEnd; i++) {
         const t = doc.tokens[i]!
         if (t.kind === 'tabCRLF') continue
@@ -28,13 +35,14 @@ export const detailsAnalyzer: Analyzer<'details'> = {
           type,
           title: t.text,
           stemmed: t.stem,
-          is_negated: t.negated,
+          is_negated: negated[i - s.tokenStart]!,
           sentiment_score: sentiment.tokenScores[i] ?? 0,
         })
       }
       out.push({
         is_imperative: isImperative(doc, s.tokenStart, s.tokenEnd),
-        is_polar: sentiment.sentencePolar[s.index] ?? false,
+        // A politeness marker alone ("Please call me back") conveys no sentiment.
+        is_polar: (sentiment.sentencePolar[s.index] ?? false) && polarWord,
         words,
       })
     }
@@ -44,6 +52,9 @@ export const detailsAnalyzer: Analyzer<'details'> = {
     if (value !== undefined && value.length > 0) out.details = value
   },
 }
+
+/** Politeness markers: scored by some lexicons, but no sentiment of the sentence. */
+const POLITENESS: ReadonlySet<string> = new Set(['please', 'pls', 'plz', 'kindly'])
 
 const SUBJECTLESS_STARTERS = new Set(['please', 'kindly', 'just', 'always', 'never'])
 
