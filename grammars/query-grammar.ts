@@ -345,12 +345,12 @@ export function hasIncludedTerm(node: QueryNode): boolean {
 }
 
 /**
- * Create a grammar object: its own lexer and parser instance, reused by every `parse` call.
- * Creating one costs a few milliseconds (chevrotain's self-analysis); keep it for many queries.
+ * Create a grammar object: its own lexer and parser instance, reused by every `parse` call. They are built on
+ * the first `parse` (chevrotain's self-analysis costs tens of milliseconds), so an engine whose configurations
+ * have no queries never builds them; keep one grammar for many queries.
  */
 export function createQueryGrammar(): QueryGrammar {
-  const lexer = new Lexer(queryTokens as TokenType[], { positionTracking: 'full', ensureOptimizations: false })
-  const parser = new QueryParser()
+  let built: { lexer: Lexer; parser: QueryParser } | undefined
 
   return {
     parse(text, limitOverrides = {}) {
@@ -372,6 +372,8 @@ export function createQueryGrammar(): QueryGrammar {
     }
     if (text.trim() === '') return { ok: false, problems: [{ line: 1, column: 1, message: 'empty query: a query needs at least one term' }] }
 
+    built ??= { lexer: new Lexer(queryTokens as TokenType[], { positionTracking: 'full', ensureOptimizations: false }), parser: new QueryParser() }
+    const { lexer, parser } = built
     const lexed = lexer.tokenize(text)
     const problems: QueryProblem[] = []
     for (const err of lexed.errors) {
