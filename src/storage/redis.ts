@@ -232,6 +232,37 @@ return #ks
 /** Items one purge script removes at most (a long purge runs as several scripts, so Redis never stalls long). */
 const PURGE_BATCH = 1000
 
+/**
+ * KEYS: the item keys, then the layout marker. ARGV: now, layout version. Brings items stored by a version without
+ * leases up to date, once per prefix: every PROCESSING item without a lease gets one that has already expired (its
+ * worker is gone: such items used to stay PROCESSING for ever), and the pending counts are rebuilt. Returns how
+ * many leases it added, or -1 when the prefix was already up to date.
+ */
+const MIGRATE = script(`
+if redis.call('GET', KEYS[12]) == ARGV[2] then return -1 end
+local flat = redis.call('HGETALL', KEYS[2])
+local counts = {}
+local added = 0
+for i = 1, #flat, 2 do
+  local k, s = flat[i], flat[i + 1]
+  if s == 'PROCESSING' and not redis.call('ZSCORE', KEYS[8], k) then
+    redis.call('ZADD', KEYS[8], ARGV[1], k)
+    added = added + 1
+  end
+  if s == 'QUEUED' or s == 'PROCESSING' then
+    local account = cjson.decode(k)[1]
+    counts[account] = (counts[account] or 0) + 1
+  end
+end
+redis.call('DEL', KEYS[11])
+for account, n in pairs(counts) do redis.call('HSET', KEYS[11], account, n) end
+redis.call('SET', KEYS[12], ARGV[2])
+return added
+`)
+
+/** Version of the key layout (see MIGRATE): 2 added leases and pending counts. */
+const LAYOUT = '2'
+
 /** KEYS: settings hash, versions hash. ARGV: account, record JSON, expected version, new version. */
 const SAVE_SETTINGS = script(`
 local current = redis.call('HGET', KEYS[2], ARGV[1]) or '0'
@@ -337,6 +368,10 @@ const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|TRYAGAIN|CLUSTERDOWN|READONLY
  * it is back. One line is logged when an outage starts and one when it ends; the client's `error` events are
  * handled (a client given in `options.client` gets the same listeners; its own options decide how it retries).
  *
+ * Upgrades: the first item call of a storage brings a prefix written by a version without leases up to date once
+ * (stuck PROCESSING items become reclaimable, per-account counts are rebuilt; one O(items) script). Stop processes
+ * of the older version before starting this one on the same prefix.
+ *
  * Uses only EVALSHA/EVAL, hashes and sorted sets (tested with Redis 7.0). Scripts build the names of some keys
  * from stored data, so on Redis Cluster give a prefix with a hash tag (see {@link RedisStorageOptions.prefix}).
  */
@@ -425,6 +460,24 @@ export function createRedisStorage(options: RedisStorageOptions = {}): Storage {
     })
   }
 
+  /** Items stored by an older layout brought up to date, once per storage (retried after a failure). */
+  let layoutReady: Promise<void> | undefined
+  function ensureLayout(): Promise<void> {
+    layoutReady ??= run(MIGRATE, [...itemKeys, `${prefix}layout`], [String(clock()), LAYOUT]).then(
+      () => undefined,
+      (e: unknown) => {
+        layoutReady = undefined
+        throw e
+      },
+    )
+    return layoutReady
+  }
+  /** An item script, after the layout check. */
+  async function runItem(s: LuaScript, args: ReadonlyArray<string | number>): Promise<unknown> {
+    await ensureLayout()
+    return run(s, itemKeys, args)
+  }
+
   function claimOptions(o: ClaimOptions | undefined, what: string): { nowMs: number; leaseMs: number } {
     const nowMs = o?.nowMs ?? clock()
     if (typeof nowMs !== 'number' || !Number.isFinite(nowMs)) throw new TypeError(`Redis storage: ${what}: nowMs should be a finite number, instead found ${String(nowMs)}`)
@@ -504,12 +557,12 @@ export function createRedisStorage(options: RedisStorageOptions = {}): Storage {
         const finished = isFinished(status)
         args.push(itemField(item), body, status, String(item.seq), String(item.submittedAt), finished ? doneKeyOf(item) : '', finished ? outOf(item, path) : '')
       })
-      await run(PUT, itemKeys, args)
+      await runItem(PUT, args)
     },
 
     async getItem(key) {
       const k = itemField(key)
-      const reply = (await run(GET, itemKeys, [k])) as [string, string, string | null] | null
+      const reply = (await runItem(GET, [k])) as [string, string, string | null] | null
       return reply === null ? undefined : parseItem(k, reply[0], reply[1], reply[2])
     },
 
@@ -518,7 +571,7 @@ export function createRedisStorage(options: RedisStorageOptions = {}): Storage {
       const n = limit === Infinity ? -1 : Math.trunc(limit)
       if (limit !== Infinity && !(n > 0)) return []
       const expiresAt = nowMs + leaseMs
-      const flat = (await run(CLAIM, itemKeys, [String(nowMs), String(expiresAt), n, `${randomUUID()}:`])) as Array<string | number>
+      const flat = (await runItem(CLAIM, [String(nowMs), String(expiresAt), n, `${randomUUID()}:`])) as Array<string | number>
       const out: QueueItem[] = []
       for (let i = 0; i + 2 < flat.length; i += 3) {
         const body = flat[i] as string
@@ -532,30 +585,31 @@ export function createRedisStorage(options: RedisStorageOptions = {}): Storage {
       const { nowMs, leaseMs } = claimOptions(o, 'extendLease')
       if (typeof item.claim !== 'string' || !Number.isFinite(item.seq)) return undefined
       const expiresAt = nowMs + leaseMs
-      const ok = await run(EXTEND, itemKeys, [itemField(item), String(item.seq), item.claim, String(expiresAt)])
+      const ok = await runItem(EXTEND, [itemField(item), String(item.seq), item.claim, String(expiresAt)])
       return ok === 1 ? expiresAt : undefined
     },
 
     async releaseItem(item) {
       if (typeof item.claim !== 'string' || !Number.isFinite(item.seq)) return false
-      return (await run(RELEASE, itemKeys, [itemField(item), String(item.seq), item.claim])) === 1
+      return (await runItem(RELEASE, [itemField(item), String(item.seq), item.claim])) === 1
     },
 
     async completeItem(item) {
       if (!isFinished(item.status) || typeof item.claim !== 'string' || !Number.isFinite(item.seq)) return false
       const done = storableOutcome(item)
       const args = [itemField(item), String(item.seq), item.claim, done.status, outOf(done, 'item'), doneKeyOf(item)]
-      return (await run(COMPLETE, itemKeys, args)) === 1
+      return (await runItem(COMPLETE, args)) === 1
     },
 
     async countQueued(account) {
+      await ensureLayout()
       return Number((await call(() => client.hget(itemKeys[10]!, account))) ?? 0)
     },
 
     async takeProcessed(account, kind, filter, limit) {
       const stop = lastIndex(limit)
       if (stop === undefined) return []
-      const flat = (await run(TAKE_PROCESSED, itemKeys, [doneKey(account, kind, filter), stop])) as string[]
+      const flat = (await runItem(TAKE_PROCESSED, [doneKey(account, kind, filter), stop])) as string[]
       const out: QueueItem[] = []
       for (let i = 0; i + 3 < flat.length; i += 4) out.push(parseItem(flat[i]!, flat[i + 1]!, flat[i + 2]!, flat[i + 3]!))
       return out
@@ -563,19 +617,19 @@ export function createRedisStorage(options: RedisStorageOptions = {}): Storage {
 
     async takeItem(key) {
       const k = itemField(key)
-      const reply = (await run(TAKE_ITEM, itemKeys, [k])) as [string, string, string] | null
+      const reply = (await runItem(TAKE_ITEM, [k])) as [string, string, string] | null
       return reply === null ? undefined : parseItem(k, reply[0], reply[1], reply[2])
     },
 
     async cancelQueued(key) {
-      return (await run(CANCEL, itemKeys, [itemField(key)])) as 'cancelled' | 'not-queued' | 'missing'
+      return (await runItem(CANCEL, [itemField(key)])) as 'cancelled' | 'not-queued' | 'missing'
     },
 
     async purgeBefore(beforeMs) {
       const before = score(beforeMs, 'beforeMs')
       let removed = 0
       for (;;) {
-        const n = (await run(PURGE, itemKeys, [before, PURGE_BATCH])) as number
+        const n = (await runItem(PURGE, [before, PURGE_BATCH])) as number
         removed += n
         if (n < PURGE_BATCH) return removed
       }

@@ -43,8 +43,9 @@ suite(`Redis storage at ${REDIS_URL}${unreachable === undefined ? '' : ` (skippe
     } while (cursor !== '0')
   }
 
+  /** Keys under a prefix, besides the layout marker (which stays once written). */
   async function countKeys(prefix: string): Promise<number> {
-    return (await client.keys(`${prefix}*`)).length
+    return (await client.keys(`${prefix}*`)).filter((k) => k !== `${prefix}layout`).length
   }
 
   runStorageContract('redis', async (options) => {
@@ -146,6 +147,35 @@ suite(`Redis storage at ${REDIS_URL}${unreachable === undefined ? '' : ` (skippe
         expect(taken[1]?.output?.failure_reason).toMatch(/^the stored output could not be read: stored output\.title holds a lone surrogate/)
         expect(taken[2]?.output?.failure_reason).toMatch(/^the stored item could not be read: /)
         expect(await countKeys(prefix)).toBe(0)
+      } finally {
+        await deleteKeys(prefix)
+      }
+    })
+
+    it('should bring items stored by the layout without leases up to date: stuck PROCESSING items claimable, counts rebuilt', async () => {
+      const prefix = uniquePrefix()
+      try {
+        // As the previous version left them: the whole item (output included) in the item hash, no leases, no counts.
+        const k = (id: string): string => JSON.stringify(['a', 'document', 'c1', id])
+        const stuck = item('d1', 1)
+        const waiting = item('d2', 2)
+        const done = { ...item('d3', 3), status: 'PROCESSED' as const, output: { id: 'd3', config_id: 'c1', status: 'PROCESSED' as const } }
+        const doneKey = `${prefix}done:${JSON.stringify(['a', 'document', 'config', 'c1'])}`
+        await client.hset(`${prefix}item`, k('d1'), JSON.stringify({ ...stuck, status: 'PROCESSING' }), k('d2'), JSON.stringify(waiting), k('d3'), JSON.stringify(done))
+        await client.hset(`${prefix}status`, k('d1'), 'PROCESSING', k('d2'), 'QUEUED', k('d3'), 'PROCESSED')
+        await client.hset(`${prefix}seq`, k('d1'), '1', k('d2'), '2', k('d3'), '3')
+        await client.zadd(`${prefix}queued`, 2, k('d2'))
+        await client.zadd(`${prefix}submitted`, 1000, k('d1'), 1000, k('d2'), 1000, k('d3'))
+        await client.zadd(doneKey, 3, k('d3'))
+        await client.hset(`${prefix}doneidx`, k('d3'), doneKey)
+        const s = createRedisStorage({ client, prefix })
+        expect(await s.countQueued('a')).toBe(2)
+        expect((await s.claimQueued(5)).map((i) => [i.id, i.attempts])).toEqual([['d1', 1], ['d2', 1]])
+        expect(await s.takeProcessed('a', 'document', { configId: 'c1' }, 5)).toEqual([{ ...done }])
+        // Once only: a later storage on the prefix finds it up to date and changes nothing.
+        const again = createRedisStorage({ client, prefix })
+        expect(await again.claimQueued(5)).toEqual([])
+        expect(await again.countQueued('a')).toBe(2)
       } finally {
         await deleteKeys(prefix)
       }
