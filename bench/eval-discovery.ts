@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url'
 import { createEngine } from '../src/engine/create-engine.ts'
 import type { Analyzer } from '../src/pipeline/types.ts'
 import type { AnnotatedDocument } from '../src/nlp/types.ts'
-import { discoveryPart, type DiscoveryPart } from '../src/pipeline/discovery.ts'
+import { discoveryPart, facetOf, type DiscoveryPart } from '../src/pipeline/discovery.ts'
 import type { ThemesSection } from '../src/pipeline/analyzers/themes.ts'
 import { dataDir } from './samples.ts'
 
@@ -130,6 +130,7 @@ const hotel = readFileSync(join(dir, 'samples', 'hotel-reviews.txt'), 'utf8').sp
   const systems = ['ours', 'previous', 'adj-noun bigrams'] as const
   const pairs = Object.fromEntries(systems.map((s) => [s, new Score()])) as Record<(typeof systems)[number], Score>
   const facets = Object.fromEntries(systems.map((s) => [s, new Score()])) as Record<(typeof systems)[number], Score>
+  const keyOf = facetOf(captured.map((c) => c.ours))
   const goldPairCount = new Map<string, number>()
   const goldFacetCount = new Map<string, number>()
   reviews.forEach((r, i) => {
@@ -144,7 +145,7 @@ const hotel = readFileSync(join(dir, 'samples', 'hotel-reviews.txt'), 'utf8').sp
     const goldFacets = new Set(Object.keys(r.facets))
     const c = captured[i]!
     const found: Record<(typeof systems)[number], [string, string | null][]> = {
-      ours: c.ours.facets.flatMap((o): [string, string | null][] => [[o.facet, null], ...o.attributes.map((a): [string, string] => [o.facet, a.label])]),
+      ours: c.ours.facets.flatMap((o): [string, string | null][] => [[keyOf(o), null], ...o.attributes.map((a): [string, string] => [keyOf(o), a.label])]),
       previous: c.previous,
       'adj-noun bigrams': c.bigrams,
     }

@@ -83,6 +83,11 @@ export interface PartAttribute {
 export interface PartFacet {
   /** Lemma of the head noun: the facet ("room"). */
   readonly facet: string
+  /**
+   * The head with the common noun before it ("wine list", "air conditioning", "hotel room"), when there is one: the
+   * collection's facet when most occurrences of the head come in that compound (see {@link facetOf}).
+   */
+  readonly compound?: string
   /** The head as written ("rooms"), its byte location, and whether a negation governs the phrase. */
   readonly label: string
   readonly offset: number
@@ -129,11 +134,12 @@ const NOT_ATTRIBUTES = new Set([
 function adjectival(doc: AnnotatedDocument, t: Token | undefined, sentiment: SentimentSection | undefined): boolean {
   if (t === undefined || t.kind !== 'word' || !/^\p{L}[\p{L}'-]*$/u.test(t.text)) return false
   if (t.pos === 'ADJ') return true
-  // "Terrible breakfast", "Central location": the tagger reads a capitalised first word as a name; an evaluative
+  // "Terrible breakfast", "Central location", "Clean and quiet rooms": the tagger reads a capitalised first word as a
+  // name (or an imperative verb); an evaluative
   // word (lexicon, attribute table) or an adjective ending ("Spacious", "Comfortable") is read as what it is.
   const first = doc.sentences[t.sentence]
   const opens = first !== undefined && firstWord(doc, t.sentence) === t.index
-  if (!opens || !(t.pos === 'PROPN' || t.pos === 'NOUN') || !/^\p{Lu}\p{Ll}+$/u.test(t.text)) return false
+  if (!opens || !(t.pos === 'PROPN' || t.pos === 'NOUN' || t.pos === 'VERB') || !/^\p{Lu}\p{Ll}+$/u.test(t.text)) return false
   const lower = t.text.toLowerCase()
   return (sentiment?.tokenScores[t.index] ?? 0) !== 0 || ATTRIBUTE_POLARITY.has(lower) || /(ous|ful|ive|able|ible|less)$/.test(lower)
 }
@@ -145,9 +151,13 @@ function firstWord(doc: AnnotatedDocument, sentence: number): number {
   return -1
 }
 
-/** Attribute label of an adjective token: its lemma, or the word as written where the lemma is another word ("best", not "good"). */
+/**
+ * Attribute label of an adjective token: its lemma, or the word as written where the lemma is another word ("best",
+ * not "good"); a participle as written ("dated").
+ */
 function attributeLabel(t: Token): string {
   const surface = t.text.toLowerCase()
+  if (t.pos === 'VERB') return surface // a participle: "dated", not "date"
   const lemma = t.lemma.toLowerCase()
   return lemma.slice(0, 3) === surface.slice(0, 3) ? lemma : surface
 }
@@ -243,7 +253,10 @@ function predicateAttributes(doc: AnnotatedDocument, end: number, sentiment: Sen
       k++
       continue
     }
-    if (!adjectival(doc, t, sentiment) || t.pos !== 'ADJ') break
+    // A participle that closes the clause describes a state: "the rooms are dated", "the sauna was closed".
+    const next = at(k + 1)
+    const participle = t.pos === 'VERB' && /\p{L}ed$/u.test(t.text) && (next === undefined || next.pos === 'PUNCT' || next.pos === 'CCONJ')
+    if (!participle && (!adjectival(doc, t, sentiment) || t.pos !== 'ADJ')) break
     out.push({ token: t, negated })
     k++
   }
@@ -299,7 +312,7 @@ export function documentFacets(doc: AnnotatedDocument, phrases: readonly ThemeSp
     let k = prev.tokenEnd
     if (toks[k]?.pos !== 'ADP') continue
     k++
-    while (k < cur.tokenStart && (toks[k]!.pos === 'DET' || toks[k]!.pos === 'PRON')) k++
+    while (k < cur.tokenStart && (toks[k]!.pos === 'DET' || toks[k]!.pos === 'PRON' || toks[k]!.pos === 'ADJ' || toks[k]!.pos === 'NUM')) k++
     if (k === cur.tokenStart && !prev.isProper) {
       predicates[i - 1] = [...predicates[i - 1]!, ...predicates[i]!]
       predicates[i] = []
@@ -352,8 +365,21 @@ export function documentFacets(doc: AnnotatedDocument, phrases: readonly ThemeSp
       }
       if (sum !== 0) polarity = sentiment.polarityOf(Math.max(-1, Math.min(1, sum)))
     }
+    // A plural opening a sentence, tagged as a name, keeps its plural as lemma ("Prices are reasonable"): the
+    // singular when everyday English uses it at least as much.
+    let key = ph.head
+    if (casing === 'initial' && head.pos !== 'NOUN' && background !== undefined && /[^s]s$/.test(key)) {
+      const singular = key.endsWith('ies') ? `${key.slice(0, -3)}y` : key.slice(0, -1)
+      if ((background.get(singular) ?? 0) >= (background.get(key) ?? 0)) key = singular
+    }
+    const modifier = toks[ph.tokenEnd - 2]
+    const compound =
+      ph.tokenEnd - ph.tokenStart >= 2 && modifier !== undefined && modifier.pos === 'NOUN' && !inCompound(doc, modifier.index) && /^\p{Ll}+$/u.test(modifier.text)
+        ? `${modifier.lemma} ${key}`
+        : undefined
     const item: PartFacet = {
-      facet: ph.head,
+      facet: key,
+      ...(compound !== undefined ? { compound } : {}),
       label: head.text,
       offset: head.byteOffset,
       length: head.byteLength,
@@ -361,7 +387,7 @@ export function documentFacets(doc: AnnotatedDocument, phrases: readonly ThemeSp
       ...(negator !== undefined ? { negatingPhrase: negatorText(doc, negator) } : {}),
       polarity,
       casing,
-      zipf: background?.get(head.lemma) ?? background?.get(head.text.toLowerCase()) ?? UNSEEN_ZIPF,
+      zipf: background?.get(key) ?? background?.get(head.text.toLowerCase()) ?? UNSEEN_ZIPF,
       attributes,
     }
     out.push(item)
@@ -491,6 +517,23 @@ export function aggregateCollection(parts: readonly CollectionPart[], config: Co
   const sentiment = parts.find((p) => p.sections.sentiment !== undefined)?.sections.sentiment
   const polarityOf = (score: number): Polarity => sentiment?.polarityOf(score) ?? 'neutral'
   return aggregateParts(parts.map((p) => discoveryPart(p, config)), config, base, polarityOf)
+}
+
+/**
+ * The facet each occurrence counts towards: its compound ("wine list", "air conditioning") when most occurrences of
+ * its head in the collection stand in that compound, else its head ("hotel room" counts as "room" where rooms are
+ * mostly just rooms).
+ */
+export function facetOf(parts: readonly DiscoveryPart[]): (o: PartFacet) => string {
+  const heads = new Map<string, number>()
+  const compounds = new Map<string, number>()
+  for (const p of parts) {
+    for (const o of p.facets) {
+      heads.set(o.facet, (heads.get(o.facet) ?? 0) + 1)
+      if (o.compound !== undefined) compounds.set(o.compound, (compounds.get(o.compound) ?? 0) + 1)
+    }
+  }
+  return (o) => (o.compound !== undefined && 2 * (compounds.get(o.compound) ?? 0) > (heads.get(o.facet) ?? 0) ? o.compound : o.facet)
 }
 
 /** A facet's standing in the collection, for the choice of facets. */
@@ -630,16 +673,18 @@ export function aggregateParts(parts: readonly DiscoveryPart[], config: Configur
 
   if (col.facets && col.facets_limit > 0) {
     const facets = new Map<string, FacetEntry>()
+    const keyOf = facetOf(parts)
     const nameCounts = new Map<string, number>()
     let words = 0
     for (const p of parts) {
       words += p.words
       for (const n of p.names) nameCounts.set(n, (nameCounts.get(n) ?? 0) + 1)
       for (const o of p.facets) {
-        let f = facets.get(o.facet)
+        const key = keyOf(o)
+        let f = facets.get(key)
         if (f === undefined) {
-          f = { facet: o.facet, t: tally(), texts: new Set(), lower: 0, names: 0, zipf: o.zipf, described: 0, atts: new Map(), mentions: new MentionSet() }
-          facets.set(o.facet, f)
+          f = { facet: key, t: tally(), texts: new Set(), lower: 0, names: 0, zipf: o.zipf, described: 0, atts: new Map(), mentions: new MentionSet() }
+          facets.set(key, f)
         }
         add(f.t, o.polarity)
         f.texts.add(p.index)
