@@ -52,7 +52,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     opts.workers > 0 ? undefined : createAnalysisCore([...builtinAnalyzers(opts.dataDir, grammar), ...(opts.analyzers as PreparingAnalyzer[])])
   const pool: AnalysisPool | undefined = opts.workers > 0 ? createAnalysisPool({ size: opts.workers, dataDir: opts.dataDir }) : undefined
   let closed = false
-  const executor: Executor = pool !== undefined ? poolExecutor(pool) : inProcessExecutor(core!, opts.workerBatch, () => closed)
+  const executor: Executor = pool !== undefined ? poolExecutor(pool) : inProcessExecutor(core!, () => closed)
   const templateSources = builtinTemplateSources()
   const templates = templateSources.map((t) => t.template)
   const accounts = new Map<string, AccountState>()
@@ -240,9 +240,11 @@ const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmedi
 
 /**
  * In-process analysis for the background worker: one item at a time (collections in slices), with a yield to the
- * event loop before each, so requests are served between two documents.
+ * event loop before each, so requests are served between two documents. It holds two items (the one analysed and
+ * the next): a claimed item never waits behind a long line of others while its lease runs.
  */
-function inProcessExecutor(core: AnalysisCore, capacity: number, isClosed: () => boolean): Executor {
+function inProcessExecutor(core: AnalysisCore, isClosed: () => boolean): Executor {
+  const capacity = 2
   let turn: Promise<unknown> = Promise.resolve()
   const exclusive = <T>(f: () => T | Promise<T>): Promise<T> => {
     const p = turn.then(async () => {
@@ -262,7 +264,7 @@ function inProcessExecutor(core: AnalysisCore, capacity: number, isClosed: () =>
   }
 }
 
-/** Analysis on the worker-thread pool: enough items held to keep every thread busy. */
+/** Analysis on the worker-thread pool: enough items held to keep every thread busy (two in flight each, one waiting). */
 function poolExecutor(pool: AnalysisPool): Executor {
   return {
     capacity: pool.size * 3,

@@ -48,7 +48,7 @@ export interface EngineOptions {
   readonly analyzers?: readonly Analyzer[]
   /** Process queued items in the background. @defaultValue true */
   readonly background?: boolean
-  /** Items claimed per background step (at most this many held at once, in-process). @defaultValue 16 */
+  /** Most items claimed in one storage call by the background worker. @defaultValue 16 */
   readonly workerBatch?: number
   /**
    * Worker threads that analyse (`node:worker_threads`, one analysis core per thread, models loaded once per

@@ -125,8 +125,10 @@ export function createBackgroundWorker(o: BackgroundWorkerOptions): BackgroundWo
       for (const item of held) {
         storage.extendLease(item, claimOptions).then(
           (until) => {
-            if (until === undefined) lost.add(item)
-            else item.leaseExpiresAt = until
+            // An item finished meanwhile has no lease left to extend; only one still held was lost.
+            if (until === undefined) {
+              if (held.has(item)) lost.add(item)
+            } else item.leaseExpiresAt = until
           },
           (e: unknown) => failed(e, 'extending a lease'),
         )
