@@ -14,7 +14,15 @@
  * Companies also come from `companies.tsv` (well-known names the 1996 training news lacks) and from a
  * corporate-suffix pattern (capitalised words before Inc., Corp., Ltd, plc, LLC, GmbH, AG); a lexicon
  * company inside a longer tagger span ("Ford" in the Person "Rob Ford") is left to the tagger.
- * Punctuation tokens at the edges of a tagger span are trimmed off; a span of punctuation only is dropped.
+ * Known entities (`known-entities.tsv`: people, companies, bands, sports teams, places, products) outrank the
+ * tagger the same way ("Paris Hilton" is a Person, "New England Patriots" a Company), and its Other entries
+ * (awards, events, abbreviations such as "AI") remove the tagger spans they cover. "City, State" (a US state
+ * or Canadian province after a comma) makes both places.
+ * Punctuation tokens at the edges of a tagger span are trimmed off; a span of punctuation only is dropped, and
+ * so is a span of common non-name words capitalised only by where it stands (first in its sentence, or in a
+ * title-case headline: "Join us", "Know Sometimes What You Want").
+ * One entity, one type: the tagger's mentions of the same words take the type with the most summed
+ * confidence, and a single word ending a longer Person mention of the document is that Person.
  *
  * Merging (one entity per thing):
  * - Person: a mention whose tokens appear as a contiguous run inside a longer Person mention of the same
@@ -28,13 +36,19 @@
  *
  * Ordering: evidence (mention count) descending, then first mention position, then entity type, then title.
  *
- * `is_about`: true for exactly one entity when the document has a Person, Company, Place or Product:
- * the one with the most mentions when that is at least 2 (ties: the earliest), else the first such
- * entity mentioned in the first sentence that has one; pattern, Job Title entities are never about.
+ * `is_about` (salience, see `chooseAbout`): the most mentioned Person, Company, Place or Product, every
+ * such entity with at least half its mentions (and 2 or more), and every such entity of a one-sentence text
+ * or of a headline first sentence; pattern and Job Title entities are never about.
+ *
+ * `confidence` of a tagger entity: the mean over its mentions of a calibrated probability (x100) from the
+ * tagger's margin, the span's shape and position, and agreement of the lexicons and gazetteer
+ * (`calibration.json`, fitted by `bench/calibrate-ner.ts`); lexicon entities 90-95, patterns 100.
  */
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
-import { createEntityTagger, nerLexiconDir, readNerFile, type EntityTagger } from './tagger.ts'
-import { readPhraseTable } from './gazetteer.ts'
+import { createEntityTagger, nerLexiconDir, readClusters, readNerFile, type EntityTagger } from './tagger.ts'
+import { readGazetteer, readPhraseTable } from './gazetteer.ts'
+import { isCapsSentence, isTitleSentence } from './features.ts'
+import { loadBackground } from '../themes/background.ts'
 
 /** The contract's entity types produced here. */
 export type ContractEntityType =
@@ -104,6 +118,82 @@ export interface ExtractOptions {
   readonly products?: PhraseLexicon
   /** Well-known companies (found even where the tagger, trained on 1996 news, misses them). @defaultValue the committed `lexicons/en/ner/companies.tsv` */
   readonly companies?: PhraseLexicon
+  /**
+   * Known entities with their type (`phrase -> "Type<TAB>Title"`): people, companies, bands, sports teams, places,
+   * products, and Other (awards, events, abbreviations: never an entity of ours). @defaultValue the committed
+   * `lexicons/en/ner/known-entities.tsv`
+   */
+  readonly known?: PhraseLexicon
+  /**
+   * Common English words that do not look like names: SUBTLEX zipf >= 4.8, in a word cluster where under 5% of
+   * the words are words of a gazetteer or known-entity name. A tagger span of such words alone, capitalised only
+   * by its position (first in a sentence, or in a title-case headline), is not a name. @defaultValue built by
+   * {@link loadEntityLexicons} from `en/word-frequency.tsv`, `en/ner/clusters.txt.gz`, `gazetteer.tsv` and `known-entities.tsv`
+   */
+  readonly commonWords?: ReadonlySet<string>
+  /** Gazetteer phrases (places, countries) of the tagger: agreement raises a Place's probability. @defaultValue the committed `gazetteer.tsv` */
+  readonly places?: ReadonlySet<string>
+  /** Calibration of the tagger's span probabilities; without it the tagger's confidence is used as is. @defaultValue the committed `calibration.json` */
+  readonly calibration?: Calibration
+  /** When given, filled with what each stage did (for the loss breakdown of `bench/eval-ner.ts`). */
+  readonly trace?: ExtractTrace
+}
+
+/** A span of document tokens with its contract type and where it came from, as recorded by a trace. */
+export interface TracedSpan {
+  readonly type: ContractEntityType | 'MISC'
+  readonly start: number
+  readonly end: number
+  readonly source: 'tagger' | 'lexicon' | 'pattern'
+  /** Calibration features of a tagger span ({@link CALIBRATION_FEATURES}). */
+  readonly features?: readonly number[]
+}
+
+/** Names of the features a tagger span's probability is calibrated on, in order. */
+export const CALIBRATION_FEATURES = [
+  'logit of the tagger confidence (mean label margin)',
+  'one token',
+  'first word of its sentence',
+  'in a headline (title case or capitals)',
+  'every word a common non-name word',
+  'a lexicon or gazetteer lists the words with the same type',
+  'a lexicon lists the words with another type',
+] as const
+
+/**
+ * Logistic calibration of a tagger span's probability of being right (span and type), fitted by
+ * `bench/calibrate-ner.ts`: p = 1 / (1 + exp(-(bias + sum of weight x feature))).
+ */
+export interface Calibration {
+  readonly weights: readonly number[]
+  readonly bias: number
+}
+
+/** Parse `calibration.json`; throws naming what is wrong. */
+export function readCalibration(text: string, source = 'calibration.json'): Calibration {
+  const v = JSON.parse(text) as { weights?: unknown; bias?: unknown }
+  if (!Array.isArray(v.weights) || v.weights.length !== CALIBRATION_FEATURES.length || !v.weights.every((x) => typeof x === 'number') || typeof v.bias !== 'number') {
+    throw new Error(`${source}: expected { weights: ${CALIBRATION_FEATURES.length} numbers, bias: number }, instead found ${text.slice(0, 80)}`)
+  }
+  return { weights: v.weights as number[], bias: v.bias }
+}
+
+/** Calibrated probability (0..1) of a tagger span given its features. */
+export function calibrated(c: Calibration, features: readonly number[]): number {
+  let z = c.bias
+  for (let k = 0; k < features.length; k++) z += (c.weights[k] ?? 0) * (features[k] ?? 0)
+  return 1 / (1 + Math.exp(-z))
+}
+
+/**
+ * What {@link extractEntities} did, stage by stage: the tagger's spans as decoded (type mapped, MISC kept
+ * as 'MISC'), the candidates after post-processing (edge punctuation, a job title before a name), and the
+ * candidates that lost their tokens to a higher-priority candidate, with the type of the one that won.
+ */
+export interface ExtractTrace {
+  tagger: TracedSpan[]
+  candidates: TracedSpan[]
+  overridden: Array<TracedSpan & { readonly by: ContractEntityType; readonly bySource: TracedSpan['source'] }>
 }
 
 /** Parse a `phrase<TAB>title` lexicon (`#` comment lines). Throws naming the line when malformed. */
@@ -112,11 +202,54 @@ export function readPhraseLexicon(tsv: string, source = 'lexicon'): PhraseLexico
 }
 
 /** Load the committed job-title and product lexicons (the defaults of {@link extractEntities}). */
-export function loadEntityLexicons(dataDir?: string): { jobTitles: PhraseLexicon; products: PhraseLexicon; companies: PhraseLexicon } {
+export function loadEntityLexicons(dataDir?: string): Required<Omit<ExtractOptions, 'trace'>> {
   const dir = nerLexiconDir(dataDir)
   const read = (name: string): PhraseLexicon => readPhraseLexicon(readNerFile(name, dataDir).toString('utf8'), dir + name)
-  return { jobTitles: read('job-titles.tsv'), products: read('products.tsv'), companies: read('companies.tsv') }
+  const known = readPhraseTable(readNerFile('known-entities.tsv', dataDir).toString('utf8'), dir + 'known-entities.tsv', 'type<TAB>title')
+  known.phrases.forEach((v, phrase) => {
+    const type = v.split('\t')[0]
+    if (!KNOWN_TYPES.has(type ?? '') || !v.includes('\t')) {
+      throw new Error(`${dir}known-entities.tsv: "${phrase}" should have a type among ${[...KNOWN_TYPES].join(', ')} and a title, instead found ${JSON.stringify(v)}`)
+    }
+  })
+  // Share of each fine word cluster that are words of names (gazetteer places, known people, companies, places).
+  const clusters = readClusters(readNerFile('clusters.txt.gz', dataDir), dir + 'clusters.txt.gz')
+  const nameWords = new Set<string>()
+  const places = new Set(readGazetteer(readNerFile('gazetteer.tsv', dataDir).toString('utf8'), dir + 'gazetteer.tsv').phrases.keys())
+  for (const phrase of places) for (const w of phrase.split(' ')) nameWords.add(w)
+  known.phrases.forEach((v, phrase) => {
+    if (!v.startsWith('Other\t') && !v.startsWith('Product\t')) for (const w of phrase.split(' ')) nameWords.add(w)
+  })
+  const size = new Map<number, number>()
+  const names = new Map<number, number>()
+  for (const [word, [fine]] of clusters) {
+    size.set(fine, (size.get(fine) ?? 0) + 1)
+    if (nameWords.has(word)) names.set(fine, (names.get(fine) ?? 0) + 1)
+  }
+  const commonWords = new Set<string>()
+  for (const [word, zipf] of loadBackground(dataDir)) {
+    if (zipf < COMMON_ZIPF) continue
+    const fine = clusters.get(word)?.[0]
+    if (fine !== undefined && (names.get(fine) ?? 0) < NAME_CLUSTER_SHARE * (size.get(fine) ?? 1)) commonWords.add(word)
+  }
+  const calibration = readCalibration(readNerFile('calibration.json', dataDir).toString('utf8'), dir + 'calibration.json')
+  return { jobTitles: read('job-titles.tsv'), products: read('products.tsv'), companies: read('companies.tsv'), known, commonWords, places, calibration }
 }
+
+const US_STATES = new Set([
+  'alabama', 'alaska', 'arizona', 'arkansas', 'california', 'colorado', 'connecticut', 'delaware', 'florida', 'georgia', 'hawaii',
+  'idaho', 'illinois', 'indiana', 'iowa', 'kansas', 'kentucky', 'louisiana', 'maine', 'maryland', 'massachusetts', 'michigan',
+  'minnesota', 'mississippi', 'missouri', 'montana', 'nebraska', 'nevada', 'new hampshire', 'new jersey', 'new mexico', 'new york',
+  'north carolina', 'north dakota', 'ohio', 'oklahoma', 'oregon', 'pennsylvania', 'rhode island', 'south carolina', 'south dakota',
+  'tennessee', 'texas', 'utah', 'vermont', 'virginia', 'washington', 'west virginia', 'wisconsin', 'wyoming', 'ontario', 'quebec',
+  'british columbia', 'alberta',
+])
+
+const KNOWN_TYPES = new Set(['Person', 'Company', 'Place', 'Product', 'Other'])
+/** SUBTLEX zipf from which a word counts as common (about the 1,000 most frequent words). */
+const COMMON_ZIPF = 4.8
+/** A word cluster with at least this share of name words is name-like: its common words may be names (Michael, Paris). */
+const NAME_CLUSTER_SHARE = 0.05
 
 const PATTERN_TYPES: Readonly<Record<string, ContractEntityType>> = {
   EMAIL: 'Email',
@@ -164,7 +297,7 @@ const DATE_WORD = /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun
 
 const CORPORATE_SUFFIX_PATTERN = new Set(['Inc', 'Inc.', 'Corp', 'Corp.', 'Ltd', 'Ltd.', 'LLC', 'plc', 'PLC', 'GmbH', 'AG'])
 
-const PRODUCT_SUFFIX = /^(\d+[a-z]*|pro|max|plus|mini|air|ultra|se|x|s|xl)$/i
+const PRODUCT_SUFFIX = /^([a-z]?\d+[a-z]*|pro|max|plus|mini|air|ultra|se|x|s|xl|fe)$/i
 
 interface Candidate {
   type: ContractEntityType
@@ -175,6 +308,10 @@ interface Candidate {
   title?: string
   /** Overlap priority when it differs from the type's (lexicon companies outrank the tagger's spans). */
   priority?: number
+  /** Where it came from (patterns and lexicons are certain; tagger spans carry the tagger's probability). */
+  source: TracedSpan['source']
+  /** Calibration features of a tagger span. */
+  features?: readonly number[]
 }
 
 /**
@@ -187,12 +324,19 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     throw new TypeError('extractEntities: doc should be an AnnotatedDocument with tokens and sentences')
   }
   const lex =
-    options.jobTitles === undefined || options.products === undefined || options.companies === undefined ? loadEntityLexicons() : undefined
+    options.jobTitles === undefined || options.products === undefined || options.companies === undefined || options.known === undefined || options.commonWords === undefined || options.places === undefined || options.calibration === undefined
+      ? loadEntityLexicons()
+      : undefined
   const jobTitles = options.jobTitles ?? lex?.jobTitles
   const products = options.products ?? lex?.products
   const companies = options.companies ?? lex?.companies
+  const known = options.known ?? lex?.known
+  const commonWords = options.commonWords ?? lex?.commonWords
+  const places = options.places ?? lex?.places
+  const calibration = options.calibration ?? lex?.calibration
   const tokens = doc.tokens
   const candidates: Candidate[] = []
+  const trace = options.trace
 
   const lowers = tokens.map((t) => t.text.toLowerCase())
 
@@ -214,10 +358,23 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     }
   }
   const tagged = tagger.tagDocument(sentenceTokens)
+  // Sentences written as headlines (title case or capitals), by document token: their capitals say little.
+  const headline = new Uint8Array(tokens.length)
+  const titleCase = new Uint8Array(sentenceTokens.length)
+  for (let si = 0; si < sentenceTokens.length; si++) {
+    const words = sentenceTokens[si] ?? []
+    if (isTitleSentence(words)) titleCase[si] = 1
+    if (titleCase[si] === 1 || isCapsSentence(words)) for (const i of sentenceIndex[si] ?? []) headline[i] = 1
+  }
   for (let si = 0; si < tagged.length; si++) {
     const idx = sentenceIndex[si] ?? []
     const words = sentenceTokens[si] ?? []
     for (const span of tagged[si] ?? []) {
+      const rawStart = idx[span.start]
+      const rawLast = idx[span.end - 1]
+      if (trace !== undefined && rawStart !== undefined && rawLast !== undefined) {
+        trace.tagger.push({ type: span.type === 'MISC' ? 'MISC' : TAGGER_TYPES[span.type], start: rawStart, end: rawLast + 1, source: 'tagger' })
+      }
       // Punctuation at the edges of a span is not part of a name ("!" alone is never an entity).
       let a = span.start
       let b = span.end
@@ -234,7 +391,32 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       }
       // MISC has no contract type: dropped (a product inside it is still found by the product lexicon).
       if (span.type === 'MISC') continue
-      candidates.push({ type: TAGGER_TYPES[span.type], start, end: last + 1, confidence: span.confidence * 100 })
+      // Common words capitalised only by where they stand ("Join us", "FREE shipping", "Know Sometimes ...")
+      // are not names, unless a lexicon knows them.
+      const initial = a === 0 && !isCapsSentence(words)
+      if (
+        commonWords !== undefined &&
+        (initial || titleCase[si] === 1) &&
+        words.slice(a, b).every((w) => commonWords.has(w.toLowerCase()))
+      ) {
+        const phrase = lowers.slice(start, last + 1).join(' ')
+        if (known?.phrases.has(phrase) !== true && companies?.phrases.has(phrase) !== true) continue
+      }
+      const type = TAGGER_TYPES[span.type]
+      const phrase = lowers.slice(start, last + 1).join(' ')
+      const knownType = known?.phrases.get(phrase)?.split('\t')[0] ?? (companies?.phrases.has(phrase) === true ? 'Company' : places?.has(phrase) === true ? 'Place' : undefined)
+      const conf = Math.min(0.9999, Math.max(0.0001, span.confidence))
+      const features = [
+        Math.log(conf / (1 - conf)),
+        b - a === 1 ? 1 : 0,
+        a === 0 ? 1 : 0,
+        headline[start] === 1 ? 1 : 0,
+        commonWords !== undefined && words.slice(a, b).every((w) => commonWords.has(w.toLowerCase())) ? 1 : 0,
+        knownType === type ? 1 : 0,
+        knownType !== undefined && knownType !== type ? 1 : 0,
+      ]
+      const confidence = calibration === undefined ? span.confidence * 100 : calibrated(calibration, features) * 100
+      candidates.push({ type, start, end: last + 1, confidence, source: 'tagger', features })
     }
   }
 
@@ -247,7 +429,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
         title += ' ' + (tokens[end]?.text ?? '')
         end++
       }
-      candidates.push({ type: 'Product', start: m.start, end, confidence: 90, title })
+      candidates.push({ type: 'Product', start: m.start, end, confidence: 90, title, source: 'lexicon' })
     }
   }
   if (companies !== undefined) {
@@ -255,31 +437,76 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     for (const m of matchLexicon(tokens, lowers, companies, true)) {
       // A known company name inside a longer tagger span ("Ford" in "Rob Ford") is that span's word.
       const inside = taggerSpans.some((c) => c.start <= m.start && c.end >= m.end && c.end - c.start > m.end - m.start)
-      if (!inside) candidates.push({ type: 'Company', start: m.start, end: m.end, confidence: 90, priority: 5 })
+      if (!inside) candidates.push({ type: 'Company', start: m.start, end: m.end, confidence: 90, priority: 5, source: 'lexicon' })
     }
+  }
+  // Known entities (people, companies, bands, teams, places, products) outrank the tagger's type; a single-word
+  // name inside a longer tagger span is left to the tagger, except in a headline. Other (awards, events,
+  // abbreviations) removes the tagger spans it covers.
+  const others: Array<{ start: number; end: number }> = []
+  if (known !== undefined) {
+    const taggerSpans = candidates.filter((c) => c.source === 'tagger')
+    for (const m of matchLexicon(tokens, lowers, known, true)) {
+      const tab = m.title.indexOf('\t')
+      const type = m.title.slice(0, tab)
+      const title = m.title.slice(tab + 1)
+      if (type === 'Other') {
+        others.push(m)
+        continue
+      }
+      const inside = taggerSpans.some((c) => c.start <= m.start && c.end >= m.end && c.end - c.start > m.end - m.start)
+      if (inside && m.end - m.start < 2 && headline[m.start] !== 1) continue
+      let end = m.end
+      if (type === 'Product') while (end < tokens.length && PRODUCT_SUFFIX.test(tokens[end]?.text ?? '') && tokens[end]?.spaceBefore === true) end++
+      const c: Candidate = { type: type as ContractEntityType, start: m.start, end, confidence: 95, priority: 5, source: 'lexicon' }
+      if (type === 'Product') c.title = end === m.end ? title : title + ' ' + wordsOf(tokens, m.end, end).join(' ')
+      candidates.push(c)
+    }
+  }
+  if (others.length > 0) {
+    for (let k = candidates.length - 1; k >= 0; k--) {
+      const c = candidates[k]!
+      if (c.source === 'tagger' && others.some((o) => o.start <= c.start && c.end <= o.end)) candidates.splice(k, 1)
+    }
+  }
+  // "Austin, Texas": capitalised words before a comma and a US state are a place, and so is the state.
+  for (let i = 1; i + 1 < tokens.length; i++) {
+    if (tokens[i]?.text !== ',') continue
+    let stateEnd = -1
+    for (let n = 2; n >= 1 && stateEnd < 0; n--) {
+      if (i + n >= tokens.length) continue
+      const words = wordsOf(tokens, i + 1, i + 1 + n)
+      if (words.length === n && /^[A-Z]/.test(words[0] ?? '') && US_STATES.has(words.join(' ').toLowerCase())) stateEnd = i + 1 + n
+    }
+    if (stateEnd < 0) continue
+    let s = i
+    while (s > 0 && i - s < 3 && /^[A-Z][\p{L}.'-]*$/u.test(tokens[s - 1]?.text ?? '') && tokens[s - 1]?.kind === 'word' && tokens[s - 1]?.sentence === tokens[i]?.sentence) s--
+    if (s === i) continue
+    candidates.push({ type: 'Place', start: s, end: i, confidence: 90, priority: 4.5, source: 'pattern' })
+    candidates.push({ type: 'Place', start: i + 1, end: stateEnd, confidence: 90, priority: 4.5, source: 'pattern' })
   }
   // Corporate-suffix pattern: capitalised words followed by Inc., Corp., Ltd, plc, ... ("Acme Widgets Inc.").
   for (let i = 0; i < tokens.length; i++) {
     if (!CORPORATE_SUFFIX_PATTERN.has(tokens[i]?.text ?? '')) continue
     let s = i
     while (s > 0 && /^[A-Z][\p{L}\d&.'-]*$/u.test(tokens[s - 1]?.text ?? '') && tokens[s - 1]?.kind === 'word' && (tokens[s - 1]?.sentence ?? -1) === tokens[i]?.sentence) s--
-    if (s < i) candidates.push({ type: 'Company', start: s, end: i + 1, confidence: 90, priority: 5 })
+    if (s < i) candidates.push({ type: 'Company', start: s, end: i + 1, confidence: 90, priority: 5, source: 'pattern' })
   }
   if (jobTitles !== undefined) {
     for (const m of matchLexicon(tokens, lowers, jobTitles, false)) {
-      candidates.push({ type: 'Job Title', start: m.start, end: m.end, confidence: 90, title: m.title })
+      candidates.push({ type: 'Job Title', start: m.start, end: m.end, confidence: 90, title: m.title, source: 'lexicon' })
     }
   }
   // 3. Patterns: wink's, plus phone numbers.
   for (const p of doc.patterns) {
     const type = PATTERN_TYPES[p.type]
-    if (type !== undefined) candidates.push({ type, start: p.tokenStart, end: p.tokenEnd, confidence: 100 })
+    if (type !== undefined) candidates.push({ type, start: p.tokenStart, end: p.tokenEnd, confidence: 100, source: 'pattern' })
     else if (p.type === 'DURATION' && DATE_WORD.test(p.text)) {
       // wink reads "since 5 March 2024" as a DURATION: the date inside it, without the leading
       // lower-case words ("since", "from", ...), is a Date.
       let start = p.tokenStart
       while (start < p.tokenEnd && /^[a-z]+$/.test(tokens[start]?.text ?? '')) start++
-      if (start < p.tokenEnd) candidates.push({ type: 'Date', start, end: p.tokenEnd, confidence: 100 })
+      if (start < p.tokenEnd) candidates.push({ type: 'Date', start, end: p.tokenEnd, confidence: 100, source: 'pattern' })
     }
   }
   for (const m of doc.text.matchAll(PHONE)) {
@@ -288,21 +515,28 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     const a = m.index
     const b = a + m[0].length
     const range = tokenRange(tokens, a, b)
-    if (range !== undefined) candidates.push({ type: 'Phone', start: range[0], end: range[1], confidence: 100 })
+    if (range !== undefined) candidates.push({ type: 'Phone', start: range[0], end: range[1], confidence: 100, source: 'pattern' })
   }
 
   // 4. Resolve overlaps by priority (then earlier, then longer).
   candidates.sort((x, y) => (y.priority ?? PRIORITY[y.type]) - (x.priority ?? PRIORITY[x.type]) || x.start - y.start || y.end - y.start - (x.end - x.start))
-  const taken = new Uint8Array(tokens.length)
+  if (trace !== undefined) for (const c of candidates) trace.candidates.push({ type: c.type, start: c.start, end: c.end, source: c.source, ...(c.features === undefined ? {} : { features: c.features }) })
+  // Owner of each token: 1 + the index in `kept` of the candidate that took it (0: free).
+  const taken = new Int32Array(tokens.length)
   const kept: Candidate[] = []
   for (const c of candidates) {
-    let free = c.end > c.start
-    for (let i = c.start; i < c.end && free; i++) if (taken[i] === 1) free = false
-    if (!free) continue
-    for (let i = c.start; i < c.end; i++) taken[i] = 1
+    let owner = c.end > c.start ? 0 : -1
+    for (let i = c.start; i < c.end && owner === 0; i++) if (taken[i] !== 0) owner = taken[i]!
+    if (owner !== 0) {
+      const by = kept[owner - 1]
+      if (trace !== undefined && by !== undefined) trace.overridden.push({ type: c.type, start: c.start, end: c.end, source: c.source, by: by.type, bySource: by.source })
+      continue
+    }
     kept.push(c)
+    for (let i = c.start; i < c.end; i++) taken[i] = kept.length
   }
   kept.sort((x, y) => x.start - y.start)
+  consistentTypes(kept, lowers)
 
   // 5. Merge mentions into entities.
   interface Group { type: ContractEntityType; key: string; words: string[]; title?: string; mentions: EntityMention[] }
@@ -355,32 +589,84 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       (a.title < b.title ? -1 : a.title > b.title ? 1 : 0),
   )
   const about = chooseAbout(entities, tokens)
-  return entities.map((e, i): ExtractedEntity => ({ ...e, is_about: i === about }))
+  return entities.map((e, i): ExtractedEntity => ({ ...e, is_about: about.has(i) }))
 }
 
 const NAMED = new Set<ContractEntityType>(['Person', 'Company', 'Place', 'Product'])
 
-/** Index (in the sorted list) of the entity the document is about, or -1. */
-function chooseAbout(entities: ReadonlyArray<{ entity_type: ContractEntityType; evidence: number; mentions: readonly EntityMention[] }>, tokens: readonly Token[]): number {
+/**
+ * One entity, one type: the tagger's mentions of the same words (lower-cased) take the type with the most
+ * confidence summed over them, and a single word that ends a longer Person mention of the document ("McIlroy"
+ * after "Rory McIlroy") is that Person. Lexicon and pattern candidates keep their type.
+ */
+function consistentTypes(kept: Candidate[], lowers: readonly string[]): void {
+  const NER = new Set<ContractEntityType>(['Person', 'Company', 'Place'])
+  const votes = new Map<string, Map<ContractEntityType, number>>()
+  const keyOf = (c: Candidate): string => lowers.slice(c.start, c.end).join(' ')
+  const surnames = new Set<string>()
+  for (const c of kept) {
+    if (c.type === 'Person' && c.end - c.start >= 2) surnames.add(lowers[c.end - 1] ?? '')
+    if (c.source !== 'tagger' || !NER.has(c.type)) continue
+    const k = keyOf(c)
+    const v = votes.get(k) ?? new Map<ContractEntityType, number>()
+    v.set(c.type, (v.get(c.type) ?? 0) + c.confidence)
+    votes.set(k, v)
+  }
+  for (const c of kept) {
+    if (c.source !== 'tagger' || !NER.has(c.type)) continue
+    if (c.end - c.start === 1 && c.type !== 'Person' && surnames.has(lowers[c.start] ?? '')) {
+      c.type = 'Person'
+      continue
+    }
+    const v = votes.get(keyOf(c))
+    if (v === undefined || v.size < 2) continue
+    let best: ContractEntityType = c.type
+    let bestScore = -1
+    for (const [t, score] of [...v].sort((a, b) => (a[0] < b[0] ? -1 : 1))) if (score > bestScore) { best = t; bestScore = score }
+    c.type = best
+  }
+}
+
+/**
+ * Indices (in the sorted list) of the entities the document is about (salience): the most mentioned named
+ * entity (Person, Company, Place, Product) when it has at least 2 mentions, else the first named entity of the
+ * first sentence that has one; and besides it every named entity with at least 2 mentions and at least half
+ * the top one's, and every named entity of the first sentence when the text is that one sentence or the first
+ * sentence is a headline (title case or capitals). Pattern and Job Title entities are never about.
+ */
+function chooseAbout(entities: ReadonlyArray<{ entity_type: ContractEntityType; evidence: number; mentions: readonly EntityMention[] }>, tokens: readonly Token[]): Set<number> {
+  const about = new Set<number>()
   // Sorted by evidence then position: the first named entity is the most mentioned (earliest on ties).
   const top = entities.findIndex((e) => NAMED.has(e.entity_type))
-  if (top < 0) return -1
-  if ((entities[top]?.evidence ?? 0) >= 2) return top
-  let best = -1
-  let bestSentence = Infinity
-  let bestStart = Infinity
+  if (top < 0) return about
+  const topEvidence = entities[top]?.evidence ?? 0
+  if (topEvidence >= 2) about.add(top)
+  let first = -1
+  let firstSentence = Infinity
+  let firstStart = Infinity
   entities.forEach((e, i) => {
     if (!NAMED.has(e.entity_type)) return
-    const first = e.mentions[0]
-    if (first === undefined) return
-    const sentence = tokens[first.tokenStart]?.sentence ?? 0
-    if (sentence < bestSentence || (sentence === bestSentence && first.tokenStart < bestStart)) {
-      best = i
-      bestSentence = sentence
-      bestStart = first.tokenStart
+    const m = e.mentions[0]
+    if (m === undefined) return
+    const sentence = tokens[m.tokenStart]?.sentence ?? 0
+    if (sentence < firstSentence || (sentence === firstSentence && m.tokenStart < firstStart)) {
+      first = i
+      firstSentence = sentence
+      firstStart = m.tokenStart
     }
   })
-  return best
+  if (about.size === 0 && first >= 0) about.add(first)
+  const sentences = tokens.length === 0 ? 0 : (tokens[tokens.length - 1]?.sentence ?? 0) + 1
+  const leadSentence = tokens[0]?.sentence ?? 0
+  const leadWords: string[] = []
+  for (const t of tokens) if (t.sentence === leadSentence && t.kind === 'word') leadWords.push(t.text)
+  const lead = sentences <= 1 || isTitleSentence(leadWords) || isCapsSentence(leadWords)
+  entities.forEach((e, i) => {
+    if (!NAMED.has(e.entity_type)) return
+    if (e.evidence >= 2 && e.evidence * 2 >= topEvidence) about.add(i)
+    if (lead && e.mentions.some((m) => tokens[m.tokenStart]?.sentence === leadSentence)) about.add(i)
+  })
+  return about
 }
 
 /** Lexicon matches over the tokens, longest first, left to right, not overlapping each other. */
@@ -404,7 +690,7 @@ function matchLexicon(
     }
     if (found === undefined) continue
     const first = tokens[i]?.text ?? ''
-    if (needsCapital && !/^[A-Z]/.test(first) && !found.title.startsWith(first)) continue
+    if (needsCapital && !/^[A-Z]/.test(first) && !found.title.slice(found.title.lastIndexOf('\t') + 1).startsWith(first)) continue
     out.push({ start: i, end: found.end, title: found.title })
     i = found.end - 1
   }
@@ -524,11 +810,17 @@ export function createEntityExtractor(options: ExtractOptions & { readonly tagge
   const dataDir = options.dataDir
   const tagger = options.tagger ?? createEntityTagger(dataDir === undefined ? undefined : { dataDir })
   const lex =
-    options.jobTitles === undefined || options.products === undefined || options.companies === undefined ? loadEntityLexicons(dataDir) : undefined
-  const resolved: Required<ExtractOptions> = {
+    options.jobTitles === undefined || options.products === undefined || options.companies === undefined || options.known === undefined || options.commonWords === undefined || options.places === undefined || options.calibration === undefined
+      ? loadEntityLexicons(dataDir)
+      : undefined
+  const resolved: Required<Omit<ExtractOptions, 'trace'>> = {
     jobTitles: options.jobTitles ?? (lex as NonNullable<typeof lex>).jobTitles,
     products: options.products ?? (lex as NonNullable<typeof lex>).products,
     companies: options.companies ?? (lex as NonNullable<typeof lex>).companies,
+    known: options.known ?? (lex as NonNullable<typeof lex>).known,
+    commonWords: options.commonWords ?? (lex as NonNullable<typeof lex>).commonWords,
+    places: options.places ?? (lex as NonNullable<typeof lex>).places,
+    calibration: options.calibration ?? (lex as NonNullable<typeof lex>).calibration,
   }
   return { tagger, extract: (doc) => extractEntities(doc, tagger, resolved) }
 }

@@ -56,6 +56,46 @@ export interface Gazetteer {
   readonly prefixes: ReadonlySet<string>
 }
 
+/**
+ * Word clusters: lower-cased word -> [fine cluster, coarse cluster], from a k-means over the engine's word
+ * vectors (`lexicons/en/ner/clusters.txt.gz`, built by `bench/build-ner-clusters.ts`). A word without a
+ * vector has no cluster.
+ */
+export type WordClusters = ReadonlyMap<string, readonly [number, number]>
+
+/** Fine cluster of a word as a feature value: the id, or '-' when the word has no vector. */
+export function clusterOf(clusters: WordClusters | undefined, lower: string): string {
+  const c = clusters?.get(lower)
+  return c === undefined ? '-' : String(c[0])
+}
+
+/** Words a title-case headline leaves in lower case (and that do not count against it when capitalised). */
+export const TITLE_SMALL: ReadonlySet<string> = new Set([
+  'a', 'an', 'the', 'and', 'but', 'or', 'nor', 'for', 'so', 'yet', 'as', 'at', 'by', 'in', 'of', 'off', 'on', 'per', 'to', 'up', 'via',
+  'vs', 'vs.', 'with', 'from', 'into', 'onto', 'over', 'is', 'are', 'be', 'if', 'than',
+])
+
+/**
+ * True when the sentence looks like a title-case headline ("Rory McIlroy Leads By Two Shots"): at least three
+ * alphabetic words besides the small ones (articles, short prepositions and conjunctions), at least 80% of
+ * them capitalised, and not a capitals headline ({@link isCapsSentence}).
+ */
+export function isTitleSentence(tokens: readonly string[]): boolean {
+  let words = 0
+  let capital = 0
+  let upper = 0
+  for (const t of tokens) {
+    const c = t.charCodeAt(0)
+    const isUpper = c >= 65 && c <= 90
+    if (!isUpper && !(c >= 97 && c <= 122)) continue
+    if (t.length > 1 && t === t.toUpperCase()) upper++
+    if (TITLE_SMALL.has(t.toLowerCase())) continue
+    words++
+    if (isUpper) capital++
+  }
+  return words >= 3 && capital / words >= 0.8 && upper / words < 0.8
+}
+
 /** Word shape: A-Z -> X, a-z -> x, 0-9 -> d, other characters kept; runs longer than 3 cut to 3. */
 export function wordShape(word: string): string {
   let out = ''
@@ -158,12 +198,18 @@ export function documentContext(sentences: readonly (readonly string[])[]): Docu
  * Features of a word on its own (word, lower case, shapes, affixes): the same wherever it stands, so
  * the tagger caches their weight rows per word. Part of {@link staticFeatures}.
  */
-export function wordFeatures(w: string): string[] {
+export function wordFeatures(w: string, clusters?: WordClusters): string[] {
   const l = w.toLowerCase()
   const shape = wordShape(w)
   const f = ['w=' + w, 'l=' + l, 'sh=' + shape, 'ss=' + collapseShape(shape)]
   const len = l.length
   for (let k = 1; k <= 4 && k < len; k++) f.push(`p${k}=` + l.slice(0, k), `s${k}=` + l.slice(len - k))
+  if (clusters !== undefined) {
+    const c = clusters.get(l)
+    const ss = collapseShape(shape)
+    if (c === undefined) f.push('c=-', 'c=-|' + ss)
+    else f.push('c=' + c[0], 'cc=' + c[1], 'c=' + c[0] + '|' + ss, 'cc=' + c[1] + '|' + ss)
+  }
   return f
 }
 
@@ -176,12 +222,14 @@ export function staticFeatures(
   gazetteer?: Gazetteer,
   context?: DocumentContext,
   withWord = true,
+  clusters?: WordClusters,
 ): string[][] {
   const n = tokens.length
   const lowers = tokens.map((t) => t.toLowerCase())
   const fullShapes = tokens.map(wordShape)
   const shapes = fullShapes.map(collapseShape)
   const caps = isCapsSentence(tokens)
+  const title = isTitleSentence(tokens)
   const marks = gazetteerMarks(lowers, gazetteer)
   const low = (i: number): string => (i < 0 ? '<s>' : i >= n ? '</s>' : (lowers[i] ?? ''))
   const shp = (i: number): string => (i < 0 ? '<s>' : i >= n ? '</s>' : (shapes[i] ?? ''))
@@ -190,7 +238,7 @@ export function staticFeatures(
     const w = tokens[i] ?? ''
     const l = lowers[i] ?? ''
     const s = shapes[i] ?? ''
-    const f: string[] = withWord ? ['b', ...wordFeatures(w)] : ['b']
+    const f: string[] = withWord ? ['b', ...wordFeatures(w, clusters)] : ['b']
     f.push(
       'l-1=' + low(i - 1),
       'l+1=' + low(i + 1),
@@ -205,12 +253,14 @@ export function staticFeatures(
       'w-1=' + (i > 0 ? (tokens[i - 1] ?? '') : '<s>'),
       'w+1=' + (i + 1 < n ? (tokens[i + 1] ?? '') : '</s>'),
     )
+    if (clusters !== undefined) f.push('c-1=' + (i > 0 ? clusterOf(clusters, low(i - 1)) : '<s>'), 'c+1=' + (i + 1 < n ? clusterOf(clusters, low(i + 1)) : '</s>'))
     if (context !== undefined && /^[A-Za-z]/.test(w)) {
       const d = (context.capitalisedMid.has(l) ? 'C' : '-') + (context.lowerCase.has(l) ? 'L' : '-')
       f.push('dc=' + d + '|' + s, 'dc=' + d + '|' + (i === 0 ? 'first' : caps ? 'caps' : 'mid'))
     }
     if (i === 0) f.push('first|' + s, 'first|' + l)
     if (caps) f.push('caps|' + s, 'caps|' + l)
+    if (title) f.push('title|' + s, 'title|' + l)
     if (n === 1) f.push('alone|' + s)
     for (const m of marks[i] ?? []) f.push('gz=' + m, 'gz=' + m + '|' + s)
     const prevMarks = marks[i - 1]

@@ -15,6 +15,8 @@ import {
   isAllowedTransition,
   isCapsSentence,
   isMemorable,
+  isTitleSentence,
+  clusterOf,
   recall,
   rememberSentence,
   shortShape,
@@ -24,7 +26,9 @@ import {
   type DocumentMemory,
   type EntityType,
   type Gazetteer,
+  type WordClusters,
 } from './features.ts'
+import { gunzipSync } from 'node:zlib'
 import { decodeModel, type PerceptronWeights } from './model.ts'
 import { readGazetteer } from './gazetteer.ts'
 
@@ -61,8 +65,38 @@ export interface EntityTaggerModel {
   readonly weights?: PerceptronWeights
   /** Gazetteer the weights were trained with. @defaultValue the committed `lexicons/en/ner/gazetteer.tsv` */
   readonly gazetteer?: Gazetteer
+  /**
+   * Word clusters the weights were trained with. @defaultValue the committed `lexicons/en/ner/clusters.txt.gz`
+   * when the weights name it (`trained.clusters`), else none
+   */
+  readonly clusters?: WordClusters
   /** Data folder of the committed weights and gazetteer. @defaultValue see `resolveDataDir` */
   readonly dataDir?: string
+}
+
+/** Parse a clusters file (see `bench/build-ner-clusters.ts`): gzip of `word<TAB>fine<TAB>coarse` lines. */
+export function readClusters(bytes: Uint8Array, source = 'clusters'): WordClusters {
+  let text: string
+  try {
+    text = gunzipSync(bytes).toString('utf8')
+  } catch (e) {
+    throw new Error(`${source}: expected a gzip-compressed clusters file, instead found bytes that do not gunzip (${(e as Error).message})`)
+  }
+  const out = new Map<string, readonly [number, number]>()
+  const lines = text.split('\n')
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    if (line === '' || line.startsWith('#')) continue
+    const a = line.indexOf('\t')
+    const b = line.indexOf('\t', a + 1)
+    const fine = Number(line.slice(a + 1, b))
+    const coarse = Number(line.slice(b + 1))
+    if (a <= 0 || b < 0 || !Number.isInteger(fine) || !Number.isInteger(coarse)) {
+      throw new Error(`${source}:${i + 1}: expected "word<TAB>fine<TAB>coarse", instead found ${JSON.stringify(line.slice(0, 80))}`)
+    }
+    out.set(line.slice(0, a), [fine, coarse])
+  }
+  return out
 }
 
 /** Directory of the committed NER resources (`en/ner/` of the data folder, see `resolveDataDir`), ending in a separator. */
@@ -84,12 +118,13 @@ export function readNerFile(name: string, dataDir?: string): Buffer {
 }
 
 /** Read the committed model file and gazetteer (the default of {@link createEntityTagger}). */
-export function loadDefaultModel(dataDir?: string): { weights: PerceptronWeights; gazetteer: Gazetteer } {
+export function loadDefaultModel(dataDir?: string): { weights: PerceptronWeights; gazetteer: Gazetteer; clusters?: WordClusters } {
   const dir = nerLexiconDir(dataDir)
-  return {
-    weights: decodeModel(readNerFile('tagger.bin.gz', dataDir), dir + 'tagger.bin.gz'),
-    gazetteer: readGazetteer(readNerFile('gazetteer.tsv', dataDir).toString('utf8'), dir + 'gazetteer.tsv'),
-  }
+  const weights = decodeModel(readNerFile('tagger.bin.gz', dataDir), dir + 'tagger.bin.gz')
+  const gazetteer = readGazetteer(readNerFile('gazetteer.tsv', dataDir).toString('utf8'), dir + 'gazetteer.tsv')
+  const clusterFile = weights.trained['clusters']
+  if (typeof clusterFile !== 'string') return { weights, gazetteer }
+  return { weights, gazetteer, clusters: readClusters(readNerFile(clusterFile, dataDir), dir + clusterFile) }
 }
 
 const WORD_CACHE_LIMIT = 200_000
@@ -111,6 +146,9 @@ interface TokenInfo {
   readonly wNext: number
   /** Starts with an ASCII letter (document-context features apply). */
   readonly alpha: boolean
+  /** Rows of `c-1=` and `c+1=` with this token's cluster (as a neighbour), -1 when unknown. */
+  readonly cm1: number
+  readonly cp1: number
   /** Rows of `l-1=`, `l+1=`, `l-2=`, `l+2=` with this token's lower case (as a neighbour). */
   readonly lm1: number
   readonly lp1: number
@@ -143,7 +181,9 @@ const AT_FIRSTL = 31
 const AT_CAPSS = 32
 const AT_CAPSL = 33
 const AT_ALONE = 34
-const LAZY_SIZE = 35
+const AT_TITLES = 35
+const AT_TITLEL = 36
+const LAZY_SIZE = 37
 
 // Logistic squashing of the margin: a margin of MARGIN_UNIT (in weight units) gives 0.73.
 const MARGIN_UNIT = 8
@@ -155,6 +195,7 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
   const defaults = model?.weights === undefined || model.gazetteer === undefined ? loadDefaultModel(model?.dataDir) : undefined
   const weights = model?.weights ?? defaults?.weights
   const gazetteer = model?.gazetteer ?? defaults?.gazetteer
+  const clusters = model?.weights !== undefined ? model.clusters : (model?.clusters ?? defaults?.clusters)
   if (weights === undefined) throw new Error('createEntityTagger: no weights')
   const { index, weights: w } = weights
   const L = LABELS.length
@@ -203,7 +244,7 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
     let info = tokenCache.get(tok)
     if (info !== undefined) return info
     const vec = new Float64Array(L)
-    for (const f of wordFeatures(tok)) {
+    for (const f of wordFeatures(tok, clusters)) {
       const row = index.get(f)
       if (row === undefined) continue
       const base = row * L
@@ -212,8 +253,11 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
     const lower = tok.toLowerCase()
     const shape = shortShape(tok)
     const c = tok.charCodeAt(0)
+    const cl = clusters === undefined ? '' : clusterOf(clusters, lower)
     info = {
       vec, lower, shape,
+      cm1: clusters === undefined ? -1 : rowOf('c-1=' + cl),
+      cp1: clusters === undefined ? -1 : rowOf('c+1=' + cl),
       wPrev: rowOf('w-1=' + tok),
       wNext: rowOf('w+1=' + tok),
       alpha: (c >= 65 && c <= 90) || (c >= 97 && c <= 122),
@@ -238,6 +282,8 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
   const rowLp2End = rowOf('l+2=</s>')
   const rowWStart = rowOf('w-1=<s>')
   const rowWEnd = rowOf('w+1=</s>')
+  const rowCStart = rowOf('c-1=<s>')
+  const rowCEnd = rowOf('c+1=</s>')
 
   const tagDocument = (sentences: readonly (readonly string[])[]): TaggedSpan[][] => {
     if (!Array.isArray(sentences)) throw new TypeError(`tagDocument: sentences should be an array of token arrays, instead found ${typeof sentences}`)
@@ -262,7 +308,7 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
       // Ids and strings of the parts, padded by two on each side: token i is at i + 2, the sentence
       // bounds ('<s>' / '</s>') before and after.
       // (Without room for the ids, the feature strings of features.ts are looked up instead.)
-      const feats = fast ? undefined : staticFeatures(tokens, gazetteer, context, false)
+      const feats = fast ? undefined : staticFeatures(tokens, gazetteer, context, false, clusters)
       const shp = new Int32Array(n + 4)
       const lowS: string[] = new Array<string>(n + 4)
       const shpS: string[] = new Array<string>(n + 4)
@@ -283,6 +329,7 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
       }
       lowS[n + 2] = lowS[n + 3] = shpS[n + 2] = shpS[n + 3] = '</s>'
       const caps = isCapsSentence(tokens)
+      const title = isTitleSentence(tokens)
       const marks = gazetteer === undefined || gazetteer.phrases.size === 0 ? undefined : gazetteerMarks(lowers, gazetteer)
       const labels = new Int32Array(n)
       const margins = new Float64Array(n)
@@ -318,6 +365,7 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
         rows.push(rowOf('l-1ss+1=' + lowS[i + 1]! + '|' + s + '|' + shpS[i + 3]!))
         rows.push(i > 0 ? infos[i - 1]!.wPrev : rowWStart)
         rows.push(i + 1 < n ? infos[i + 1]!.wNext : rowWEnd)
+        if (clusters !== undefined) rows.push(i > 0 ? infos[i - 1]!.cm1 : rowCStart, i + 1 < n ? infos[i + 1]!.cp1 : rowCEnd)
         if (info.alpha) {
           const d = (context.capitalisedMid.has(l) ? 2 : 0) + (context.lowerCase.has(l) ? 1 : 0)
           rows.push(lz[AT_DCS + d] !== -2 ? lz[AT_DCS + d]! : (lz[AT_DCS + d] = rowOf('dc=' + DC[d] + '|' + s)))
@@ -331,6 +379,10 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
         if (caps) {
           rows.push(lz[AT_CAPSS] !== -2 ? lz[AT_CAPSS]! : (lz[AT_CAPSS] = rowOf('caps|' + s)))
           rows.push(lz[AT_CAPSL] !== -2 ? lz[AT_CAPSL]! : (lz[AT_CAPSL] = rowOf('caps|' + l)))
+        }
+        if (title) {
+          rows.push(lz[AT_TITLES] !== -2 ? lz[AT_TITLES]! : (lz[AT_TITLES] = rowOf('title|' + s)))
+          rows.push(lz[AT_TITLEL] !== -2 ? lz[AT_TITLEL]! : (lz[AT_TITLEL] = rowOf('title|' + l)))
         }
         if (n === 1) rows.push(lz[AT_ALONE] !== -2 ? lz[AT_ALONE]! : (lz[AT_ALONE] = rowOf('alone|' + s)))
         if (marks !== undefined) {

@@ -13,8 +13,11 @@ import {
   rememberSentence,
   shortShape,
   staticFeatures,
+  TITLE_SMALL,
+  isCapsSentence,
   type DocumentMemory,
   type Gazetteer,
+  type WordClusters,
 } from './features.ts'
 import type { ConllDocument } from './conll.ts'
 import type { PerceptronWeights } from './model.ts'
@@ -29,6 +32,8 @@ export interface TrainOptions {
   readonly minCount?: number
   /** Gazetteer whose membership features the model learns. */
   readonly gazetteer?: Gazetteer
+  /** Word clusters whose features the model learns (name the file in `trained.clusters`). */
+  readonly clusters?: WordClusters
   /** Called after each epoch with its training-token accuracy. */
   readonly onEpoch?: (epoch: number, accuracy: number) => void
   /** Extra provenance written into the model. */
@@ -47,11 +52,59 @@ export function seededRandom(seed: number): () => number {
   }
 }
 
+/** How {@link augment} varies the training documents. */
+export interface AugmentOptions {
+  /** Every n-th document is split into one-sentence documents (no document memory or context). 0: none. @defaultValue 2 */
+  readonly splitEvery?: number
+  /** Every n-th sentence is added again in title case, as a document of its own. 0: none. @defaultValue 3 */
+  readonly titleEvery?: number
+  /** Every n-th sentence is added again in lower case, as a document of its own. 0: none. @defaultValue 10 */
+  readonly lowerEvery?: number
+}
+
+/** A token in title case: its first letter capitalised unless it is a small word (articles, short prepositions). */
+export function titleCaseToken(t: string, first: boolean): string {
+  const c = t.charCodeAt(0)
+  if (!(c >= 97 && c <= 122)) return t
+  if (!first && TITLE_SMALL.has(t)) return t
+  return t[0]!.toUpperCase() + t.slice(1)
+}
+
+/**
+ * Training documents varied the way short and headline input varies (deterministic: chosen by position):
+ * some documents cut into single sentences (as a client sending one sentence per document does), and copies
+ * of some sentences in title case ("Rory McIlroy Leads By Two Shots") and in lower case, with the same labels.
+ * The originals come first, unchanged.
+ */
+export function augment(docs: readonly ConllDocument[], options: AugmentOptions = {}): ConllDocument[] {
+  const splitEvery = options.splitEvery ?? 2
+  const titleEvery = options.titleEvery ?? 3
+  const lowerEvery = options.lowerEvery ?? 10
+  const out: ConllDocument[] = []
+  const extra: ConllDocument[] = []
+  let k = 0
+  docs.forEach((d, di) => {
+    if (splitEvery > 0 && di % splitEvery === 0) for (const s of d.sentences) out.push({ sentences: [s] })
+    else out.push(d)
+    for (const s of d.sentences) {
+      k++
+      if (s.tokens.length < 4 || isCapsSentence(s.tokens)) continue
+      if (titleEvery > 0 && k % titleEvery === 0) {
+        extra.push({ sentences: [{ tokens: s.tokens.map((t, i) => titleCaseToken(t, i === 0)), labels: s.labels }] })
+      } else if (lowerEvery > 0 && k % lowerEvery === 1) {
+        extra.push({ sentences: [{ tokens: s.tokens.map((t) => t.toLowerCase()), labels: s.labels }] })
+      }
+    }
+  })
+  return [...out, ...extra]
+}
+
 /** Train an averaged perceptron on BIO-labelled documents. */
 export function trainTagger(docs: readonly ConllDocument[], options: TrainOptions = {}): PerceptronWeights {
   const epochs = options.epochs ?? 20
   const minCount = options.minCount ?? 2
   const gazetteer = options.gazetteer
+  const clusters = options.clusters
   const L = LABELS.length
 
   // Pass 1: count static features.
@@ -59,7 +112,7 @@ export function trainTagger(docs: readonly ConllDocument[], options: TrainOption
   const contexts = docs.map((d) => documentContext(d.sentences.map((s) => s.tokens)))
   docs.forEach((d, di) => {
     for (const s of d.sentences) {
-      for (const fs of staticFeatures(s.tokens, gazetteer, contexts[di])) for (const f of fs) counts.set(f, (counts.get(f) ?? 0) + 1)
+      for (const fs of staticFeatures(s.tokens, gazetteer, contexts[di], true, clusters)) for (const f of fs) counts.set(f, (counts.get(f) ?? 0) + 1)
     }
   })
   const index = new Map<string, number>()
@@ -70,7 +123,7 @@ export function trainTagger(docs: readonly ConllDocument[], options: TrainOption
   // Pass 2: static feature ids per sentence, flattened (ids, and per-token offsets).
   const staticIds: Array<{ ids: Int32Array; offsets: Int32Array }>[] = docs.map((d, di) =>
     d.sentences.map((s) => {
-      const fs = staticFeatures(s.tokens, gazetteer, contexts[di])
+      const fs = staticFeatures(s.tokens, gazetteer, contexts[di], true, clusters)
       const ids: number[] = []
       const offsets = new Int32Array(fs.length + 1)
       for (let i = 0; i < fs.length; i++) {

@@ -34,8 +34,8 @@ describe('extractEntities', () => {
     expect(find(entities, 'Job Title', 'Chief Executive Officer')?.mentions[0]?.label).toBe('chief executive')
   })
 
-  it('should mark exactly one entity is_about: the most mentioned', () => {
-    expect(entities.filter((e) => e.is_about).map((e) => e.title)).toEqual(['Apple Inc.'])
+  it('should mark is_about the most mentioned entity and those with at least half its mentions', () => {
+    expect(entities.filter((e) => e.is_about).map((e) => e.title)).toEqual(['Apple Inc.', 'Tim Cook'])
   })
 
   it('should order by evidence, then first mention', () => {
