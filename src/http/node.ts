@@ -67,7 +67,8 @@ function bodyStream(req: IncomingMessage, res: ServerResponse): ReadableStream<U
     async cancel(reason) {
       await reader?.cancel(reason)
     },
-  })
+    // No read-ahead: pull runs only when the handler reads, never when the Request is built.
+  }, { highWaterMark: 0 })
 }
 
 /**

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   computeSignature,
+  createReplayCache,
   ESCAPER_FAMILIES,
   escapeForSignature,
   parseAuthorization,
@@ -239,5 +240,74 @@ describe('signUrl', () => {
       ),
       { seed: 4242, numRuns: 200 },
     )
+  })
+})
+
+describe('replay window and key enumeration (issue 18)', () => {
+  const NOW = 1_800_000_000
+  const signedAt = (ts: string | number, nonce = NONCE, path = '/status.json') => {
+    const s = signUrl(`http://127.0.0.1:8080${path}`, KEY, SECRET, nonce, ts)
+    const { host, rawTarget } = received(s.url)
+    return { rawTarget, host, authorization: s.authorization, secretFor }
+  }
+  const window = (cache = createReplayCache(1000)) => ({ replayWindowSeconds: 900, replayCache: cache, now: () => NOW * 1000 })
+
+  it('refuses a timestamp that is not a number, or from 2019, with a message saying why', () => {
+    const abc = verifySignature(signedAt('abc'), window())
+    expect(abc).toMatchObject({ ok: false, code: 'stale_timestamp' })
+    if (!abc.ok) expect(abc.reason).toMatch(/oauth_timestamp "abc" is not a number of seconds/)
+    const old = verifySignature(signedAt(1551274346), window())
+    expect(old).toMatchObject({ ok: false, code: 'stale_timestamp' })
+    if (!old.ok) expect(old.reason).toMatch(/oauth_timestamp 1551274346 \(2019-02-27T13:32:26\.000Z\) is more than 900 seconds away from the server clock/)
+    const missing = verifySignature({ ...signedAt(NOW), authorization: header(computeSignature(`http://127.0.0.1:8080/status.json`, SECRET), 'minimal'), rawTarget: '/status.json' }, window())
+    expect(missing).toMatchObject({ ok: false, code: 'stale_timestamp' })
+  })
+
+  it('accepts timestamps within the window in seconds and milliseconds, also when only the URL carries them', () => {
+    expectOk(verifySignature(signedAt(NOW - 899), window()))
+    expectOk(verifySignature(signedAt((NOW + 600) * 1000, '1234567'), window()))
+    const s = signUrl('http://127.0.0.1:8080/document/batch.json?config_id=c', KEY, SECRET, NONCE, NOW, { form: 'verifier-escaped', header: 'minimal', family: 'java' })
+    expectOk(verifySignature({ ...received(s.url), authorization: s.authorization, secretFor }, window()))
+  })
+
+  it('refuses the same signed request twice within the window, but not a repeated nonce on another request', () => {
+    const cache = createReplayCache(1000)
+    const first = signedAt(NOW)
+    expectOk(verifySignature(first, window(cache)))
+    const again = verifySignature(first, window(cache))
+    expect(again).toMatchObject({ ok: false, code: 'replayed' })
+    if (!again.ok) expect(again.reason).toMatch(/already received/)
+    // One client repeats a nonce within a second (client-compat §1): another URL, another signature, accepted.
+    expectOk(verifySignature(signedAt(NOW, NONCE, '/subscription.json'), window(cache)))
+    // A forged request does not enter the cache: the real one still passes afterwards.
+    const real = signedAt(NOW, '999')
+    const forged = { ...real, authorization: real.authorization.replace(/oauth_signature="[^"]+"/, 'oauth_signature="AAAAAAAAAAAAAAAAAAAAAAAAAAA%3D"') }
+    expect(verifySignature(forged, window(cache))).toMatchObject({ ok: false, code: 'bad_signature' })
+    expectOk(verifySignature(real, window(cache)))
+  })
+
+  it('keeps the cache bounded, forgetting the oldest first and entries past the window', () => {
+    const cache = createReplayCache(3)
+    for (let i = 0; i < 10; i++) expectOk(verifySignature(signedAt(NOW, String(i)), window(cache)))
+    expect(cache.size()).toBe(3)
+    expect(verifySignature(signedAt(NOW, '9'), window(cache))).toMatchObject({ ok: false, code: 'replayed' })
+    const later = { replayWindowSeconds: 900, replayCache: cache, now: () => (NOW + 1000) * 1000 }
+    expectOk(verifySignature(signedAt(NOW + 1000, 'x'), later))
+    expect(cache.size()).toBe(1)
+  })
+
+  it('answers an unknown key and a bad signature with the same message', () => {
+    const good = signedAt(1551274346)
+    const unknown = verifySignature({ ...good, authorization: good.authorization.replace(`"${KEY}"`, '"no-such-key"') })
+    const bad = verifySignature({ ...good, authorization: good.authorization.replace(/oauth_signature="[^"]+"/, 'oauth_signature="AAAAAAAAAAAAAAAAAAAAAAAAAAA%3D"') })
+    expect(unknown).toMatchObject({ ok: false, code: 'unknown_key' })
+    expect(bad).toMatchObject({ ok: false, code: 'bad_signature' })
+    if (!unknown.ok && !bad.ok) expect(unknown.reason).toBe(bad.reason)
+  })
+
+  it('does not try a bogus default port on a Host that has a port', () => {
+    // "127.0.0.1:8080:80" was tried before; a signature over it must not pass.
+    const bogus = computeSignature(`http://127.0.0.1:8080:80/status.json?${P}`, SECRET)
+    expect(verifySignature({ rawTarget: `/status.json?${P}`, host: '127.0.0.1:8080', authorization: header(bogus), secretFor })).toMatchObject({ ok: false })
   })
 })
