@@ -3,22 +3,25 @@
  * 0, 100 and 1,000 generated queries (compiled once per set), and print the analysis rate each
  * would give (annotation + query evaluation) and its ratio to 0 queries.
  *
- *   npx tsx bench/queries.ts [samples dir]      (default ../shared/data/samples)
+ *   npx tsx bench/queries.ts [samples dir or data dir]      (default ../shared/data/samples)
  *
  * One document per line of every .txt file; for .tsv files the last column of each line after the
  * header. Queries are generated from the corpus's own words and bigrams with a seeded generator, so
  * a share of them hit; the mix covers terms, phrases, wildcards, OR, AND, NOT, NEAR, WITH, NOTWITH.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createAnnotator } from '../src/nlp/annotate.ts'
 import type { AnnotatedDocument } from '../src/nlp/types.ts'
 import { compileQuerySet, createDocumentIndex, createQueryGrammar } from '../src/query/index.ts'
+import { record } from './samples.ts'
 import type { QueryDefinition } from '../src/query/index.ts'
 
-const dir = process.argv[2] ?? resolve(fileURLToPath(new URL('..', import.meta.url)), '..', 'shared', 'data', 'samples')
-if (!existsSync(dir)) {
+// The samples folder itself, or a data folder holding one (`npm run bench -- <data dir>` passes the data folder).
+const arg = process.argv[2] ?? resolve(fileURLToPath(new URL('..', import.meta.url)), '..', 'shared', 'data', 'samples')
+const dir = existsSync(join(arg, 'samples')) && statSync(join(arg, 'samples')).isDirectory() ? join(arg, 'samples') : arg
+if (!existsSync(dir) || !statSync(dir).isDirectory()) {
   process.stderr.write(`samples folder not found: ${dir}\nusage: npx tsx bench/queries.ts <samples dir>\n`)
   process.exit(2)
 }
@@ -123,4 +126,7 @@ for (const r of rows) {
     `${String(r.queries).padStart(7)}  ${r.compileMs.toFixed(1).padStart(10)}  ${perDoc(r.evalMs).padEnd(18)}  ${String(r.matches).padStart(7)}  ${String(Math.round(docs.length / (total / 1000))).padStart(15)}  ${(total / base).toFixed(3).padStart(18)}\n`,
   )
 }
+record('queries.annotation.docs_per_s', docs.length / (annotateMs / 1000), 'docs/s', true)
+const last = rows[rows.length - 1]
+if (last !== undefined) record('queries.ratio_1000_to_0', (annotateMs + last.evalMs) / base, 'x', false)
 process.stdout.write('ratio = (annotation + query evaluation) / (annotation + evaluation with 0 queries); target: 1,000 queries at most 2.000\n')

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -28,4 +28,41 @@ export function loadSamples(dir: string): { name: string; texts: string[] }[] {
   const tweets = lines('tweets.tsv').slice(1).map((l) => cut(l.split('\t').at(-1) ?? ''))
   sets.push({ name: 'tweets', texts: tweets.filter((t) => t !== '') })
   return sets
+}
+
+/**
+ * The three sets the speed benchmarks report (tweets, hotel reviews, news), each cut to `BENCH_DOCS` texts
+ * when that is set (`npm run bench -- --docs N`).
+ */
+export function benchSets(dir: string): { name: string; texts: string[] }[] {
+  const all = loadSamples(dir)
+  const cap = Number(process.env['BENCH_DOCS'] ?? Infinity)
+  const pick = (file: string, name: string): { name: string; texts: string[] } => {
+    const set = all.find((s) => s.name === file)
+    if (set === undefined) throw new Error(`sample set ${file} missing in ${dir}/samples`)
+    return { name, texts: set.texts.slice(0, Number.isFinite(cap) && cap > 0 ? cap : set.texts.length) }
+  }
+  return [pick('tweets', 'tweets'), pick('hotel-reviews', 'reviews'), pick('news-articles', 'news')]
+}
+
+/** One figure of a benchmark, for `bench/run.ts`'s comparison with bench/baseline.json. */
+export interface BenchFigure {
+  readonly key: string
+  readonly value: number
+  readonly unit: string
+  /** Whether a larger value is an improvement. */
+  readonly higherIsBetter: boolean
+}
+
+/** Record a figure (appended to the file named by `BENCH_RESULTS`, when set; `bench/run.ts` sets it). */
+export function record(key: string, value: number, unit: string, higherIsBetter: boolean): void {
+  const file = process.env['BENCH_RESULTS']
+  if (file === undefined || !Number.isFinite(value)) return
+  const figure: BenchFigure = { key, value: Math.round(value * 1000) / 1000, unit, higherIsBetter }
+  appendFileSync(file, JSON.stringify(figure) + '\n')
+}
+
+/** Peak resident set size of this process so far, in MiB (the kernel's high-water mark). */
+export function peakRssMiB(): number {
+  return process.resourceUsage().maxRSS / 1024
 }
