@@ -110,6 +110,20 @@ export function createBackgroundWorker(o: BackgroundWorkerOptions): BackgroundWo
     return n / 10
   }
 
+  // ---- waits that stop() cuts short and that never keep the process alive ----
+  const pauses = new Set<() => void>()
+  const pause = (ms: number): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer)
+        pauses.delete(done)
+        resolve()
+      }
+      const timer = setTimeout(done, ms)
+      timer.unref()
+      pauses.add(done)
+    })
+
   // ---- leases: held items are extended every third of the lease ----
   const held = new Set<QueueItem>()
   const lost = new Set<QueueItem>()
@@ -142,6 +156,27 @@ export function createBackgroundWorker(o: BackgroundWorkerOptions): BackgroundWo
       await storage.releaseItem(item)
     } catch {
       // Unreachable storage: the lease expires and the item is claimed again then.
+    }
+  }
+
+  /**
+   * Store an outcome; while the storage is unreachable, keep it and try again with back-off (the analysis is not
+   * redone, and the item does not wait for its lease to expire). Undefined when the engine stopped first: the item's
+   * lease then expires and it is analysed again wherever it is claimed next.
+   */
+  async function complete(outcome: QueueItem): Promise<boolean | undefined> {
+    let delay = o.pollMinMs
+    for (;;) {
+      try {
+        return await storage.completeItem(outcome)
+      } catch (e) {
+        if (!isStorageUnavailable(e)) throw e
+        failed(e, `storing the outcome of ${outcome.kind} ${outcome.id}`)
+        if (stopped) return undefined
+        await pause(delay)
+        delay = Math.min(o.pollMaxMs, delay * 2)
+        if (stopped) return undefined
+      }
     }
   }
 
@@ -197,7 +232,8 @@ export function createBackgroundWorker(o: BackgroundWorkerOptions): BackgroundWo
       // Another process holds it now (our lease ran out): its outcome is the one kept.
       if (lost.has(item)) return
       const outcome = storableOutcome(done)
-      const storedOk = await storage.completeItem(outcome)
+      const storedOk = await complete(outcome)
+      if (storedOk === undefined) return
       counted()
       if (storedOk && outcome.output !== undefined) {
         const out = outcome.output
@@ -330,6 +366,7 @@ export function createBackgroundWorker(o: BackgroundWorkerOptions): BackgroundWo
     async stop() {
       stopped = true
       wake?.()
+      for (const p of [...pauses]) p()
       await loopDone
       await chain
       if (keeper !== undefined) clearInterval(keeper)
