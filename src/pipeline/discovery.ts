@@ -192,7 +192,8 @@ function governingNegator(doc: AnnotatedDocument, ph: ThemeSpan): Token | undefi
 
 /**
  * Predicative adjectives after a noun phrase ending before token `end`: "the room was (not) clean", "staff
- * seemed friendly and helpful", "breakfast wasn't very good", "rooms are clean, quiet and spacious". A negation
+ * seemed friendly and helpful", "breakfast wasn't very good", "rooms are clean, quiet and spacious", "a room that
+ * was clean", "the rooms are dated". A negation
  * between verb and adjective makes the label "not X".
  */
 function predicateAttributes(doc: AnnotatedDocument, end: number, sentiment: SentimentSection | undefined): { token: Token; negated: boolean }[] {
@@ -200,8 +201,12 @@ function predicateAttributes(doc: AnnotatedDocument, end: number, sentiment: Sen
   const sentence = toks[end - 1]?.sentence
   const at = (i: number): Token | undefined => (toks[i]?.sentence === sentence ? toks[i] : undefined)
   let k = end
+  // A relative clause: "a room that was clean", "staff who were helpful".
+  if (/^(that|which|who)$/i.test(at(k)?.text ?? '') && (at(k + 1)?.pos === 'AUX' || at(k + 1)?.pos === 'VERB')) k++
   let negated = false
   let linked = false
+  let modal = false
+  let more = false
   // Auxiliaries and the linking verb: "was", "has been", "could have been", "wasn't", "did not seem".
   for (let guard = 0; guard < 5; guard++) {
     const t = at(k)
@@ -213,6 +218,7 @@ function predicateAttributes(doc: AnnotatedDocument, end: number, sentiment: Sen
     }
     if ((t.pos === 'AUX' || t.pos === 'VERB') && (LINKING.has(t.lemma) || ['have', 'do', 'will', 'would', 'can', 'could', 'might', 'may', 'should', 'must'].includes(t.lemma))) {
       if (LINKING.has(t.lemma)) linked = true
+      if (t.lemma === 'can' || t.lemma === 'could') modal = true
       k++
       continue
     }
@@ -250,6 +256,7 @@ function predicateAttributes(doc: AnnotatedDocument, end: number, sentiment: Sen
       continue
     }
     if (t.pos === 'ADV' || t.text === ',' || t.pos === 'CCONJ' || t.text === '&') {
+      if (t.normal === 'more' || t.normal === 'any') more = true
       k++
       continue
     }
@@ -257,7 +264,9 @@ function predicateAttributes(doc: AnnotatedDocument, end: number, sentiment: Sen
     const next = at(k + 1)
     const participle = t.pos === 'VERB' && /\p{L}ed$/u.test(t.text) && (next === undefined || next.pos === 'PUNCT' || next.pos === 'CCONJ')
     if (!participle && (!adjectival(doc, t, sentiment) || t.pos !== 'ADJ')) break
-    out.push({ token: t, negated })
+    // "could not have been more helpful", "couldn't be better": praise, not a negation.
+    const comparative = t.text.toLowerCase() !== t.lemma && /er$/i.test(t.text)
+    out.push({ token: t, negated: negated && !(modal && (more || comparative)) })
     k++
   }
   return out

@@ -123,6 +123,17 @@ describe('Discovery mode', () => {
     expect(attributes(facet(out.facets, 'room'))).toEqual({ clean: 2, small: 2 })
   })
 
+  it('should read attributes from relative clauses, participles and negations, and not negate praise', async () => {
+    const out = await discover([
+      'We got a room that was clean. The staff could not have been more helpful.',
+      'A room that was clean, staff who were helpful. The carpet was not clean and the rooms are dated.',
+      'The carpet was not clean. The rooms are dated.',
+    ])
+    expect(attributes(facet(out.facets, 'room'))).toEqual({ clean: 2, dated: 2 })
+    expect(attributes(facet(out.facets, 'staff'))).toEqual({ helpful: 2 })
+    expect(attributes(facet(out.facets, 'carpet'))).toEqual({ 'not clean': 2 })
+  })
+
   it('should leave out words that are no facets ("book", "choice", "hour", "line")', async () => {
     const out = await discover([
       'Book early for the best rates. The room was clean.',
