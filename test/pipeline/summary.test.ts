@@ -37,6 +37,10 @@ describe('summary sentences', () => {
     ])
   })
 
+  it('should end a sentence written against the next one ("hotel.We"), but not a web address or a decimal', () => {
+    expect(sentencesOf('Great hotel.We loved it. Visit www.example.org for 3.5 hours.')).toEqual(['Great hotel.', 'We loved it.', 'Visit www.example.org for 3.5 hours.'])
+  })
+
   it('should still end a sentence after an abbreviation followed by a new sentence', () => {
     expect(sentencesOf('We bought shares of Apple Inc. The price went up.')).toEqual(['We bought shares of Apple Inc.', 'The price went up.'])
   })

@@ -102,7 +102,8 @@ export function summarySentences(doc: AnnotatedDocument, options: { readonly htm
         for (let k = a; k < b; k++) if (!isSpace(toks[k]!) && toks[k]!.kind !== 'punctuation') return false
         return true
       })()
-      const glued = last !== undefined && !first.spaceBefore && toks[first.index - 1] === last && first.start === last.end
+      // Written without a space: a web address or a decimal ("www." + "trisenx", "3." + "5"), not "hotel.We loved it".
+      const glued = last !== undefined && !first.spaceBefore && toks[first.index - 1] === last && first.start === last.end && !/^\p{Lu}\p{Ll}/u.test(first.text)
       const join =
         onlyPunct ||
         glued ||
