@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { isCodecError } from '../../src/codecs/errors.ts'
 import type { CodecError } from '../../src/codecs/errors.ts'
 import { decodeJson, encodeJson, quoteJsonString, withoutNulls } from '../../src/codecs/json.ts'
+import { createEngine } from '../../src/engine/create-engine.ts'
+import { referenceEncodeJson } from './json-reference.ts'
 
 function decodeError(text: string, maxDepth?: number): CodecError {
   try {
@@ -139,5 +141,66 @@ describe('decodeJson', () => {
       ),
       { seed: 9, numRuns: 200 },
     )
+  })
+})
+
+describe('encodeJson matches the encoder it replaced (issue 17), byte for byte', () => {
+  // Values shaped like outputs: objects with null/undefined members, non-ASCII and emoji strings, the word "null"
+  // inside strings, nested arrays with nulls, integers and fractions.
+  const text = fc.oneof(
+    fc.string(),
+    fc.constantFrom('null', 'a null b', 'café', '😀 emoji', '\u2028', 'naïve "quoted" \\ back', 'x\u0000y', '\ud800'),
+  )
+  const scalar = fc.oneof(text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.constant(undefined))
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small' }, scalar, tie('array'), tie('object')),
+    array: fc.array(tie('node'), { maxLength: 5 }),
+    object: fc.dictionary(fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('id', 'null', 'é')), tie('node'), { maxKeys: 6 }),
+  })).node
+
+  it('should write the same bytes for any output-like value', () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        let expected: string | Error
+        try {
+          expected = referenceEncodeJson(v)
+        } catch (e) {
+          expected = e as Error
+        }
+        if (expected instanceof Error) expect(() => encodeJson(v)).toThrow(expected.message)
+        else expect(encodeJson(v)).toBe(expected)
+      }),
+      { seed: 17, numRuns: 1000 },
+    )
+  })
+
+  it('should write the same bytes for real processed documents', async () => {
+    const engine = createEngine()
+    try {
+      const texts = [
+        'The staff were friendly, but the room was not clean. Tim Cook stayed here!',
+        'Café au lait in Zürich was très bon 😀 — “quoted” text, naïve résumé.',
+        'Null and void: the contract with Apple Inc. in New York was cancelled on 3 May 2021.',
+      ]
+      const outputs = []
+      for (const [i, t] of texts.entries()) outputs.push(await engine.analyze(t, { id: `d${i}` }))
+      expect(encodeJson(outputs)).toBe(referenceEncodeJson(outputs))
+      for (const o of outputs) expect(encodeJson(o)).toBe(referenceEncodeJson(o))
+    } finally {
+      await engine.close()
+    }
+  })
+})
+
+describe('decodeJson on large malformed bodies (issue 18)', () => {
+  it('locates the error of a 4 MB body whose problem is at its end, without building it', () => {
+    const doc = { id: 'd', text: 'The staff were friendly, but the room was not clean. '.repeat(30), metadata: { a: [1, 2.5, -3e10], b: 'x\\"y' } }
+    const good = JSON.stringify(Array.from({ length: 2300 }, (_, i) => ({ ...doc, id: `d${i}` })))
+    expect(good.length).toBeGreaterThan(3_500_000)
+    const error = decodeError(good.slice(0, -1) + ',}')
+    expect(error.message).toMatch(/expected a value, found "}" at line 1, column \d+/)
+    expect(error.location.offset).toBe(good.length)
+    // A member name is still named in messages.
+    expect(decodeError('{"first": 1, "second" 2}').message).toMatch(/after member name "second"/)
   })
 })

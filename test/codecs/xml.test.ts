@@ -198,6 +198,33 @@ describe('decodeXml: hostile and malformed input', () => {
   })
 })
 
+describe('decodeXml: references decoded in one pass (issue 18: a 2.2 MB body took 3.1 s)', () => {
+  it('decodes the five XML entities and decimal and hex character references, leaves others as text', () => {
+    expect(decodeXml('<document><text>&amp;&lt;&gt;&quot;&apos; &#233;&#xE9;&#x1F600; &nbsp; &amp;amp;</text></document>', 'document')).toEqual({
+      text: '&<>"\' \u00e9\u00e9\u{1F600} &nbsp; &amp;',
+    })
+  })
+
+  it('keeps CDATA literal, references included, and joins it with the text around it', () => {
+    expect(decodeXml('<document><text>a &amp; <![CDATA[x &amp; <y>]]> b</text></document>', 'document')).toEqual({ text: 'a & x &amp; <y> b' })
+  })
+
+  it('refuses character references XML cannot carry, naming the element', () => {
+    for (const ref of ['&#0;', '&#x1;', '&#xD800;', '&#xFFFE;', '&#x110000;']) {
+      const error = refused(`<documents><document><text>a${ref}</text></document></documents>`, 'documents')
+      expect(error.message, ref).toMatch(/is not a character XML can carry/)
+      expect(error.location.path).toBe('/documents/document[1]/text')
+    }
+  })
+
+  it('decodes a 2.2 MB body of references to the same text as before', () => {
+    const body = '<documents><document><id>1</id><text>' + 'a &amp; b &#233; '.repeat(130_000) + '</text></document></documents>'
+    expect(body.length).toBeGreaterThan(2_200_000)
+    const [doc] = decodeXml(body, 'documents') as Array<{ text: string }>
+    expect(doc?.text).toBe('a & b \u00e9 '.repeat(130_000))
+  })
+})
+
 describe('encodeXml: responses', () => {
   it('writes lists as plural wrappers of singular items, booleans as true/false, without modified or nulls', () => {
     const doc = {

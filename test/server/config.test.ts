@@ -152,6 +152,19 @@ describe('loadServerConfig', () => {
     for (const [input, expected] of cases) expect(problem(input), JSON.stringify(input.env ?? input.file)).toContain(expected)
   })
 
+  it('should turn the replay window on by default and read the signing and callback settings (issue 18)', () => {
+    const d = loadServerConfig({ env: {} })
+    expect(d).toMatchObject({ replayWindowSeconds: 900, replayCacheSize: 100_000, callbackAllow: [], callbackDeny: [] })
+    const f = loadServerConfig({ file: configFile({ replay_window_seconds: 0, replay_cache_size: 0, callback_allow: ['127.0.0.1/32', 'hooks.internal'], callback_deny: ['203.0.113.0/24'] }), env: {} })
+    expect(f).toMatchObject({ replayWindowSeconds: 0, replayCacheSize: 0, callbackAllow: ['127.0.0.1/32', 'hooks.internal'], callbackDeny: ['203.0.113.0/24'] })
+    const e = loadServerConfig({ env: { TEXTENGINE_REPLAY_WINDOW_SECONDS: '300', TEXTENGINE_CALLBACK_ALLOW: '127.0.0.1/32, ::1' } })
+    expect(e).toMatchObject({ replayWindowSeconds: 300, callbackAllow: ['127.0.0.1/32', '::1'] })
+    expect(problem({ env: { TEXTENGINE_REPLAY_WINDOW_SECONDS: 'abc' } })).toMatch(/^TEXTENGINE_REPLAY_WINDOW_SECONDS \(environment\): "abc" is not allowed; expected an integer number of seconds, 0 to 86400/)
+    expect(problem({ file: configFile({ replay_cache_size: -1 }), env: {} })).toMatch(/^replay_cache_size: -1 is not allowed/)
+    expect(problem({ env: { TEXTENGINE_CALLBACK_ALLOW: '10.0.0.0/40' } })).toMatch(/TEXTENGINE_CALLBACK_ALLOW \(environment\)\.allow: "10\.0\.0\.0\/40" is not a CIDR range/)
+    expect(problem({ file: configFile({ callback_deny: 'x' }), env: {} })).toMatch(/^callback_deny: "x" is not allowed; expected an array/)
+  })
+
   it('should name usage errors of the flags with exit code 2', () => {
     try {
       loadServerConfig({ env: {}, argv: ['--prot', '80'] })

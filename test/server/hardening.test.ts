@@ -140,3 +140,45 @@ describe('an aborted upload', () => {
     expect(lines.some((l) => / 500 /.test(l))).toBe(false)
   })
 })
+
+describe('callbacks from the standalone server', () => {
+  it('delivers to a loopback receiver only when callback_allow lists it', async () => {
+    const received: string[] = []
+    const { createServer } = await import('node:http')
+    const hook = createServer((req, res) => {
+      let body = ''
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')))
+      req.on('end', () => {
+        received.push(body)
+        res.end()
+      })
+    })
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()))
+    const hookUrl = `http://127.0.0.1:${(hook.address() as { port: number }).port}/hook`
+    const run = async (allow: string[]): Promise<number> => {
+      const logs: string[] = []
+      const server = await startServer({ port: 0, host: '127.0.0.1', apiKey: KEY, apiSecret: SECRET, playground: false, write: (l) => logs.push(l), callbackAddresses: { allow } })
+      try {
+        const o = { key: KEY, secret: SECRET, timestamp: Date.now() }
+        const created = await send(server.port, 'POST', '/configurations.json', { ...o, body: JSON.stringify([{ name: 'hooked', language: 'English', callback: hookUrl }]) })
+        const id = (created.json as { id: string }[])[0]!.id
+        expect((await send(server.port, 'POST', `/document.json?config_id=${id}`, { ...o, body: '{"id":"cb","text":"Nice room."}' })).status).toBe(202)
+        await server.engine.drain()
+        await server.delivery.flush()
+        if (allow.length === 0) expect(logs.join('\n')).toMatch(/callback http:\/\/127\.0\.0\.1:\d+\/hook 1 items attempt 1 gave-up .*callback_allow/)
+        return server.delivery.dropped()
+      } finally {
+        await server.shutdown()
+      }
+    }
+    try {
+      expect(await run([])).toBe(1)
+      expect(received).toEqual([])
+      expect(await run(['127.0.0.1/32'])).toBe(0)
+      expect(received).toHaveLength(1)
+      expect(JSON.parse(received[0]!)).toMatchObject([{ id: 'cb', status: 'PROCESSED' }])
+    } finally {
+      await new Promise<void>((r) => hook.close(() => r()))
+    }
+  })
+})
