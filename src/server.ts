@@ -56,6 +56,8 @@ export interface ServerOptions {
   readonly playground?: boolean
   /** How long shutdown waits for queued work. @defaultValue 10000 ms */
   readonly drainTimeoutMs?: number
+  /** Analysis worker threads (the engine's `workers` option). @defaultValue 0: analysis on the main thread, in slices */
+  readonly workers?: number
   /**
    * Replay window of signed requests, in seconds: a timestamp that is missing, not a number or further than this
    * from the clock is refused (401), as is a signed request received a second time. 0 turns it off.
@@ -128,9 +130,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       )
     },
   })
+  // The engine's background log (one line when the storage becomes unreachable, one when it is back) goes where the
+  // request log goes.
+  const engineLog = (level: 'warn' | 'info') => (message: string): void => {
+    if (logFormat === 'off') return
+    const time = new Date().toISOString()
+    write(logFormat === 'json' ? JSON.stringify({ time, level, message }) : `${time} ${level} ${message}`)
+  }
   const engine = createEngine({
     accounts: resolveAccounts(options),
     ...(options.storage === undefined ? {} : { storage: options.storage }),
+    ...(options.workers === undefined ? {} : { workers: options.workers }),
+    logger: { warn: engineLog('warn'), info: engineLog('info') },
     onCallback: (event) => delivery.push(event),
   })
   engineRef = engine
@@ -243,6 +254,7 @@ export async function serverOptionsFromConfig(config: ServerConfig, write?: (lin
     dev: config.dev,
     playground: config.playground,
     drainTimeoutMs: config.drainTimeoutMs,
+    workers: config.workers,
     replayWindowSeconds: config.replayWindowSeconds,
     replayCacheSize: config.replayCacheSize,
     callbackAddresses: { allow: config.callbackAllow, deny: config.callbackDeny },

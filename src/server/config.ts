@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { dirname, resolve as resolvePath } from 'node:path'
 import { createSecureContext } from 'node:tls'
 import { parseArgs } from 'node:util'
@@ -31,6 +32,8 @@ export interface ServerConfig {
   /** Key prefix in Redis. */
   readonly storagePrefix: string
   readonly drainTimeoutMs: number
+  /** Analysis worker threads (0: analyse on the event loop, in slices). */
+  readonly workers: number
   /** Development mode: requests are served as the first account without a signature check (loopback only). */
   readonly dev: boolean
   /** Serve the playground page at `/` (beside the API). */
@@ -100,6 +103,7 @@ export const SERVER_SETTINGS: readonly SettingInfo[] = Object.freeze([
   { key: 'storage', env: 'TEXTENGINE_STORAGE, REDIS_URL', default: 'memory', allowed: 'memory, or a redis:// or rediss:// URL' },
   { key: 'storage_prefix', env: 'TEXTENGINE_STORAGE_PREFIX', default: 'textengine:', allowed: 'prefix of every Redis key' },
   { key: 'drain_timeout_ms', env: 'DRAIN_TIMEOUT_MS', default: '10000', allowed: 'integer >= 0: how long shutdown waits for queued work' },
+  { key: 'workers', env: 'TEXTENGINE_WORKERS', default: 'the number of CPU cores', allowed: 'integer 0-256: analysis worker threads (one analysis engine and its models, about 150 MB, each); 0 analyses on the main thread' },
   { key: 'dev', env: 'TEXTENGINE_DEV', flag: '--dev', default: 'false', allowed: 'true or false (env: 1, 0, true, false); loopback hosts only' },
   { key: 'playground', env: 'TEXTENGINE_PLAYGROUND', default: 'true', allowed: 'true or false (env: 1, 0, true, false): serve the playground page at / beside the API' },
   { key: 'replay_window_seconds', env: 'TEXTENGINE_REPLAY_WINDOW_SECONDS', default: '900', allowed: 'integer 0-86400: signed requests whose oauth_timestamp is missing, not a number or further than this from the clock are refused (401), and so is a request received twice; 0 turns the replay window off' },
@@ -110,7 +114,7 @@ export const SERVER_SETTINGS: readonly SettingInfo[] = Object.freeze([
   { key: 'accounts[0].subscription', env: 'TEXTENGINE_SUBSCRIPTION', default: 'no call limits, unlimited documents, no expiry', allowed: 'JSON subscription overrides, merged over those of the first account' },
 ])
 
-const FILE_KEYS = ['host', 'port', 'base_path', 'tls_cert', 'tls_key', 'cors_origins', 'log_format', 'storage', 'storage_prefix', 'drain_timeout_ms', 'dev', 'playground', 'replay_window_seconds', 'replay_cache_size', 'callback_allow', 'callback_deny', 'accounts'] as const
+const FILE_KEYS = ['host', 'port', 'base_path', 'tls_cert', 'tls_key', 'cors_origins', 'log_format', 'storage', 'storage_prefix', 'drain_timeout_ms', 'workers', 'dev', 'playground', 'replay_window_seconds', 'replay_cache_size', 'callback_allow', 'callback_deny', 'accounts'] as const
 const ACCOUNT_KEYS = ['key', 'secret', 'name', 'subscription'] as const
 const LOOPBACK = ['localhost', '::1', '[::1]']
 
@@ -345,6 +349,7 @@ export function loadServerConfig(input: LoadServerConfigInput = {}): ServerConfi
   const storagePrefix = prefixSrc === undefined ? 'textengine:' : str(prefixSrc, 'a string such as "textengine:"')
 
   const drainTimeoutMs = int(pick('drain_timeout_ms', ['DRAIN_TIMEOUT_MS']), 10_000, 0, 24 * 3600 * 1000, 'an integer number of milliseconds, 0 to 86400000')
+  const workers = int(pick('workers', ['TEXTENGINE_WORKERS']), availableParallelism(), 0, 256, 'an integer 0-256 (analysis worker threads; 0 analyses on the main thread)')
 
   // Development mode: loopback only; with no host it listens on 127.0.0.1.
   const devSrc = pick('dev', ['TEXTENGINE_DEV'], flags.dev, '--dev')
@@ -432,6 +437,7 @@ export function loadServerConfig(input: LoadServerConfigInput = {}): ServerConfi
     storage,
     storagePrefix,
     drainTimeoutMs,
+    workers,
     dev,
     playground,
     replayWindowSeconds,

@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process'
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '../../src/engine/create-engine.ts'
 import type { Engine } from '../../src/engine/types.ts'
 import { isEngineError } from '../../src/errors.ts'
+import { loadServerConfig, ServerConfigError } from '../../src/server/config.ts'
 import { EVERY_OUTPUT_ON, TEXTS } from '../fixtures/golden/golden.ts'
 
 const NOW = 1_700_000_000_000
@@ -76,6 +78,14 @@ describe('worker threads', () => {
     } finally {
       await engine.close()
     }
+  })
+
+  it('should default the standalone server to one worker per core, settable by file or TEXTENGINE_WORKERS', () => {
+    expect(loadServerConfig({ env: {} }).workers).toBe(availableParallelism())
+    expect(loadServerConfig({ env: { TEXTENGINE_WORKERS: '0' } }).workers).toBe(0)
+    expect(loadServerConfig({ file: 'c.json', readFile: () => '{"workers": 3}', env: {} }).workers).toBe(3)
+    expect(() => loadServerConfig({ env: { TEXTENGINE_WORKERS: 'many' } })).toThrow(ServerConfigError)
+    expect(() => loadServerConfig({ env: { TEXTENGINE_WORKERS: '-1' } })).toThrow(/TEXTENGINE_WORKERS \(environment\): "-1" is not allowed; expected an integer 0-256/)
   })
 
   it('should refuse bad worker options and extra analyzers with workers', () => {
