@@ -123,6 +123,9 @@ export interface DiscoveryPart {
 const NEGATORS = new Set(['not', "n't", 'no', 'never', 'without', 'nothing', 'none', 'neither', 'nor', 'hardly', 'barely', 'cannot', 'nobody', 'nt'])
 /** Verbs that link a subject to a predicative adjective ("the room was clean", "staff seemed friendly"). */
 const LINKING = new Set(['be', 'seem', 'look', 'feel', 'remain', 'become', 'get', 'appear', 'stay', 'taste', 'smell', 'sound', 'prove'])
+/** Degree words the tagger may read as nouns or adjectives ("super friendly", "pretty good"): skipped like adverbs. */
+const DEGREE = new Set(['super', 'very', 'really', 'so', 'too', 'quite', 'extremely', 'incredibly', 'pretty', 'rather', 'totally', 'absolutely', 'fairly', 'most', 'mega', 'real', 'awfully', 'exceptionally', 'amazingly', 'truly', 'overly', 'somewhat'])
+
 /** Adjectives that place or count a thing rather than describe it ("next day", "whole stay"): never attributes. */
 const NOT_ATTRIBUTES = new Set([
   'next', 'last', 'first', 'second', 'third', 'previous', 'whole', 'entire', 'main', 'only', 'own', 'various', 'certain',
@@ -232,7 +235,7 @@ function predicateAttributes(doc: AnnotatedDocument, end: number, sentiment: Sen
     const comma = t?.text === ','
     if (comma) j++
     let adverbs = 0
-    while (at(j)?.pos === 'ADV') {
+    while (at(j)?.pos === 'ADV' || (DEGREE.has(at(j)?.normal ?? '') && at(j + 1)?.pos === 'ADJ')) {
       j++
       adverbs++
     }
@@ -255,7 +258,9 @@ function predicateAttributes(doc: AnnotatedDocument, end: number, sentiment: Sen
       k++
       continue
     }
-    if (t.pos === 'ADV' || t.text === ',' || t.pos === 'CCONJ' || t.text === '&') {
+    // "pretty" and "super" are degree words only before an adjective ("pretty good"; not "the view was pretty").
+    const degree = DEGREE.has(t.normal) && at(k + 1)?.pos === 'ADJ'
+    if (t.pos === 'ADV' || t.text === ',' || t.pos === 'CCONJ' || t.text === '&' || degree) {
       if (t.normal === 'more' || t.normal === 'any') more = true
       k++
       continue
@@ -345,7 +350,7 @@ export function documentFacets(doc: AnnotatedDocument, phrases: readonly ThemeSp
     if (!/^\p{L}[\p{L}'-]*$/u.test(head.text) || ph.head.length < 2) return
     // A capitalised evaluative word tagged as a noun ("Clean and quiet rooms"), or a head inside a compound ("5-star").
     if (head.pos !== 'NOUN' && (sentiment?.tokenScores[head.index] ?? 0) !== 0) return
-    if (inCompound(doc, head.index) || isGenericHead(ph.head) || NOT_FACETS.has(ph.head)) return
+    if (inCompound(doc, head.index) || isGenericHead(ph.head) || NOT_FACETS.has(ph.head) || DEGREE.has(ph.head)) return
     if (isMeasure(doc, ph) || isImperative(doc, ph)) return
     const attributes: PartAttribute[] = []
     const addAttr = (t: Token, negated: boolean): void => {
