@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module'
 import winkNLP from 'wink-nlp'
 import type { Model } from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
@@ -77,6 +78,66 @@ interface LexemeFacts {
   readonly lemmas: Map<number, string>
 }
 
+/** The core model's JSON as wink-eng-lite-web-model ships it (only what the loader touches is typed). */
+interface CoreModelJson {
+  readonly packing: { readonly layout: Record<string, readonly number[]> } & Record<string, unknown>
+  readonly features: Record<string, { readonly list: readonly string[] } & Record<string, unknown>>
+  readonly pos: { readonly hash: Record<string, number> }
+  readonly lexicon: string
+  readonly xpansions: string
+}
+
+let coreJson: CoreModelJson | undefined
+
+/** A base64 string as 32-bit words (little-endian, as the model's loader reads them through a Uint8Array). */
+function words32(base64: string): Uint32Array {
+  const bytes = Buffer.from(base64, 'base64')
+  const copy = new Uint8Array(bytes.length)
+  copy.set(bytes)
+  return new Uint32Array(copy.buffer, 0, copy.length >>> 2)
+}
+
+/**
+ * wink-eng-lite-web-model 1.8.1's core model, built as its `core()` builds it (read-core-model.js and
+ * load-core-model.js) but without its two costs: a JSON.stringify/parse copy of the whole 3 MB model per instance
+ * (here only what an instance changes is copied: the feature lists it learns into, and the hashes built over
+ * them; strings and the rest are shared read-only) and base64 decoded one character at a time (here by Buffer).
+ * test/nlp/annotate-equivalence.test.ts checks the result equals `model.core()`.
+ */
+export function loadCoreModel(): Record<string, unknown> {
+  coreJson ??= createRequire(import.meta.url)('wink-eng-lite-web-model/dist/languages/cur/models/eng-core-web-model.json') as CoreModelJson
+  const json = coreJson
+  const layout = json.packing.layout
+  const features: Record<string, Record<string, unknown>> = {}
+  for (const [name, f] of Object.entries(json.features)) features[name] = { ...f, list: [...f.list] }
+  const efList: string[] = []
+  for (const f of Object.keys(layout)) {
+    const l = layout[f]!
+    if (l[3] === 0) {
+      const feature = features[f]!
+      const list = feature['list'] as string[]
+      const hash: Record<string, number> = Object.create(null) as Record<string, number>
+      for (let k = 0; k < list.length; k++) hash[list[k]!] = k
+      feature['hash'] = hash
+      feature['intrinsicSize'] = list.length
+      feature['index'] = list.length
+      feature['maxIndex'] = l[1]! >>> l[2]!
+    }
+    if (l[4] === 1) efList.push(f)
+  }
+  const lexeme = features['lexeme']!
+  const lexemes = lexeme['list'] as string[]
+  const lexemeHash: Record<string, number> = Object.create(null) as Record<string, number>
+  for (let k = 0; k < lexemes.length; k++) lexemeHash[lexemes[k]!] = k
+  lexeme['hash'] = lexemeHash
+  lexeme['intrinsicSize'] = lexemes.length
+  lexeme['index'] = lexemes.length
+  const clusters = features['posClusters']!['list'] as unknown[]
+  for (let k = 0; k < clusters.length; k++) clusters[k] = new Set((clusters[k] as string).split('_').map((e) => json.pos.hash[e] || 0))
+  const { lexicon, xpansions, features: _shared, packing, ...rest } = json as CoreModelJson & Record<string, unknown>
+  return { ...structuredClone(rest), packing: { ...structuredClone(packing), efList }, lexicon: words32(lexicon), features, xpansions: words32(xpansions) }
+}
+
 let metaCer: unknown
 /**
  * The model's custom-entity meta model, made once per process: wink-eng-lite-web-model 1.8.1's loader assigns
@@ -111,7 +172,7 @@ export function createAnnotator(): Annotator {
   const addons = { ...model.addons, readabilityStats: (rdd: WinkRawDocument) => rdd }
   const wrapped = {
     ...model,
-    core: () => (core = (model.core as () => NonNullable<typeof core>)()),
+    core: () => (core = loadCoreModel() as unknown as NonNullable<typeof core>),
     metaCER: metaCerModel,
     addons,
   } as unknown as Model

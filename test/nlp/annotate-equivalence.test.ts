@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs'
+import { isDeepStrictEqual } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { createAnnotator } from '../../src/nlp/annotate.ts'
+import model from 'wink-eng-lite-web-model'
+import { createAnnotator, loadCoreModel } from '../../src/nlp/annotate.ts'
 import { createReferenceAnnotator } from './reference-annotate.ts'
 
 const golden = JSON.parse(readFileSync(new URL('../fixtures/golden/texts.json', import.meta.url), 'utf8')) as string[]
@@ -18,6 +20,17 @@ const tricky = [
 ]
 
 describe('one-pass annotation over wink internals', () => {
+  it("should load the same core model as wink-eng-lite-web-model's core()", () => {
+    const ours = loadCoreModel()
+    const theirs = (model.core as () => Record<string, unknown>)()
+    expect(Object.keys(ours).sort()).toEqual(Object.keys(theirs).sort())
+    for (const k of Object.keys(theirs)) expect(isDeepStrictEqual(ours[k], theirs[k]), k).toBe(true)
+    // Two loads share no mutable part (wink learns words into the feature lists and hashes).
+    const again = loadCoreModel() as { features: { lexeme: { list: string[]; hash: object } } }
+    expect(again.features.lexeme.list).not.toBe((ours as typeof again).features.lexeme.list)
+    expect(again.features.lexeme.hash).not.toBe((ours as typeof again).features.lexeme.hash)
+  })
+
   it("should give the same document as wink's public .out() columns", () => {
     // One reference instance: its output depends on the texts it read before (see the history tests), which for
     // these texts, in this order, does not show.
