@@ -1,11 +1,12 @@
 /**
- * A binary min-heap of nodes ordered by (`a`, `b`) ascending, with lazy deletion left to the caller: nodes
+ * A binary min-heap of nodes ordered by (`a`, `b`, `c`) ascending (`c` compared as strings, by UTF-16 code units), with lazy deletion left to the caller: nodes
  * stay in the heap after their entry changed, and the caller skips them (`isLive`) when they surface, and
  * calls {@link Heap.compact} when dead nodes pile up. Push and pop cost O(log n).
  */
 export interface HeapNode<E> {
   a: number
   b: number
+  c: string
   entry: E
   gen: number
 }
@@ -66,5 +67,5 @@ export class Heap<E> {
 }
 
 function less<E>(x: HeapNode<E>, y: HeapNode<E>): boolean {
-  return x.a < y.a || (x.a === y.a && x.b < y.b)
+  return x.a < y.a || (x.a === y.a && (x.b < y.b || (x.b === y.b && x.c < y.c)))
 }

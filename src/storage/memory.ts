@@ -84,7 +84,7 @@ export function checkLeaseMs(v: unknown, where: string): number {
  * copied) or received (it is frozen: writes throw in strict code).
  *
  * Indexes keep every queue operation at O(items touched · log n): a heap of QUEUED items by seq, a heap of
- * leases by expiry, a heap of finished items by seq per (account, kind, configuration or job id), a heap of
+ * leases by expiry (ties by item key, as Redis orders a sorted set), a heap of finished items by seq per (account, kind, configuration or job id), a heap of
  * every item by submission time (purge), and a count of unfinished items per account. Heaps delete lazily
  * and compact themselves when dead nodes outnumber live ones.
  */
@@ -150,7 +150,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
     e.status = 'QUEUED'
     queuedLive++
     addPending(e.base.account, 1)
-    queued.push({ a: e.base.seq, b: 0, entry: e, gen: e.gen })
+    queued.push({ a: e.base.seq, b: 0, c: e.key, entry: e, gen: e.gen })
     tidy(queued, queuedLive, liveQueued)
   }
 
@@ -160,7 +160,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
     e.leaseExpiresAt = expiresAt
     processingLive++
     addPending(e.base.account, 1)
-    leases.push({ a: expiresAt, b: e.base.seq, entry: e, gen: e.gen })
+    leases.push({ a: expiresAt, b: 0, c: e.key, entry: e, gen: e.gen })
     tidy(leases, processingLive, liveLease)
   }
 
@@ -175,7 +175,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
     }
     g.live++
     e.group = g
-    g.heap.push({ a: b.seq, b: 0, entry: e, gen: e.gen })
+    g.heap.push({ a: b.seq, b: 0, c: e.key, entry: e, gen: e.gen })
     tidy(g.heap, g.live, liveDone)
   }
 
@@ -248,7 +248,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
         if (old !== undefined) remove(old)
         const e: Entry = { key, base: p.base, status: 'QUEUED', gen: ++nextGen, claim: undefined, leaseExpiresAt: 0, attempts: 0, finishedAt: p.finishedAt, output: p.output, group: undefined }
         items.set(key, e)
-        bySubmission.push({ a: p.base.submittedAt, b: p.base.seq, entry: e, gen: e.gen })
+        bySubmission.push({ a: p.base.submittedAt, b: p.base.seq, c: '', entry: e, gen: e.gen })
         // A put item has no lease: PROCESSING is put as QUEUED (claimable at once).
         if (isFinished(p.status)) enterFinished(e, p.status)
         else enterQueued(e)
@@ -290,7 +290,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
         e.claim = `${base}${i}`
         e.leaseExpiresAt = expiresAt
         e.attempts++
-        leases.push({ a: expiresAt, b: e.base.seq, entry: e, gen: e.gen })
+        leases.push({ a: expiresAt, b: 0, c: e.key, entry: e, gen: e.gen })
         const item = view(e)
         item.claim = e.claim
         item.leaseExpiresAt = expiresAt

@@ -52,7 +52,8 @@ export interface Storage {
   /**
    * Claim up to `limit` items for processing, oldest first, any account, and return them (status PROCESSING).
    * Claimable are PROCESSING items whose lease expired (claimed by a worker, in any process, that died or
-   * stalled: they come first, earliest expiry first) and then QUEUED items (lowest `seq` first).
+   * stalled: they come first, earliest expiry first, ties in the order of the item key JSON
+   * `[account, kind, configId, id]`) and then QUEUED items (lowest `seq` first).
    * Every returned item carries a new lease: `claim` (a token unique to this claim, across processes),
    * `leaseExpiresAt` (`nowMs + leaseMs`) and `attempts` (claims of this item so far, this one included: a
    * value above 1 means an earlier claim was lost, e.g. its process crashed; the caller may fail items

@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createMemoryStorage } from '../../src/storage/memory.ts'
-import type { ItemKey, ItemKind, QueueItem, QueueStatus, TakeFilter } from '../../src/storage/types.ts'
+import { churnOps, createStorageModel, opArb, play } from '../helpers/storage-ops.ts'
+import type { Op } from '../helpers/storage-ops.ts'
 
 /*
  * The memory storage's indexes (heaps with lazy deletion and compaction, per-group finished heaps, the pending
@@ -9,242 +10,13 @@ import type { ItemKey, ItemKind, QueueItem, QueueStatus, TakeFilter } from '../.
  * keys) for heaps to compact. The Redis suite compares Redis with the memory storage the same way.
  */
 
-interface ModelEntry {
-  item: QueueItem
-  status: QueueStatus
-  claim?: string
-  leaseExpiresAt: number
-  attempts: number
-}
-
-/** The storage's queue semantics, written as plainly as possible: every operation scans every item. */
-function createModel(leaseMs: number) {
-  const items = new Map<string, ModelEntry>()
-  const keyOf = (k: ItemKey): string => JSON.stringify([k.account, k.kind, k.configId, k.id])
-  const finished = (s: QueueStatus): boolean => s === 'PROCESSED' || s === 'FAILED'
-  const view = (e: ModelEntry): QueueItem => ({ ...e.item, status: e.status })
-  let claims = 0
-  const holds = (i: QueueItem): ModelEntry | undefined => {
-    const e = items.get(keyOf(i))
-    return e !== undefined && e.status === 'PROCESSING' && e.item.seq === i.seq && i.claim !== undefined && e.claim === i.claim ? e : undefined
-  }
-  return {
-    put(i: QueueItem): void {
-      const { status, claim: _c, leaseExpiresAt: _l, attempts: _a, ...rest } = i
-      items.set(keyOf(i), { item: structuredClone(rest) as QueueItem, status: finished(status) ? status : 'QUEUED', leaseExpiresAt: 0, attempts: 0 })
-    },
-    get: (k: ItemKey): QueueItem | undefined => {
-      const e = items.get(keyOf(k))
-      return e === undefined ? undefined : view(e)
-    },
-    claim(limit: number, now: number): QueueItem[] {
-      const all = [...items.values()]
-      const expired = all.filter((e) => e.status === 'PROCESSING' && e.leaseExpiresAt <= now).sort((a, b) => a.leaseExpiresAt - b.leaseExpiresAt || a.item.seq - b.item.seq)
-      const queued = all.filter((e) => e.status === 'QUEUED').sort((a, b) => a.item.seq - b.item.seq)
-      const got = [...expired, ...queued].slice(0, Math.max(0, limit))
-      const prefix = `m${++claims}:`
-      return got.map((e, i) => {
-        e.status = 'PROCESSING'
-        e.claim = `${prefix}${i}`
-        e.leaseExpiresAt = now + leaseMs
-        e.attempts++
-        return { ...view(e), claim: e.claim, leaseExpiresAt: e.leaseExpiresAt, attempts: e.attempts }
-      })
-    },
-    complete(i: QueueItem): boolean {
-      const e = holds(i)
-      if (e === undefined || !finished(i.status)) return false
-      e.status = i.status
-      delete e.claim
-      if (i.output !== undefined) e.item.output = structuredClone(i.output)
-      if (i.finishedAt !== undefined) e.item.finishedAt = i.finishedAt
-      return true
-    },
-    extend(i: QueueItem, now: number): number | undefined {
-      const e = holds(i)
-      if (e === undefined) return undefined
-      e.leaseExpiresAt = now + leaseMs
-      return e.leaseExpiresAt
-    },
-    release(i: QueueItem): boolean {
-      const e = holds(i)
-      if (e === undefined) return false
-      e.status = 'QUEUED'
-      delete e.claim
-      return true
-    },
-    take(account: string, kind: ItemKind, f: TakeFilter, limit: number): QueueItem[] {
-      const match = (i: QueueItem): boolean => ('jobId' in f ? i.jobId === f.jobId : i.configId === f.configId && i.jobId === undefined)
-      const got = [...items.values()]
-        .filter((e) => e.item.account === account && e.item.kind === kind && finished(e.status) && match(e.item))
-        .sort((a, b) => a.item.seq - b.item.seq)
-        .slice(0, Math.max(0, limit))
-      for (const e of got) items.delete(keyOf(e.item))
-      return got.map(view)
-    },
-    takeItem(k: ItemKey): QueueItem | undefined {
-      const e = items.get(keyOf(k))
-      if (e === undefined || !finished(e.status)) return undefined
-      items.delete(keyOf(k))
-      return view(e)
-    },
-    cancel(k: ItemKey): 'cancelled' | 'not-queued' | 'missing' {
-      const e = items.get(keyOf(k))
-      if (e === undefined) return 'missing'
-      if (finished(e.status)) return 'not-queued'
-      items.delete(keyOf(k))
-      return 'cancelled'
-    },
-    purge(before: number): number {
-      let n = 0
-      for (const [k, e] of items) if (e.item.submittedAt < before) (items.delete(k), n++)
-      return n
-    },
-    count: (account: string): number => [...items.values()].filter((e) => e.item.account === account && !finished(e.status)).length,
-  }
-}
-
-type Op =
-  | { op: 'put'; ids: number[]; account: string; configId: string; jobId: string | undefined; submittedAt: number }
-  | { op: 'claim'; limit: number }
-  | { op: 'complete' | 'release' | 'extend'; pick: number; failed: boolean }
-  | { op: 'take'; account: string; by: 'config' | 'job'; value: string; limit: number }
-  | { op: 'takeItem' | 'cancel' | 'get'; id: number; account: string; configId: string }
-  | { op: 'purge'; before: number }
-  | { op: 'tick'; ms: number }
-  | { op: 'count'; account: string }
-  | { op: 'cancelMany'; ids: number[]; account: string; configId: string }
-  | { op: 'finishAll'; how: 'complete' | 'release' | 'extend' }
-
-const account = fc.constantFrom('a', 'a', 'b')
-const configId = fc.constantFrom('c1', 'c1', 'c2')
-const id = fc.integer({ min: 1, max: 150 })
-const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ op: fc.constant('put' as const), ids: fc.array(id, { minLength: 1, maxLength: 100 }), account, configId, jobId: fc.constantFrom(undefined, undefined, 'j1'), submittedAt: fc.integer({ min: 0, max: 99 }) }) },
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('claim' as const), limit: fc.integer({ min: 0, max: 100 }) }) },
-  { weight: 12, arbitrary: fc.record({ op: fc.constantFrom('complete' as const, 'complete' as const, 'release' as const, 'extend' as const), pick: fc.nat(), failed: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('take' as const), account, by: fc.constantFrom('config' as const, 'job' as const), value: fc.constantFrom('c1', 'c2', 'j1'), limit: fc.integer({ min: 0, max: 40 }) }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constantFrom('takeItem' as const, 'cancel' as const, 'get' as const), id, account, configId }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('purge' as const), before: fc.integer({ min: 0, max: 100 }) }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('tick' as const), ms: fc.constantFrom(100, 500, 1_000) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('count' as const), account }) },
-  // Bulk changes leave many dead heap nodes behind, so heaps compact.
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('cancelMany' as const), ids: fc.array(id, { minLength: 1, maxLength: 100 }), account, configId }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('finishAll' as const), how: fc.constantFrom('complete' as const, 'release' as const, 'extend' as const) }) },
-)
-
-/** Lease tokens differ (random per storage): name them by first appearance. */
-function normalizeClaims(answers: unknown[]): unknown[] {
-  const names = new Map<string, string>()
-  return JSON.parse(JSON.stringify(answers), (k, v: unknown) => {
-    if (k !== 'claim' || typeof v !== 'string') return v
-    if (!names.has(v)) names.set(v, `claim${names.size}`)
-    return names.get(v)
-  }) as unknown[]
-}
-
 /** Runs `ops` on the memory storage and on the model and compares every answer. */
 async function compare(ops: readonly Op[]): Promise<void> {
-    let now = 1_000_000
-    const s = createMemoryStorage({ now: () => now, leaseMs: 1_000 })
-    const m = createModel(1_000)
-    const got: unknown[] = []
-    const want: unknown[] = []
-    const heldS: QueueItem[] = []
-    const heldM: QueueItem[] = []
-    let seq = 0
-    for (const o of ops) {
-      switch (o.op) {
-        case 'put': {
-          const list = [...new Set(o.ids)].map((n): QueueItem => ({
-            account: o.account, kind: 'document', configId: o.configId, id: `d${n}`, status: 'QUEUED', seq: ++seq,
-            submittedAt: o.submittedAt, input: { text: `t${n}` }, ...(o.jobId === undefined ? {} : { jobId: o.jobId }),
-          }))
-          await s.putItems(list)
-          for (const i of list) m.put(i)
-          break
-        }
-        case 'claim': {
-          const a = await s.claimQueued(o.limit)
-          const b = m.claim(o.limit, now)
-          heldS.push(...a)
-          heldM.push(...b)
-          got.push(a)
-          want.push(b)
-          break
-        }
-        case 'complete':
-        case 'release':
-        case 'extend': {
-          if (heldS.length === 0) break
-          const k = o.pick % heldS.length
-          const [a, b] = [heldS[k]!, heldM[k]!]
-          if (o.op === 'complete') {
-            const status = o.failed ? 'FAILED' : 'PROCESSED'
-            const out = (i: QueueItem): QueueItem => ({ ...i, status, finishedAt: now, output: { id: i.id, config_id: i.configId, status } })
-            got.push(await s.completeItem(out(a)))
-            want.push(m.complete(out(b)))
-          } else if (o.op === 'release') {
-            got.push(await s.releaseItem(a))
-            want.push(m.release(b))
-          } else {
-            got.push(await s.extendLease(a))
-            want.push(m.extend(b, now))
-          }
-          break
-        }
-        case 'take': {
-          const f: TakeFilter = o.by === 'config' ? { configId: o.value } : { jobId: o.value }
-          got.push(await s.takeProcessed(o.account, 'document', f, o.limit))
-          want.push(m.take(o.account, 'document', f, o.limit))
-          break
-        }
-        case 'takeItem':
-        case 'cancel':
-        case 'get': {
-          const key: ItemKey = { account: o.account, kind: 'document', configId: o.configId, id: `d${o.id}` }
-          if (o.op === 'takeItem') (got.push(await s.takeItem(key)), want.push(m.takeItem(key)))
-          else if (o.op === 'cancel') (got.push(await s.cancelQueued(key)), want.push(m.cancel(key)))
-          else (got.push(await s.getItem(key)), want.push(m.get(key)))
-          break
-        }
-        case 'purge':
-          got.push(await s.purgeBefore(o.before))
-          want.push(m.purge(o.before))
-          break
-        case 'tick':
-          now += o.ms
-          break
-        case 'count':
-          got.push(await s.countQueued(o.account))
-          want.push(m.count(o.account))
-          break
-        case 'cancelMany':
-          for (const n of o.ids) {
-            const key: ItemKey = { account: o.account, kind: 'document', configId: o.configId, id: `d${n}` }
-            got.push(await s.cancelQueued(key))
-            want.push(m.cancel(key))
-          }
-          break
-        case 'finishAll':
-          for (let k = 0; k < heldS.length; k++) {
-            const [a, b] = [heldS[k]!, heldM[k]!]
-            if (o.how === 'complete') {
-              const out = (i: QueueItem): QueueItem => ({ ...i, status: 'PROCESSED', finishedAt: now, output: { id: i.id, config_id: i.configId, status: 'PROCESSED' } })
-              got.push(await s.completeItem(out(a)))
-              want.push(m.complete(out(b)))
-            } else if (o.how === 'release') {
-              got.push(await s.releaseItem(a))
-              want.push(m.release(b))
-            } else {
-              got.push(await s.extendLease(a))
-              want.push(m.extend(b, now))
-            }
-          }
-          break
-      }
-    }
-    expect(normalizeClaims(got)).toEqual(normalizeClaims(want))
+  const c1 = { now: 1_000_000 }
+  const c2 = { now: 1_000_000 }
+  const got = await play(createMemoryStorage({ now: () => c1.now, leaseMs: 1_000 }), ops, c1)
+  const want = await play(createStorageModel(1_000, () => c2.now), ops, c2)
+  expect(got).toEqual(want)
 }
 
 describe('memory storage against a scanning model', () => {
@@ -253,19 +25,6 @@ describe('memory storage against a scanning model', () => {
   })
 
   it('should stay exact through heavy churn, where every heap compacts many times', async () => {
-    const ids = Array.from({ length: 150 }, (_, i) => i + 1)
-    const ops: Op[] = []
-    for (let round = 0; round < 12; round++) {
-      const acct = round % 3 === 0 ? 'b' : 'a'
-      ops.push({ op: 'put', ids, account: acct, configId: 'c1', jobId: round % 4 === 0 ? 'j1' : undefined, submittedAt: round * 8 })
-      ops.push({ op: 'claim', limit: 100 }, { op: 'finishAll', how: 'release' }, { op: 'claim', limit: 120 }, { op: 'finishAll', how: 'extend' })
-      ops.push({ op: 'tick', ms: 1_000 }, { op: 'claim', limit: 90 }, { op: 'count', account: 'a' }, { op: 'finishAll', how: 'complete' })
-      ops.push({ op: 'put', ids: ids.slice(round * 7, round * 7 + 60), account: acct, configId: 'c2', jobId: undefined, submittedAt: round * 8 + 1 })
-      ops.push({ op: 'cancelMany', ids: ids.filter((i) => i % 3 === round % 3), account: acct, configId: 'c2' })
-      ops.push({ op: 'take', account: acct, by: 'config', value: 'c1', limit: 30 }, { op: 'take', account: 'a', by: 'job', value: 'j1', limit: 25 })
-      ops.push({ op: 'tick', ms: 500 }, { op: 'claim', limit: 40 }, { op: 'count', account: 'b' })
-      if (round % 4 === 3) ops.push({ op: 'purge', before: round * 8 - 10 })
-    }
-    await compare(ops)
+    await compare(churnOps())
   })
 })

@@ -7,6 +7,8 @@ import { createMemoryStorage } from '../../src/storage/memory.ts'
 import { createRedisStorage } from '../../src/storage/redis.ts'
 import type { ItemKind, QueueItem, Storage } from '../../src/storage/types.ts'
 import { runStorageContract } from '../helpers/storage-contract.ts'
+import { churnOps, opArb as bulkOpArb, play as playBulk } from '../helpers/storage-ops.ts'
+import type { Op as BulkOp } from '../helpers/storage-ops.ts'
 import { REDIS_URL, redisReachable } from '../helpers/redis.ts'
 
 
@@ -363,6 +365,28 @@ suite(`Redis storage at ${REDIS_URL}${unreachable === undefined ? '' : ` (skippe
         }),
         { seed: 20261122, numRuns: 100 },
       )
+    })
+
+    /** Plays bulk operations (up to 150 keys, two accounts, leases expiring) on memory and Redis and compares. */
+    async function compareBulk(ops: readonly BulkOp[]): Promise<void> {
+      const prefix = uniquePrefix()
+      try {
+        const c1 = { now: 1_000_000 }
+        const c2 = { now: 1_000_000 }
+        const expected = await playBulk(createMemoryStorage({ now: () => c1.now, leaseMs: 1_000 }), ops, c1)
+        const actual = await playBulk(createRedisStorage({ client, prefix, now: () => c2.now, leaseMs: 1_000 }), ops, c2)
+        expect(actual).toEqual(expected)
+      } finally {
+        await deleteKeys(prefix)
+      }
+    }
+
+    it('should agree through heavy churn: bulk puts, cancels, releases, extensions and expired leases', async () => {
+      await compareBulk(churnOps())
+    })
+
+    it('should agree on random bulk sequences', async () => {
+      await fc.assert(fc.asyncProperty(fc.array(bulkOpArb, { minLength: 20, maxLength: 80 }), compareBulk), { seed: 20261123, numRuns: 25 })
     })
 
     it('should never give one item to two clients claiming at the same time', async () => {
