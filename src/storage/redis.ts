@@ -8,6 +8,8 @@ import { DEFAULT_LEASE_MS } from './types.ts'
 import type { ClaimOptions, ItemKey, ItemKind, QueueItem, QueueStatus, SettingsRecord, StatRow, Storage, StorageOptions, TakeFilter } from './types.ts'
 import { checkStorable, failedOutcome, storableOutcome } from './values.ts'
 
+export { StorageUnavailableError, isStorageUnavailable } from './errors.ts'
+
 /** Options of {@link createRedisStorage}: a connection URL or a client, a key prefix, leases and logging. */
 export interface RedisStorageOptions extends StorageOptions {
   /**
