@@ -312,7 +312,10 @@ function inCompound(doc: AnnotatedDocument, i: number): boolean {
  * candidates as themes"), keyed by its head's lemma, with the adjectives attached to it (modifiers "clean room",
  * "clean and quiet rooms"; predicates "the room was clean", "staff were friendly and helpful"; a predicate after
  * "X of/at/in Y" belongs to X: "the staff at the desk were helpful"), its aspect polarity (the words attached to
- * it, contrast and negation; `SentimentSection.aspect`) and its own negation.
+ * it, contrast and negation; `SentimentSection.aspect`; when that finds no evidence, the attributes' learned
+ * polarity: "the breakfast was cold") and its own negation. Left out: names, vague heads ("thing", "time"), words for
+ * time, quantity, choice and the writer's trip ("hour", "choice", "line", "trip"), measures ("2 hours"), imperatives
+ * the tagger read as nouns ("Book early"), evaluative words read as nouns ("Clean and quiet rooms").
  */
 export function documentFacets(doc: AnnotatedDocument, phrases: readonly ThemeSpan[], sentiment: SentimentSection | undefined, background: Background | undefined): PartFacet[] {
   const toks = doc.tokens
@@ -558,31 +561,26 @@ interface FacetEntry {
   lower: number
   names: number
   zipf: number
-  /** Occurrences with an attribute or a polar aspect: the facet is something the texts evaluate. */
-  described: number
   readonly atts: Map<string, { count: number; mentions: MentionSet }>
   readonly mentions: MentionSet
 }
 
 /**
- * Whether a facet is a thing the collection talks about rather than a word that happens to recur ("hour",
- * "line", "choice"): it must be more frequent in the collection than in everyday English (the themes' background
- * list: keyness in zipf units, more demanding for everyday words), and evaluated (an attribute or an aspect
- * polarity) in a share of its occurrences. Heads written capitalised inside sentences more often than in lower
- * case are names ("Bellagio"), which are entities, not facets.
+ * Whether a facet is a thing the collection talks about rather than an everyday word that happens to recur ("job",
+ * "head", "future"): it must be more frequent in the collection than in everyday English (the themes' background
+ * list: keyness in zipf units, so the more common a word is, the more often the collection must use it). Heads
+ * written capitalised inside sentences at least as often as in lower case are names ("Bellagio"), which are
+ * entities, not facets. (Occurrences that are no facets, "2 hours", "Book early", "a good choice", never get here:
+ * see {@link documentFacets}.)
  */
 function isFacet(f: FacetEntry, collectionWords: number): boolean {
   if (f.lower === 0 || f.names >= f.lower) return false
   const perBillion = (f.t.count / Math.max(1, collectionWords)) * 1e9
-  const keyness = Math.log10(perBillion) - f.zipf
-  const describedShare = f.described / f.t.count
-  return keyness >= FACET_MIN_KEYNESS && describedShare >= FACET_MIN_DESCRIBED
+  return Math.log10(perBillion) - f.zipf >= FACET_MIN_KEYNESS
 }
 
 /** Least keyness (zipf in the collection minus zipf in everyday English) of a facet. */
 export const FACET_MIN_KEYNESS = 0.5
-/** Least share of a facet's occurrences that carry an attribute or an aspect polarity. */
-export const FACET_MIN_DESCRIBED = 0.34
 
 /**
  * Aggregate per-text results into the Discovery output, a pure function of its arguments:
@@ -697,14 +695,13 @@ export function aggregateParts(parts: readonly DiscoveryPart[], config: Configur
         const key = keyOf(o)
         let f = facets.get(key)
         if (f === undefined) {
-          f = { facet: key, t: tally(), texts: new Set(), lower: 0, names: 0, zipf: o.zipf, described: 0, atts: new Map(), mentions: new MentionSet() }
+          f = { facet: key, t: tally(), texts: new Set(), lower: 0, names: 0, zipf: o.zipf, atts: new Map(), mentions: new MentionSet() }
           facets.set(key, f)
         }
         add(f.t, o.polarity)
         f.texts.add(p.index)
         if (o.casing === 'lower') f.lower++
         else if (o.casing === 'name') f.names++
-        if (o.attributes.length > 0 || o.polarity !== 'neutral') f.described++
         f.mentions.add({ label: o.label, is_negated: o.negated, ...(o.negatingPhrase !== undefined ? { negating_phrase: o.negatingPhrase } : {}), locations: [o] }, p.index)
         const seen = new Set<string>()
         for (const a of o.attributes) {
