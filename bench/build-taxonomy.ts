@@ -23,7 +23,7 @@ import { phraseVector, phraseWords, tokenId } from '../src/semantic/embed.ts'
 import { createAnnotator } from '../src/nlp/annotate.ts'
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
-const source = resolve(process.argv.slice(2).find((a, i, all) => !a.startsWith('--') && !['--neighbours', '--corpus', '--context'].includes(all[i - 1] ?? '')) ?? join(repo, '../shared/data/taxonomy/iab-content-taxonomy-3.1.tsv'))
+const source = resolve(process.argv.slice(2).find((a, i, all) => !a.startsWith('--') && !['--neighbours', '--corpus', '--context', '--corpus-words'].includes(all[i - 1] ?? '')) ?? join(repo, '../shared/data/taxonomy/iab-content-taxonomy-3.1.tsv'))
 const corpusAt = process.argv.indexOf('--corpus')
 const corpusPath = corpusAt >= 0 ? resolve(process.argv[corpusAt + 1]!) : undefined
 const out = join(repo, 'lexicons/en/iab-taxonomy.tsv')
@@ -95,7 +95,8 @@ export const SECTION_TO_IAB: Readonly<Record<string, string>> = {
   DIVORCE: '186', // Family and Relationships
 }
 /** Most corpus words per node, and the least number of a section's stories a word must occur in. */
-const CORPUS_WORDS = 24
+const cwAt = process.argv.indexOf('--corpus-words')
+const CORPUS_WORDS = cwAt >= 0 ? Number(process.argv[cwAt + 1]) : 24
 const CORPUS_MIN_STORIES = 3
 const SIF_A = 1e-4
 

@@ -147,14 +147,18 @@ const withTaxonomy = (corpusWeight: number, balanced: boolean): SemanticModel =>
 const rankAll = (model: SemanticModel, options: CategoryOptions): string[][] =>
   docs.map((doc) => rankCategories(model, categoryText(model.vectors, doc, options), options).map((x) => x.node.name))
 const DESIGNS: Array<[string, number, CategoryOptions, boolean?]> = [
-  ['names + neighbours, cosine only (sif)', 0, { votes: false }],
-  ['names + neighbours, + word votes (previous engine)', 0, {}],
+  ['names + neighbours in context, cosine only (sif)', 0, { votes: false }],
+  ['names + neighbours in context, + word votes', 0, {}],
   ['+ corpus words x1', 1, {}],
   ['+ corpus words x2', 2, {}],
   ['+ corpus words x4', 4, {}],
   ['+ corpus words x2, cosine only', 2, { votes: false }],
   ['+ corpus words x2, idf weights', 2, { weighting: 'idf' }],
   ['+ corpus words x2, title x2', 2, { titleWeight: 2 }],
+  ['+ corpus words x2, sif a = 1e-3', 2, { sifA: 1e-3 }],
+  ['+ corpus words x2, nouns only', 2, { otherPosWeight: 0 }],
+  ['+ corpus words x2, other words x0.5', 2, { otherPosWeight: 0.5 }],
+  ['+ corpus words x2, sif a = 1e-5', 2, { sifA: 1e-5 }],
   ['+ corpus words x2, negated words left out', 2, { keepNegated: false }],
   ['+ corpus words x2, repeats 1 + ln n', 2, { sublinear: true }],
   ['+ corpus words x2, top 20 words', 2, { topTerms: 20 }],

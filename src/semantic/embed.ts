@@ -19,15 +19,17 @@ export interface EmbedOptions {
    * @defaultValue true
    */
   readonly keepNegated?: boolean
+  /** The `a` of the `sif` weight a / (a + p). @defaultValue 1e-4 */
+  readonly sifA?: number
 }
 
 const SIF_A = 1e-4
 
 /** Importance weight of a word id under a weighting. */
-export function termWeight(vectors: WordVectors, id: number, weighting: TermWeighting = 'sif'): number {
+export function termWeight(vectors: WordVectors, id: number, weighting: TermWeighting = 'sif', a = SIF_A): number {
   if (weighting === 'uniform') return 1
   const p = vectors.probability(id)
-  return weighting === 'idf' ? Math.log(1 / p) : SIF_A / (SIF_A + p)
+  return weighting === 'idf' ? Math.log(1 / p) : a / (a + p)
 }
 
 /** Vector id of a token: its lower-case form, else its lemma; -1 for stop words, non-words and unknown words. */
@@ -79,7 +81,7 @@ export function spanVector(vectors: WordVectors, doc: AnnotatedDocument, start =
     if (!keepNegated && t.negated) continue
     const id = tokenId(vectors, t)
     if (id < 0) continue
-    const w = termWeight(vectors, id, weighting)
+    const w = termWeight(vectors, id, weighting, options.sifA)
     vectors.addTo(acc, id, w)
     terms.push({ token: i, id, weight: w })
   }

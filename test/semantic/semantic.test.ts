@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
+import { parseTaxonomyModel } from '../../src/semantic/taxonomy.ts'
 import { createSemanticModel, compileSamples, decodeWordVectors, documentVectors, encodeWordVectors, matchSamples, phraseVector, spanVector, dot } from '../../src/semantic/index.ts'
 import { dataPath } from '../../src/resources.ts'
 
@@ -70,5 +71,19 @@ describe('text vectors and similarity', () => {
     expect(roots.map((r) => r.name)).toContain('Sports')
     expect(roots.map((r) => r.name)).not.toContain('Genres')
     for (const r of roots) expect(dot(r.branch, r.branch)).toBeCloseTo(1, 3)
+  })
+
+  it('should read corpus words as a fifth column and let them pull a node towards its subject', () => {
+    const tsv = ['# id\tparent\tname\twords\tcorpus words', '1\t\tPolitics\tpolitics ideology', '2\t\tSports\tsports sport', ''].join('\n')
+    const plain = parseTaxonomyModel(tsv, semantic.vectors)
+    const withCorpus = parseTaxonomyModel(tsv.replace('politics ideology', 'politics ideology\tsenate election republicans democrats'), semantic.vectors)
+    expect(plain.nodes[0]!.corpus).toEqual([])
+    expect(withCorpus.nodes[0]!.corpus).toEqual(['senate', 'election', 'republicans', 'democrats'])
+    const vote = phraseVector(semantic.vectors, 'the senate vote on the budget').vector
+    expect(dot(vote, withCorpus.nodes[0]!.vector)).toBeGreaterThan(dot(vote, plain.nodes[0]!.vector))
+    // Without corpus weight the fifth column changes nothing.
+    const off = parseTaxonomyModel(tsv.replace('politics ideology', 'politics ideology\tsenate election'), semantic.vectors, 'x', { corpusWeight: 0 })
+    expect(Array.from(off.nodes[0]!.vector)).toEqual(Array.from(plain.nodes[0]!.vector))
+    expect(() => parseTaxonomyModel('1\t9\tOrphan\torphan\n', semantic.vectors, 'bad.tsv')).toThrow(/bad.tsv:1: parent "9"/)
   })
 })

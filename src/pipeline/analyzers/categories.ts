@@ -75,6 +75,8 @@ export interface CategoryOptions extends EmbedOptions {
   readonly topTerms?: number
   /** Weight of proper nouns (PROPN: names of people, places, firms) against other words. @defaultValue 1 */
   readonly properNounWeight?: number
+  /** Weight of words that are not nouns (verbs, adjectives, adverbs). @defaultValue 1 */
+  readonly otherPosWeight?: number
 }
 
 /**
@@ -86,12 +88,15 @@ export function categoryText(vectors: SemanticModel['vectors'], doc: AnnotatedDo
   const tw = options.titleWeight ?? 1
   const pw = options.properNounWeight ?? 1
   const top = options.topTerms ?? 0
-  if ((tw === 1 && pw === 1 && top === 0 && options.sublinear !== true) || all.terms.length === 0) return all
+  const ow = options.otherPosWeight ?? 1
+  if ((tw === 1 && pw === 1 && ow === 1 && top === 0 && options.sublinear !== true) || all.terms.length === 0) return all
   const first = doc.sentences.length > 1 ? doc.sentences[0] : undefined
   let terms = all.terms.map((t) => {
     let w = t.weight
     if (first !== undefined && t.token >= first.tokenStart && t.token < first.tokenEnd) w *= tw
-    if (doc.tokens[t.token]!.pos === 'PROPN') w *= pw
+    const pos = doc.tokens[t.token]!.pos
+    if (pos === 'PROPN') w *= pw
+    else if (pos !== 'NOUN') w *= ow
     return w === t.weight ? t : { ...t, weight: w }
   })
   if (options.sublinear === true || top > 0) {
