@@ -188,6 +188,20 @@ describe('Discovery aggregation', () => {
     ])
   })
 
+  it('should keep facets the collection uses more than everyday English does, and leave names out', async () => {
+    const config = await primary()
+    const occurrence = (facet: string, zipf: number, casing: 'lower' | 'name' | 'initial' = 'lower') => ({
+      facet, label: facet, offset: 0, length: facet.length, negated: false, polarity: 'neutral' as const, casing, zipf, attributes: [],
+    })
+    // 20,000 words: two occurrences are 100,000 per billion (zipf 5.0).
+    const parts: DiscoveryPart[] = [0, 1].map((index) => ({
+      index, words: 10_000, names: index === 0 ? ['bellagio', 'bellagio'] : [], themes: [], entities: [], topics: [],
+      facets: [occurrence('buffet', 3.6), occurrence('job', 5.5), occurrence('bellagio', 1.5)],
+    }))
+    const out = aggregateParts(parts, config, { id: 'k', config_id: 'x', status: 'PROCESSED' }, () => 'neutral')
+    expect(out.facets!.map((f) => f.label)).toEqual(['buffet'])
+  })
+
   it('should aggregate the same from parts that crossed a thread boundary (plain JSON)', async () => {
     const texts = ['The room was clean and the staff were friendly.', 'The room was clean. I would not recommend this hotel to Tim Cook.']
     const captured: CollectionPart[] = []
