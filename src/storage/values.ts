@@ -12,6 +12,22 @@ export const MAX_DEPTH = 1000
 
 const isWellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
 
+/** Where the first lone surrogate of a string is, for messages. */
+function loneSurrogate(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1)
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        i++
+        continue
+      }
+    } else if (!(c >= 0xdc00 && c <= 0xdfff)) continue
+    return `a lone surrogate U+${c.toString(16).toUpperCase()} at character ${i + 1}`
+  }
+  return 'a lone surrogate'
+}
+
 function describe(v: unknown): string {
   if (typeof v === 'number') return String(v)
   if (typeof v === 'object' && v !== null) return `an instance of ${(v as object).constructor?.name ?? 'an unknown class'}`
@@ -37,20 +53,20 @@ export function checkStorable(value: unknown, path: string): void {
 function walk(v: unknown, path: string, depth: number, copy: boolean, freeze: boolean): unknown {
   switch (typeof v) {
     case 'string':
-      if (!isWellFormed(v)) throw new StorageValueError(path, `holds a lone surrogate (a string that is not well-formed UTF-16), which cannot be stored`)
+      if (!isWellFormed(v)) throw new StorageValueError(path, `should be well-formed text, instead found ${loneSurrogate(v)}`)
       return v
     case 'number':
-      if (!Number.isFinite(v)) throw new StorageValueError(path, `is ${String(v)}; only finite numbers can be stored`)
+      if (!Number.isFinite(v)) throw new StorageValueError(path, `should be a finite number, instead found ${String(v)}`)
       return v === 0 ? 0 : v
     case 'boolean':
       return v
     case 'object':
       break
     default:
-      throw new StorageValueError(path, `is ${describe(v)}, which cannot be stored (JSON values only)`)
+      throw new StorageValueError(path, `should be a JSON value (object, array, string, number, boolean or null), instead found ${describe(v)}`)
   }
   if (v === null) return null
-  if (depth >= MAX_DEPTH) throw new StorageValueError(path, `is nested deeper than ${MAX_DEPTH} levels`)
+  if (depth >= MAX_DEPTH) throw new StorageValueError(path, `should be nested at most ${MAX_DEPTH} levels deep, instead found deeper nesting`)
   if (Array.isArray(v)) {
     const out: unknown[] | undefined = copy ? new Array<unknown>(v.length) : undefined
     for (let i = 0; i < v.length; i++) {
@@ -61,13 +77,13 @@ function walk(v: unknown, path: string, depth: number, copy: boolean, freeze: bo
     return out === undefined ? v : freeze ? Object.freeze(out) : out
   }
   const proto = Object.getPrototypeOf(v) as unknown
-  if (proto !== Object.prototype && proto !== null) throw new StorageValueError(path, `is ${describe(v)}, which cannot be stored (plain objects and arrays only)`)
+  if (proto !== Object.prototype && proto !== null) throw new StorageValueError(path, `should be a plain object or an array, instead found ${describe(v)}`)
   const out: Record<string, unknown> | undefined = copy ? {} : undefined
   for (const k in v as Record<string, unknown>) {
     if (!Object.prototype.hasOwnProperty.call(v, k)) continue
     const e = (v as Record<string, unknown>)[k]
     if (e === undefined) continue
-    if (!isWellFormed(k)) throw new StorageValueError(`${path}[${JSON.stringify(k)}]`, 'is a property name with a lone surrogate, which cannot be stored')
+    if (!isWellFormed(k)) throw new StorageValueError(`${path}[${JSON.stringify(k)}]`, `should have a well-formed property name, instead found ${loneSurrogate(k)}`)
     const c = walk(e, `${path}.${k}`, depth + 1, copy, freeze)
     if (out !== undefined) out[k] = c
   }

@@ -382,11 +382,11 @@ export function runStorageContract(name: string, makeStorage: (options?: Storage
       it('should refuse a put holding a non-finite number or a lone surrogate, naming it, and store none of the batch', async () => {
         const good = item()
         const cases: Array<[unknown, RegExp]> = [
-          [{ score: Number.POSITIVE_INFINITY }, /items\[1\]\.input\.metadata\.score is Infinity/],
-          [[1, Number.NaN], /items\[1\]\.input\.metadata\[1\] is NaN/],
-          [{ s: 'a\uD800b' }, /items\[1\]\.input\.metadata\.s holds a lone surrogate/],
-          [{ big: 1n }, /items\[1\]\.input\.metadata\.big is a bigint/],
-          [{ when: new Date(0) }, /items\[1\]\.input\.metadata\.when is an instance of Date/],
+          [{ score: Number.POSITIVE_INFINITY }, /items\[1\]\.input\.metadata\.score should be a finite number, instead found Infinity/],
+          [[1, Number.NaN], /items\[1\]\.input\.metadata\[1\] should be a finite number, instead found NaN/],
+          [{ s: 'a\uD800b' }, /items\[1\]\.input\.metadata\.s should be well-formed text, instead found a lone surrogate U\+D800 at character 2/],
+          [{ big: 1n }, /items\[1\]\.input\.metadata\.big should be a JSON value .*, instead found a bigint/],
+          [{ when: new Date(0) }, /items\[1\]\.input\.metadata\.when should be a plain object or an array, instead found an instance of Date/],
         ]
         for (const [metadata, message] of cases) {
           const bad = item({ input: { text: 'x', metadata } })
@@ -396,7 +396,7 @@ export function runStorageContract(name: string, makeStorage: (options?: Storage
           expect(await s.getItem(good)).toBeUndefined()
           expect(await s.countQueued('a')).toBe(0)
         }
-        await expect(s.putItems([item({ input: { text: '\uDC00' } })])).rejects.toThrow(/items\[0\]\.input\.text holds a lone surrogate/)
+        await expect(s.putItems([item({ input: { text: '\uDC00' } })])).rejects.toThrow(/items\[0\]\.input\.text should be well-formed text, instead found a lone surrogate U\+DC00 at character 1/)
       })
       it('should drop undefined properties and keep well-formed text (emoji, CJK) as JSON does', async () => {
         const i = item({ input: { text: 'ok \u{1F600} 中文', metadata: { a: undefined, b: [undefined, 1], c: -0 } } })
@@ -417,9 +417,9 @@ export function runStorageContract(name: string, makeStorage: (options?: Storage
         expect(taken.map((t) => [t.seq, t.status])).toEqual([[1, 'PROCESSED'], [2, 'FAILED'], [3, 'PROCESSED'], [4, 'FAILED'], [5, 'PROCESSED']])
         expect(taken[1]?.output).toEqual({
           id: list[1]!.id, config_id: 'c1', job_id: 'j', tag: 't', status: 'FAILED',
-          failure_reason: 'the output could not be stored: output.sentiment_score is Infinity; only finite numbers can be stored',
+          failure_reason: 'the output could not be stored: output.sentiment_score should be a finite number, instead found Infinity',
         })
-        expect(taken[3]?.output?.failure_reason).toMatch(/output\.tag holds a lone surrogate/)
+        expect(taken[3]?.output?.failure_reason).toMatch(/output\.tag should be well-formed text, instead found a lone surrogate U\+D83D at character 2/)
         expect(JSON.parse(JSON.stringify(taken))).toEqual(taken)
         expect(await s.countQueued('a')).toBe(0)
       })

@@ -146,7 +146,7 @@ suite(`Redis storage at ${REDIS_URL}${unreachable === undefined ? '' : ` (skippe
         await client.hset(`${prefix}item`, JSON.stringify(['a', 'document', 'c1', 'd3']), '{not json')
         const taken = await s.takeProcessed('a', 'document', { configId: 'c1' }, 10)
         expect(taken.map((t) => [t.id, t.status])).toEqual([['d1', 'PROCESSED'], ['d2', 'FAILED'], ['d3', 'FAILED']])
-        expect(taken[1]?.output?.failure_reason).toMatch(/^the stored output could not be read: stored output\.title holds a lone surrogate/)
+        expect(taken[1]?.output?.failure_reason).toMatch(/^the stored output could not be read: stored output\.title should be well-formed text, instead found a lone surrogate U\+D800/)
         expect(taken[2]?.output?.failure_reason).toMatch(/^the stored item could not be read: /)
         expect(await countKeys(prefix)).toBe(0)
       } finally {
