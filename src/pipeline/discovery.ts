@@ -138,10 +138,9 @@ function adjectival(doc: AnnotatedDocument, t: Token | undefined, sentiment: Sen
   if (t === undefined || t.kind !== 'word' || !/^\p{L}[\p{L}'-]*$/u.test(t.text)) return false
   if (t.pos === 'ADJ') return true
   // "Terrible breakfast", "Central location", "Clean and quiet rooms": the tagger reads a capitalised first word as a
-  // name (or an imperative verb); an evaluative
-  // word (lexicon, attribute table) or an adjective ending ("Spacious", "Comfortable") is read as what it is.
-  const first = doc.sentences[t.sentence]
-  const opens = first !== undefined && firstWord(doc, t.sentence) === t.index
+  // name (or an imperative verb); an evaluative word (lexicon, attribute table) or an adjective ending ("Spacious",
+  // "Comfortable") is read as what it is.
+  const opens = firstWord(doc, t.sentence) === t.index
   if (!opens || !(t.pos === 'PROPN' || t.pos === 'NOUN' || t.pos === 'VERB') || !/^\p{Lu}\p{Ll}+$/u.test(t.text)) return false
   const lower = t.text.toLowerCase()
   return (sentiment?.tokenScores[t.index] ?? 0) !== 0 || ATTRIBUTE_POLARITY.has(lower) || /(ous|ful|ive|able|ible|less)$/.test(lower)
