@@ -279,6 +279,8 @@ export function createQueue(options: QueueOptions): Queue {
       if (list.length > limits.incoming_batch_limit) {
         fail('ERR_BATCH_LIMIT', `the batch holds ${list.length} documents, more than the limit of ${limits.incoming_batch_limit}`, 'documents')
       }
+      // A full queue refuses before the documents are validated: refusing under load costs next to nothing.
+      await checkRoom(list.length)
       const docs = list.map((raw, i) => {
         const path = o.batch ? `documents[${i}]` : 'document'
         const r = objectOf(raw, path, 'a document')
@@ -292,7 +294,6 @@ export function createQueue(options: QueueOptions): Queue {
         }
         return { id: idOf(r['id'], `${path}.id`), jobId: jobIdOf(r['job_id'], `${path}.job_id`, o.jobId), input: doc }
       })
-      await checkRoom(docs.length)
       await checkJobIds(new Set(docs.flatMap((d) => (d.jobId === undefined ? [] : [d.jobId]))), o)
       const ids = await store('document', o.configId, docs)
       const autoResponse = o.autoResponse === true ? ((await autoRespond('document', o.configId)) as DocumentOutput[]) : []
@@ -309,6 +310,7 @@ export function createQueue(options: QueueOptions): Queue {
       if (raw.length > limits.collection_limit) {
         fail('ERR_BATCH_LIMIT', `the collection holds ${raw.length} documents, more than the limit of ${limits.collection_limit}`, 'documents')
       }
+      await checkRoom(1)
       const value: CollectionInput = {
         documents: raw.map((t, i) => {
           const text = textOf(t, `collection.documents[${i}]`)
@@ -324,7 +326,6 @@ export function createQueue(options: QueueOptions): Queue {
       }
       const id = idOf(r['id'], 'collection.id')
       const jobId = jobIdOf(r['job_id'], 'collection.job_id', o.jobId)
-      await checkRoom(1)
       await checkJobIds(new Set(jobId === undefined ? [] : [jobId]), o)
       const ids = await store('collection', o.configId, [{ id, jobId, input: value }])
       const autoResponse = o.autoResponse === true ? ((await autoRespond('collection', o.configId)) as CollectionOutput[]) : []

@@ -155,6 +155,25 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   const waiting: Task[] = []
   let nextId = 0
   let closed = false
+  /** Threads that died since one last answered: replacements wait longer each time, and past a few the pool gives up. */
+  let crashes = 0
+  let respawn: ReturnType<typeof setTimeout> | undefined
+  let lastDeath = ''
+
+  /** Start threads up to `size`, at once or (after crashes) after a back-off. */
+  const refill = (): void => {
+    if (closed || slots.length >= options.size || respawn !== undefined) return
+    const spawnAll = (): void => {
+      respawn = undefined
+      if (closed) return
+      while (slots.length < options.size) slots.push(start())
+      pump()
+    }
+    if (crashes === 0) return spawnAll()
+    respawn = setTimeout(spawnAll, Math.min(5000, 50 * 2 ** crashes))
+    // Only waiting work justifies keeping the process alive for a replacement.
+    if (waiting.length === 0) respawn.unref()
+  }
 
   const start = (): Slot => {
     const slot: Slot = { worker: spawn(data, options.maxHeapMb), inFlight: new Map(), known: new Map(), dead: false }
@@ -164,6 +183,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       if (task === undefined) return
       slot.inFlight.delete(m.id)
       if (slot.inFlight.size === 0) slot.worker.unref()
+      crashes = 0
       if (m.type === 'done') task.resolve(m.output)
       else task.reject(new Error(m.message))
       pump()
@@ -186,8 +206,15 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
         if (t.crashes > 1) t.reject(new Error(`analysis worker thread stopped twice while analysing this item (${why})`))
         else waiting.unshift(t)
       }
-      slots.push(start())
-      pump()
+      crashes++
+      lastDeath = why
+      if (crashes >= 5) {
+        // Threads die before answering anything (a broken install, too little memory): fail what waits rather than
+        // restart them in a loop; the next task tries again.
+        for (const t of waiting.splice(0)) t.reject(new Error(`analysis worker threads keep stopping (${crashes} in a row, last: ${lastDeath})`))
+        return
+      }
+      refill()
     }
     slot.worker.on('error', (e: Error) => died(e.message))
     slot.worker.on('exit', (code) => died(`exit code ${code}`))
@@ -245,6 +272,8 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
     if (closed) return Promise.reject(new PoolClosedError())
     return new Promise<T>((resolve, reject) => {
       waiting.push({ id: ++nextId, body, meta, stored, subscription, cacheKey, crashes: 0, resolve: resolve as (o: DocumentOutput | CollectionOutput) => void, reject })
+      if (crashes >= 5) crashes = 4
+      refill()
       pump()
     })
   }
@@ -257,6 +286,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
     async close() {
       if (closed) return
       closed = true
+      if (respawn !== undefined) clearTimeout(respawn)
       for (const t of waiting.splice(0)) t.reject(new PoolClosedError())
       const all = slots.splice(0)
       for (const s of all) {

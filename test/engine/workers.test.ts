@@ -6,6 +6,7 @@ import { createEngine } from '../../src/engine/create-engine.ts'
 import type { Engine } from '../../src/engine/types.ts'
 import { isEngineError } from '../../src/errors.ts'
 import { loadServerConfig, ServerConfigError } from '../../src/server/config.ts'
+import { createAnalysisPool } from '../../src/engine/workers.ts'
 import { EVERY_OUTPUT_ON, TEXTS } from '../fixtures/golden/golden.ts'
 
 const NOW = 1_700_000_000_000
@@ -86,6 +87,21 @@ describe('worker threads', () => {
     expect(loadServerConfig({ file: 'c.json', readFile: () => '{"workers": 3}', env: {} }).workers).toBe(3)
     expect(() => loadServerConfig({ env: { TEXTENGINE_WORKERS: 'many' } })).toThrow(ServerConfigError)
     expect(() => loadServerConfig({ env: { TEXTENGINE_WORKERS: '-1' } })).toThrow(/TEXTENGINE_WORKERS \(environment\): "-1" is not allowed; expected an integer 0-256/)
+  })
+
+  it('should fail tasks with a clear error, not hang or respawn for ever, when its threads keep dying', async () => {
+    // A heap far too small to load the analysis modules: every thread dies before answering.
+    const pool = createAnalysisPool({ size: 1, dataDir: undefined, maxHeapMb: 4 })
+    try {
+      const meta = { id: 'x' }
+      const t0 = Date.now()
+      const e = await pool.analyzeDocument('text', meta, { configuration: {}, tuning: {}, revision: 1 } as never, {} as never, 'k').catch((err: unknown) => err)
+      expect(String(e)).toMatch(/analysis worker thread(s keep stopping| stopped twice)/)
+      expect(Date.now() - t0).toBeLessThan(30_000)
+      expect(pool.pending()).toBe(0)
+    } finally {
+      await pool.close()
+    }
   })
 
   it('should refuse bad worker options and extra analyzers with workers', () => {
