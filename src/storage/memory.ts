@@ -96,7 +96,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
   /** QUEUED entries by seq. */
   const queued = new Heap<Entry>()
   let queuedLive = 0
-  /** PROCESSING entries by lease expiry, then seq. */
+  /** PROCESSING entries by lease expiry, then item key (as Redis orders its lease sorted set). */
   const leases = new Heap<Entry>()
   let processingLive = 0
   /** Every entry by submittedAt, then seq. */
@@ -430,12 +430,6 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
 
     async close() {},
   }
-}
-
-/** Matches the retrieval filter: by configuration only items without a job id (spec rule 10), or by job id. */
-export function filterMatcher(filter: TakeFilter): (item: QueueItem) => boolean {
-  if ('jobId' in filter) return (i) => i.jobId === filter.jobId
-  return (i) => i.configId === filter.configId && i.jobId === undefined
 }
 
 /** Stable order of statistics rows: bucket start, then configuration, app and language. */
