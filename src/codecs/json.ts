@@ -243,7 +243,12 @@ function nestingWithin(text: string, maxDepth: number): boolean {
   return true
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
+/** Offset of the first non-digit at or after `from`. */
+function digitsEnd(t: string, from: number): number {
+  let p = from
+  for (let c = t.charCodeAt(p); c >= 0x30 && c <= 0x39; c = t.charCodeAt(++p));
+  return p
+}
 
 function describeAt(text: string, pos: number): string {
   if (pos >= text.length) return 'end of input'
@@ -325,18 +330,34 @@ class JsonParser {
   }
 
   private parseNumber(): number {
-    const match = NUMBER
-    match.lastIndex = this.pos
-    const m = match.exec(this.text)
-    if (m === null) this.fail(`malformed number starting with ${describeAt(this.text, this.pos)}`)
-    const end = this.pos + m[0].length
-    const next = this.text.charCodeAt(end)
-    // "01", "1.", "1e" and "-" end early: report the character that broke the number.
-    if ((next >= 0x30 && next <= 0x39) || next === 0x2e || next === 0x65 || next === 0x45 || m[0] === '-') {
-      this.fail(`malformed number ${JSON.stringify(this.text.slice(this.pos, end + 1))}`)
+    const t = this.text
+    const start = this.pos
+    // -?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?, read without a regex match object per number.
+    let p = start
+    if (t.charCodeAt(p) === 0x2d) p++
+    const intStart = p
+    if (t.charCodeAt(p) === 0x30) p++
+    else p = digitsEnd(t, p)
+    let ok = p > intStart
+    if (ok && t.charCodeAt(p) === 0x2e) {
+      const f = digitsEnd(t, p + 1)
+      if (f > p + 1) p = f
+      else ok = p === intStart
     }
-    this.pos = end
-    return this.build ? Number(m[0]) : 0
+    if (ok && (t.charCodeAt(p) === 0x65 || t.charCodeAt(p) === 0x45)) {
+      let e = p + 1
+      if (t.charCodeAt(e) === 0x2b || t.charCodeAt(e) === 0x2d) e++
+      const x = digitsEnd(t, e)
+      if (x > e) p = x
+    }
+    if (p === intStart) this.fail(`malformed number starting with ${describeAt(t, start)}`)
+    const next = t.charCodeAt(p)
+    // "01", "1.", "1e" and "-" end early: report the character that broke the number.
+    if ((next >= 0x30 && next <= 0x39) || next === 0x2e || next === 0x65 || next === 0x45) {
+      this.fail(`malformed number ${JSON.stringify(t.slice(start, p + 1))}`)
+    }
+    this.pos = p
+    return this.build ? Number(t.slice(start, p)) : 0
   }
 
   /** A string; `build` false skips building it (grammar check only). Member names are always built (messages name them). */
