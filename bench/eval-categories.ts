@@ -157,6 +157,7 @@ const DESIGNS: Array<[string, number, CategoryOptions, boolean?]> = [
   ['+ corpus words x2, title x2', 2, { titleWeight: 2 }],
   ['+ corpus words x2, sif a = 1e-3', 2, { sifA: 1e-3 }],
   ['+ corpus words x2, nouns only', 2, { otherPosWeight: 0 }],
+  ['+ corpus words x2, soft votes', 2, { softVotes: true }],
   ['+ corpus words x2, other words x0.5', 2, { otherPosWeight: 0.5 }],
   ['+ corpus words x2, sif a = 1e-5', 2, { sifA: 1e-5 }],
   ['+ corpus words x2, negated words left out', 2, { keepNegated: false }],

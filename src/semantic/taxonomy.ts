@@ -30,6 +30,11 @@ export interface TaxonomyModel {
    * with the model (at most one entry per word of the vectors).
    */
   nearest(id: number): { readonly node: TaxonomyModelNode; readonly sim: number }
+  /**
+   * For each tier-1 node (in `roots` order), the highest cosine between a word and a node of its branch (by word
+   * id; computed once per word and kept, like {@link nearest}).
+   */
+  branchBest(id: number): Float32Array
 }
 
 /** Weight of a node's name words against its neighbour words, and of its parent's vector. */
@@ -121,7 +126,27 @@ export function parseTaxonomyModel(text: string, vectors: WordVectors, source = 
     }
     return hit
   }
-  return { roots, nodes, nearest }
+  const rootOf = new Map<TaxonomyModelNode, number>()
+  for (const n of nodes) {
+    let r = n
+    while (r.parent !== undefined) r = r.parent
+    rootOf.set(n, roots.indexOf(r))
+  }
+  const bestCache = new Map<number, Float32Array>()
+  const branchBest = (id: number): Float32Array => {
+    let hit = bestCache.get(id)
+    if (hit === undefined) {
+      hit = new Float32Array(roots.length).fill(-1)
+      for (const n of nodes) {
+        const i = rootOf.get(n)!
+        const x = vectors.dot(id, n.vector)
+        if (x > hit[i]!) hit[i] = x
+      }
+      bestCache.set(id, hit)
+    }
+    return hit
+  }
+  return { roots, nodes, nearest, branchBest }
 }
 
 /** Load the taxonomy model from a file (see {@link parseTaxonomyModel}). */

@@ -69,6 +69,8 @@ export interface CategoryOptions extends EmbedOptions {
   readonly titleWeight?: number
   /** Whether the words' votes for tier-1 branches are added to the cosines ({@link rootVotes}). @defaultValue true */
   readonly votes?: boolean
+  /** Soft votes instead: each word's best cosine with a node of each branch, above the vote floor ({@link softVotes}). */
+  readonly softVotes?: boolean
   /** Repeats of a word count 1 + ln(n) times instead of n times. @defaultValue false */
   readonly sublinear?: boolean
   /** Keep only the this many words of most weight (0: all). @defaultValue 0 */
@@ -122,6 +124,21 @@ export function categoryText(vectors: SemanticModel['vectors'], doc: AnnotatedDo
 }
 
 /**
+ * Soft votes of a text's words for the tier-1 branches: a word gives weight x (best cosine with a node of the
+ * branch - {@link VOTE_SIMILARITY}) to every branch where that is positive (not only to its nearest node's
+ * branch, so that a word with two senses supports both); returned as shares of all votes.
+ */
+export function softVotes(semantic: SemanticModel, text: TextVector): number[] {
+  const votes = new Array<number>(semantic.taxonomy.roots.length).fill(0)
+  for (const t of text.terms) {
+    const best = semantic.taxonomy.branchBest(t.id)
+    for (let i = 0; i < votes.length; i++) if (best[i]! > VOTE_SIMILARITY) votes[i]! += t.weight * (best[i]! - VOTE_SIMILARITY)
+  }
+  const total = votes.reduce((a, x) => a + x, 0)
+  return total > 0 ? votes.map((v) => v / total) : votes
+}
+
+/**
  * Each node's share among `nodes` (a softmax of their scores: cosine with the text, plus `extra`, at
  * {@link CATEGORY_TEMPERATURE}), its raw cosine, and its strength: share x {@link categoryConfidence}.
  */
@@ -172,7 +189,8 @@ export type CategoriesSection = readonly FoundCategory[]
  * (`bench/eval-categories.ts`) ranks with this same function.
  */
 export function rankCategories(semantic: SemanticModel, text: TextVector, options: CategoryOptions = {}): RankedCategory[] {
-  return shares(text, semantic.taxonomy.roots, options.votes === false ? undefined : rootVotes(semantic, text)).sort(byStrength)
+  const extra = options.votes === false ? undefined : options.softVotes === true ? softVotes(semantic, text) : rootVotes(semantic, text)
+  return shares(text, semantic.taxonomy.roots, extra).sort(byStrength)
 }
 
 /**
