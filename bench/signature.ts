@@ -5,9 +5,21 @@
  * tell which keys exist).
  *
  * Each case runs `BENCH_SIG_N` verifications (default 20,000) after a warm-up and prints microseconds per
- * verification (median of 5 rounds). No data folder needed.
+ * verification (median of 5 rounds). No data folder needed. `BENCH_SIG_MODULE=path/to/signature.ts` also times
+ * another copy (an older commit's) in the same rounds, for a before/after comparison.
  */
-import { signUrl, verifySignature, type SignUrlOptions } from '../src/auth/signature.ts'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { signUrl, type SignUrlOptions } from '../src/auth/signature.ts'
+
+import { verifySignature } from '../src/auth/signature.ts'
+
+// `BENCH_SIG_MODULE=file` also times the verifySignature of another copy of signature.ts (e.g. an older commit's),
+// in the same rounds (interleaved), so that load from other processes falls on both alike.
+const modulePath = process.env['BENCH_SIG_MODULE'] || undefined
+type Verify = typeof verifySignature
+const other = modulePath === undefined ? undefined : ((await import(pathToFileURL(resolve(modulePath)).href)) as { verifySignature: Verify }).verifySignature
+const verifiers: Array<[string, Verify]> = [['now', verifySignature], ...(other === undefined ? [] : ([[modulePath ?? '', other]] as Array<[string, Verify]>))]
 
 const N = Number(process.env['BENCH_SIG_N'] ?? 20_000)
 const KEY = 'consumer-key'
@@ -48,19 +60,24 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!
 }
 
-console.log(`verifySignature, ${N} verifications per round, median of 5 rounds (node ${process.version})`)
+console.log(`verifySignature, ${N} verifications per round, median of 5 rounds, microseconds (node ${process.version})`)
+console.log(`${'case'.padEnd(42)} ${verifiers.map(([name]) => name.padStart(12)).join(' ')}`)
 for (const c of cases) {
   const r = requestOf(c)
   const req = { ...r, secretFor: (k: string) => secrets.get(k) }
-  const first = verifySignature(req)
   const expectOk = c.fault === undefined
-  if (first.ok !== expectOk) throw new Error(`case ${c.name}: expected ok=${expectOk}, got ${JSON.stringify(first)}`)
-  for (let i = 0; i < 2000; i++) verifySignature(req)
-  const rounds: number[] = []
-  for (let round = 0; round < 5; round++) {
-    const t0 = process.hrtime.bigint()
-    for (let i = 0; i < N; i++) verifySignature(req)
-    rounds.push(Number(process.hrtime.bigint() - t0) / 1000 / N)
+  for (const [name, verify] of verifiers) {
+    const first = verify(req)
+    if (first.ok !== expectOk) throw new Error(`case ${c.name} (${name}): expected ok=${expectOk}, got ${JSON.stringify(first)}`)
+    for (let i = 0; i < 2000; i++) verify(req)
   }
-  console.log(`${c.name.padEnd(42)} ${median(rounds).toFixed(1).padStart(7)} us`)
+  const rounds: number[][] = verifiers.map(() => [])
+  for (let round = 0; round < 5; round++) {
+    verifiers.forEach(([, verify], v) => {
+      const t0 = process.hrtime.bigint()
+      for (let i = 0; i < N; i++) verify(req)
+      rounds[v]!.push(Number(process.hrtime.bigint() - t0) / 1000 / N)
+    })
+  }
+  console.log(`${c.name.padEnd(42)} ${rounds.map((r) => median(r).toFixed(1).padStart(12)).join(' ')}`)
 }
