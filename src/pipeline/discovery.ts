@@ -88,6 +88,10 @@ export interface PartFacet {
    * collection's facet when most occurrences of the head come in that compound (see {@link facetOf}).
    */
   readonly compound?: string
+  /** The compound as written ("wine list") and its byte span: the facet's mention when the compound is the facet. */
+  readonly compoundLabel?: string
+  readonly compoundOffset?: number
+  readonly compoundLength?: number
   /** The head as written ("rooms"), its byte location, and whether a negation governs the phrase. */
   readonly label: string
   readonly offset: number
@@ -395,7 +399,14 @@ export function documentFacets(doc: AnnotatedDocument, phrases: readonly ThemeSp
         : undefined
     const item: PartFacet = {
       facet: key,
-      ...(compound !== undefined ? { compound } : {}),
+      ...(compound !== undefined && modifier !== undefined
+        ? {
+            compound,
+            compoundLabel: doc.text.slice(modifier.start, head.end),
+            compoundOffset: modifier.byteOffset,
+            compoundLength: head.byteOffset + head.byteLength - modifier.byteOffset,
+          }
+        : {}),
       label: head.text,
       offset: head.byteOffset,
       length: head.byteLength,
@@ -701,7 +712,10 @@ export function aggregateParts(parts: readonly DiscoveryPart[], config: Configur
         f.texts.add(p.index)
         if (o.casing === 'lower') f.lower++
         else if (o.casing === 'name') f.names++
-        f.mentions.add({ label: o.label, is_negated: o.negated, ...(o.negatingPhrase !== undefined ? { negating_phrase: o.negatingPhrase } : {}), locations: [o] }, p.index)
+        const asCompound = key === o.compound && o.compoundLabel !== undefined
+        const label = asCompound ? o.compoundLabel! : o.label
+        const location = asCompound ? { offset: o.compoundOffset!, length: o.compoundLength! } : o
+        f.mentions.add({ label, is_negated: o.negated, ...(o.negatingPhrase !== undefined ? { negating_phrase: o.negatingPhrase } : {}), locations: [location] }, p.index)
         const seen = new Set<string>()
         for (const a of o.attributes) {
           if (seen.has(a.label)) continue

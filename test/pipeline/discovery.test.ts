@@ -134,6 +134,18 @@ describe('Discovery mode', () => {
     expect(attributes(facet(out.facets, 'carpet'))).toEqual({ 'not clean': 2 })
   })
 
+  it('should make a compound the facet where its head mostly stands in it ("wine list"), and keep "hotel room" as "room"', async () => {
+    const texts = ['The wine list was expensive.', 'An expensive wine list.', 'The room was clean. The hotel room was quiet.', 'The room was clean.']
+    const out = await discover(texts, { mentions: true, facet_mentions_limit: 3 })
+    const list = facet(out.facets, 'wine list')!
+    expect(attributes(list)).toEqual({ expensive: 2 })
+    const loc = list.mentions![0]!.locations[0]!
+    expect(list.mentions![0]!.label).toBe('wine list')
+    expect(Buffer.from(texts[0]!).subarray(loc.offset, loc.offset + loc.length).toString()).toBe('wine list')
+    expect(facet(out.facets, 'room')!.count).toBe(3)
+    expect(facet(out.facets, 'hotel room')).toBeUndefined()
+  })
+
   it('should leave out words that are no facets ("book", "choice", "hour", "line")', async () => {
     const out = await discover([
       'Book early for the best rates. The room was clean.',
