@@ -4,7 +4,8 @@
  *
  * The server (`startServer`, in this process, memory storage, the engine's default bound of 10,000 unfinished
  * items per account) is fed signed `POST /document/batch.json` calls of 100 documents by `--submitters` clients
- * (default 4) as fast as it answers them, which is faster than it can analyse, for `--seconds` (default 60). A
+ * (default 4) as fast as it answers them, which is faster than it can analyse, for `--seconds` (default 60); a
+ * refused client waits what `Retry-After` says (at most 5 s), as a well-behaved client does. A
  * poller retrieves processed documents (`GET /document/processed.json`) all along, and a prober times a signed
  * `GET /status.json` every 50 ms. After the load, submission stops and polling goes on until every accepted
  * document came back (at most 10 minutes).
@@ -99,9 +100,9 @@ function signed(method: string, path: string, body?: string): Promise<{ status: 
 }
 
 // ---- measurements ----
-let peakRss = process.memoryUsage().rss
+let peakRss = process.memoryUsage.rss()
 const rssTimer = setInterval(() => {
-  peakRss = Math.max(peakRss, process.memoryUsage().rss)
+  peakRss = Math.max(peakRss, process.memoryUsage.rss())
 }, 100)
 let accepted = 0
 const refused = new Map<string, number>()
@@ -151,8 +152,10 @@ async function submitter(n: number): Promise<void> {
       if (!refused.has(String(r.status))) process.stderr.write(`first refusal: ${r.status} ${r.text.slice(0, 200)}\n`)
       refused.set(String(r.status), (refused.get(String(r.status)) ?? 0) + BATCH)
       if (r.retryAfter !== undefined) retryAfters.set(r.retryAfter, (retryAfters.get(r.retryAfter) ?? 0) + 1)
-      // A client honouring Retry-After would wait; this one keeps pressing (capped) to load the server.
-      await new Promise((r2) => setTimeout(r2, 50))
+      // As a well-behaved client does: wait as long as Retry-After says (the queue stays full meanwhile, since the
+      // others keep submitting as soon as there is room).
+      const wait = Math.min(5000, Math.max(50, Number(r.retryAfter ?? 1) * 1000))
+      await new Promise((r2) => setTimeout(r2, Math.min(wait, Math.max(0, loadEnd - performance.now()))))
     }
   }
 }
@@ -194,7 +197,7 @@ const retrievedDuringLoad = retrievedCount()
 await pollDone
 const totalSeconds = (performance.now() - t0) / 1000
 clearInterval(rssTimer)
-peakRss = Math.max(peakRss, process.memoryUsage().rss)
+peakRss = Math.max(peakRss, process.memoryUsage.rss())
 await server.shutdown()
 agent.destroy()
 
