@@ -74,8 +74,6 @@ interface LexemeFacts {
   /** Lower-cased normal and stop-word flag of the lexeme outside a contraction. */
   readonly normal: string
   readonly stop: boolean
-  /** Lower-cased lemma by POS index, filled as met. */
-  readonly lemmas: Map<number, string>
 }
 
 /** The core model's JSON as wink-eng-lite-web-model ships it (only what the loader touches is typed). */
@@ -248,10 +246,11 @@ export function createAnnotator(): Annotator {
       shape: String(cache.property(id, 'shape')),
       normal: cache.value(norm).toLowerCase(),
       stop: cache.property(norm, 'isStopWord') === 1,
-      lemmas: new Map(),
     }
   }
   const posNames: string[] = []
+  // Lower-cased lemma of a vocabulary lexeme by POS (key id * 64 + POS index), filled as met.
+  const lemmas = new Map<number, string>()
 
   return {
     readRaw(text) {
@@ -299,11 +298,12 @@ export function createAnnotator(): Annotator {
         stop = cache.property(nox, 'isStopWord') === 1
         lemma = cache.value(w2 & LEMMA_MASK).toLowerCase()
       } else {
-        const known = f.lemmas.get(posIndex)
+        const key = id * 64 + posIndex
+        const known = id < intrinsic ? lemmas.get(key) : undefined
         if (known !== undefined) lemma = known
         else {
           lemma = lemmaOf(i, rdd, addons).toLowerCase()
-          if (id < intrinsic) f.lemmas.set(posIndex, lemma)
+          if (id < intrinsic) lemmas.set(key, lemma)
         }
       }
       const spaces = w1 & PS_MASK
