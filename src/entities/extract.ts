@@ -45,10 +45,9 @@
  * (`calibration.json`, fitted by `bench/calibrate-ner.ts`); lexicon entities 90-95, patterns 100.
  */
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
-import { createEntityTagger, nerLexiconDir, readClusters, readNerFile, type EntityTagger } from './tagger.ts'
+import { createEntityTagger, nerLexiconDir, readNerFile, type EntityTagger } from './tagger.ts'
 import { readGazetteer, readPhraseTable } from './gazetteer.ts'
-import { isCapsSentence, isTitleSentence } from './features.ts'
-import { loadBackground } from '../themes/background.ts'
+import { fineCluster, isCapsSentence, isTitleSentence, type WordClusters } from './features.ts'
 
 /** The contract's entity types produced here. */
 export type ContractEntityType =
@@ -125,10 +124,9 @@ export interface ExtractOptions {
    */
   readonly known?: PhraseLexicon
   /**
-   * Common English words that do not look like names: SUBTLEX zipf >= 4.8, in a word cluster where under 5% of
-   * the words are words of a gazetteer or known-entity name. A tagger span of such words alone, capitalised only
-   * by its position (first in a sentence, or in a title-case headline), is not a name. @defaultValue built by
-   * {@link loadEntityLexicons} from `en/word-frequency.tsv`, `en/ner/clusters.txt.gz`, `gazetteer.tsv` and `known-entities.tsv`
+   * Common English words that do not look like names ({@link commonNonNameWords}). A tagger span of such words
+   * alone, capitalised only by its position (first in a sentence, or in a title-case headline), is not a name.
+   * @defaultValue the committed `lexicons/en/ner/common-words.txt`
    */
   readonly commonWords?: ReadonlySet<string>
   /** Gazetteer phrases (places, countries) of the tagger: agreement raises a Place's probability. @defaultValue the committed `gazetteer.tsv` */
@@ -212,28 +210,40 @@ export function loadEntityLexicons(dataDir?: string): Required<Omit<ExtractOptio
       throw new Error(`${dir}known-entities.tsv: "${phrase}" should have a type among ${[...KNOWN_TYPES].join(', ')} and a title, instead found ${JSON.stringify(v)}`)
     }
   })
-  // Share of each fine word cluster that are words of names (gazetteer places, known people, companies, places).
-  const clusters = readClusters(readNerFile('clusters.txt.gz', dataDir), dir + 'clusters.txt.gz')
-  const nameWords = new Set<string>()
   const places = new Set(readGazetteer(readNerFile('gazetteer.tsv', dataDir).toString('utf8'), dir + 'gazetteer.tsv').phrases.keys())
+  const commonWords = new Set<string>()
+  for (const line of readNerFile('common-words.txt', dataDir).toString('utf8').split('\n')) if (line !== '' && !line.startsWith('#')) commonWords.add(line)
+  const calibration = readCalibration(readNerFile('calibration.json', dataDir).toString('utf8'), dir + 'calibration.json')
+  return { jobTitles: read('job-titles.tsv'), products: read('products.tsv'), companies: read('companies.tsv'), known, commonWords, places, calibration }
+}
+
+/**
+ * Common English words that do not look like names (what `common-words.txt` holds; `bench/build-ner-common-words.ts`
+ * writes it): SUBTLEX zipf >= 4.8, in a fine word cluster where under 5% of the words are words of a gazetteer
+ * phrase or of a known Person, Company or Place. Sorted.
+ */
+export function commonNonNameWords(clusters: WordClusters, places: Iterable<string>, known: PhraseLexicon, background: ReadonlyMap<string, number>): string[] {
+  const nameWords = new Set<string>()
   for (const phrase of places) for (const w of phrase.split(' ')) nameWords.add(w)
   known.phrases.forEach((v, phrase) => {
     if (!v.startsWith('Other\t') && !v.startsWith('Product\t')) for (const w of phrase.split(' ')) nameWords.add(w)
   })
   const size = new Map<number, number>()
   const names = new Map<number, number>()
-  for (const [word, [fine]] of clusters) {
+  for (const [word, packed] of clusters) {
+    const fine = fineCluster(packed)
     size.set(fine, (size.get(fine) ?? 0) + 1)
     if (nameWords.has(word)) names.set(fine, (names.get(fine) ?? 0) + 1)
   }
-  const commonWords = new Set<string>()
-  for (const [word, zipf] of loadBackground(dataDir)) {
+  const out: string[] = []
+  for (const [word, zipf] of background) {
     if (zipf < COMMON_ZIPF) continue
-    const fine = clusters.get(word)?.[0]
-    if (fine !== undefined && (names.get(fine) ?? 0) < NAME_CLUSTER_SHARE * (size.get(fine) ?? 1)) commonWords.add(word)
+    const packed = clusters.get(word)
+    if (packed === undefined) continue
+    const fine = fineCluster(packed)
+    if ((names.get(fine) ?? 0) < NAME_CLUSTER_SHARE * (size.get(fine) ?? 1)) out.push(word)
   }
-  const calibration = readCalibration(readNerFile('calibration.json', dataDir).toString('utf8'), dir + 'calibration.json')
-  return { jobTitles: read('job-titles.tsv'), products: read('products.tsv'), companies: read('companies.tsv'), known, commonWords, places, calibration }
+  return out.sort()
 }
 
 const US_STATES = new Set([
@@ -341,20 +351,36 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   const lowers = tokens.map((t) => t.text.toLowerCase())
 
   // 1. Tagger over the sentences' word tokens (whitespace tokens left out, indices mapped back).
+  // Words joined by hyphens without spaces ("Al-Akhbar", "Amman-bound", "Kim In-so") are one tagger token, as
+  // in the CoNLL data the tagger learnt from (wink splits them); `sentenceEnd` holds each word's last token + 1.
   const sentenceTokens: string[][] = []
   const sentenceIndex: number[][] = []
+  const sentenceEnd: number[][] = []
   for (const s of doc.sentences) {
     const words: string[] = []
     const idx: number[] = []
+    const ends: number[] = []
     for (let i = s.tokenStart; i < s.tokenEnd; i++) {
       const t = tokens[i]
       if (t === undefined || t.kind === 'tabCRLF' || t.text.trim() === '') continue
+      const next = tokens[i + 1]
+      if (
+        t.text === '-' && !t.spaceBefore && words.length > 0 && ends[ends.length - 1] === i && HAS_ALNUM.test(words[words.length - 1] ?? '') &&
+        next !== undefined && i + 1 < s.tokenEnd && !next.spaceBefore && next.kind !== 'tabCRLF' && HAS_ALNUM.test(next.text)
+      ) {
+        words[words.length - 1] += '-' + next.text
+        ends[ends.length - 1] = i + 2
+        i++
+        continue
+      }
       words.push(t.text)
       idx.push(i)
+      ends.push(i + 1)
     }
     if (words.length > 0) {
       sentenceTokens.push(words)
       sentenceIndex.push(idx)
+      sentenceEnd.push(ends)
     }
   }
   const tagged = tagger.tagDocument(sentenceTokens)
@@ -364,16 +390,18 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   for (let si = 0; si < sentenceTokens.length; si++) {
     const words = sentenceTokens[si] ?? []
     if (isTitleSentence(words)) titleCase[si] = 1
-    if (titleCase[si] === 1 || isCapsSentence(words)) for (const i of sentenceIndex[si] ?? []) headline[i] = 1
+    const ends = sentenceEnd[si] ?? []
+    if (titleCase[si] === 1 || isCapsSentence(words)) for (let i = sentenceIndex[si]?.[0] ?? 0; i < (ends[ends.length - 1] ?? 0); i++) headline[i] = 1
   }
   for (let si = 0; si < tagged.length; si++) {
     const idx = sentenceIndex[si] ?? []
+    const ends = sentenceEnd[si] ?? []
     const words = sentenceTokens[si] ?? []
     for (const span of tagged[si] ?? []) {
       const rawStart = idx[span.start]
-      const rawLast = idx[span.end - 1]
-      if (trace !== undefined && rawStart !== undefined && rawLast !== undefined) {
-        trace.tagger.push({ type: span.type === 'MISC' ? 'MISC' : TAGGER_TYPES[span.type], start: rawStart, end: rawLast + 1, source: 'tagger' })
+      const rawEnd = ends[span.end - 1]
+      if (trace !== undefined && rawStart !== undefined && rawEnd !== undefined) {
+        trace.tagger.push({ type: span.type === 'MISC' ? 'MISC' : TAGGER_TYPES[span.type], start: rawStart, end: rawEnd, source: 'tagger' })
       }
       // Punctuation at the edges of a span is not part of a name ("!" alone is never an entity).
       let a = span.start
@@ -382,8 +410,9 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       while (b > a && !HAS_ALNUM.test(words[b - 1] ?? '')) b--
       if (a === b) continue
       let start = idx[a]
-      const last = idx[b - 1]
-      if (start === undefined || last === undefined) continue
+      const lastEnd = ends[b - 1]
+      if (start === undefined || lastEnd === undefined) continue
+      const last = lastEnd - 1
       // A title before a name ("Mayor Rob Ford", "President Clinton") is a Job Title, not part of the Person.
       if (span.type === 'PER' && jobTitles !== undefined) {
         const titleEnd = lexiconMatchAt(lowers, start, last + 1, jobTitles)
@@ -478,10 +507,12 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       const words = wordsOf(tokens, i + 1, i + 1 + n)
       if (words.length === n && /^[A-Z]/.test(words[0] ?? '') && US_STATES.has(words.join(' ').toLowerCase())) stateEnd = i + 1 + n
     }
-    if (stateEnd < 0) continue
+    // "New York Energy Desk" is not the state: the state ends the name.
+    if (stateEnd < 0 || /^[A-Z]/.test(tokens[stateEnd]?.text ?? '')) continue
     let s = i
     while (s > 0 && i - s < 3 && /^[A-Z][\p{L}.'-]*$/u.test(tokens[s - 1]?.text ?? '') && tokens[s - 1]?.kind === 'word' && tokens[s - 1]?.sentence === tokens[i]?.sentence) s--
-    if (s === i) continue
+    // A person before the comma ("Harry Milling, New York") is not a city.
+    if (s === i || candidates.some((c) => c.type === 'Person' && c.start < i && c.end > s)) continue
     candidates.push({ type: 'Place', start: s, end: i, confidence: 90, priority: 4.5, source: 'pattern' })
     candidates.push({ type: 'Place', start: i + 1, end: stateEnd, confidence: 90, priority: 4.5, source: 'pattern' })
   }

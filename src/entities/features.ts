@@ -57,16 +57,21 @@ export interface Gazetteer {
 }
 
 /**
- * Word clusters: lower-cased word -> [fine cluster, coarse cluster], from a k-means over the engine's word
- * vectors (`lexicons/en/ner/clusters.txt.gz`, built by `bench/build-ner-clusters.ts`). A word without a
+ * Word clusters: lower-cased word -> fine cluster x 65536 + coarse cluster, from a k-means over the engine's word
+ * vectors (`lexicons/en/ner/clusters.bin.gz`, built by `bench/build-ner-clusters.ts`). A word without a
  * vector has no cluster.
  */
-export type WordClusters = ReadonlyMap<string, readonly [number, number]>
+export type WordClusters = ReadonlyMap<string, number>
+
+/** Fine cluster of a packed cluster value. */
+export const fineCluster = (packed: number): number => Math.floor(packed / 65536)
+/** Coarse cluster of a packed cluster value. */
+export const coarseCluster = (packed: number): number => packed % 65536
 
 /** Fine cluster of a word as a feature value: the id, or '-' when the word has no vector. */
 export function clusterOf(clusters: WordClusters | undefined, lower: string): string {
   const c = clusters?.get(lower)
-  return c === undefined ? '-' : String(c[0])
+  return c === undefined ? '-' : String(fineCluster(c))
 }
 
 /** Words a title-case headline leaves in lower case (and that do not count against it when capitalised). */
@@ -208,7 +213,11 @@ export function wordFeatures(w: string, clusters?: WordClusters): string[] {
     const c = clusters.get(l)
     const ss = collapseShape(shape)
     if (c === undefined) f.push('c=-', 'c=-|' + ss)
-    else f.push('c=' + c[0], 'cc=' + c[1], 'c=' + c[0] + '|' + ss, 'cc=' + c[1] + '|' + ss)
+    else {
+      const fine = fineCluster(c)
+      const coarse = coarseCluster(c)
+      f.push('c=' + fine, 'cc=' + coarse, 'c=' + fine + '|' + ss, 'cc=' + coarse + '|' + ss)
+    }
   }
   return f
 }

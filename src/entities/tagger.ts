@@ -66,7 +66,7 @@ export interface EntityTaggerModel {
   /** Gazetteer the weights were trained with. @defaultValue the committed `lexicons/en/ner/gazetteer.tsv` */
   readonly gazetteer?: Gazetteer
   /**
-   * Word clusters the weights were trained with. @defaultValue the committed `lexicons/en/ner/clusters.txt.gz`
+   * Word clusters the weights were trained with. @defaultValue the committed `lexicons/en/ner/clusters.bin.gz`
    * when the weights name it (`trained.clusters`), else none
    */
   readonly clusters?: WordClusters
@@ -74,28 +74,23 @@ export interface EntityTaggerModel {
   readonly dataDir?: string
 }
 
-/** Parse a clusters file (see `bench/build-ner-clusters.ts`): gzip of `word<TAB>fine<TAB>coarse` lines. */
+/**
+ * Parse a clusters file (written by `bench/build-ner-clusters.ts`): gzip of the 8 bytes `TENERCL1`, a uint32 LE
+ * word count N, N bytes of fine clusters, N bytes of coarse clusters, and the N words joined by newlines.
+ */
 export function readClusters(bytes: Uint8Array, source = 'clusters'): WordClusters {
-  let text: string
+  let raw: Buffer
   try {
-    text = gunzipSync(bytes).toString('utf8')
+    raw = gunzipSync(bytes)
   } catch (e) {
     throw new Error(`${source}: expected a gzip-compressed clusters file, instead found bytes that do not gunzip (${(e as Error).message})`)
   }
-  const out = new Map<string, readonly [number, number]>()
-  const lines = text.split('\n')
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!
-    if (line === '' || line.startsWith('#')) continue
-    const a = line.indexOf('\t')
-    const b = line.indexOf('\t', a + 1)
-    const fine = Number(line.slice(a + 1, b))
-    const coarse = Number(line.slice(b + 1))
-    if (a <= 0 || b < 0 || !Number.isInteger(fine) || !Number.isInteger(coarse)) {
-      throw new Error(`${source}:${i + 1}: expected "word<TAB>fine<TAB>coarse", instead found ${JSON.stringify(line.slice(0, 80))}`)
-    }
-    out.set(line.slice(0, a), [fine, coarse])
-  }
+  if (raw.length < 12 || raw.toString('latin1', 0, 8) !== 'TENERCL1') throw new Error(`${source}: expected the magic "TENERCL1" at byte 0, instead found "${raw.toString('latin1', 0, 8)}"`)
+  const n = raw.readUInt32LE(8)
+  const words = raw.length >= 12 + 2 * n ? raw.toString('utf8', 12 + 2 * n).split('\n') : []
+  if (words.length !== n) throw new Error(`${source}: header says ${n} words, instead found ${words.length}`)
+  const out = new Map<string, number>()
+  for (let i = 0; i < n; i++) out.set(words[i]!, raw[12 + i]! * 65536 + raw[12 + n + i]!)
   return out
 }
 
@@ -133,6 +128,10 @@ const WORD_CACHE_LIMIT = 200_000
  * integers; a sentence longer than fits is decoded from the feature strings directly.
  */
 const SHAPE_ID_LIMIT = 1 << 13
+/** Interned lower-case words stay below this count (keys of word pairs and word-shape-shape triples stay exact integers). */
+const LOWER_ID_LIMIT = 1 << 20
+/** A memo of feature rows is emptied (with the interned ids) when it holds this many keys. */
+const MEMO_LIMIT = 1 << 19
 
 /** What the tagger keeps per distinct token: its own features' summed weights and its derived strings. */
 interface TokenInfo {
@@ -161,6 +160,8 @@ interface TokenInfo {
   readonly lazy: Int32Array
   /** A candidate for document memory ({@link isMemorable}). */
   readonly memorable: boolean
+  /** Interned id of the lower-case form, valid while `generation` equals the tagger's. */
+  lowerId: number
   /** Interned id of the shape, valid while `generation` equals the tagger's. */
   shapeId: number
   generation: number
@@ -170,7 +171,10 @@ interface TokenInfo {
 const T_SSM1 = 0
 const T_SSP1 = 1
 const T_SS3 = 2
-const TEMPLATE_COUNT = 3
+const T_LL = 3
+const T_LR = 4
+const T_LSS = 5
+const TEMPLATE_COUNT = 6
 // Offsets in TokenInfo.lazy.
 const AT_Y1L = 0
 const AT_Y1SS = 10
@@ -207,6 +211,7 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
   // together, between sentences, when they grow large.
   let generation = 0
   const shapeIds = new Map<string, number>()
+  const lowerIds = new Map<string, number>()
   const tokenCache = new Map<string, TokenInfo>()
   const memo: Map<number, number>[] = Array.from({ length: TEMPLATE_COUNT }, () => new Map<number, number>())
   const rowOf = (name: string): number => index.get(name) ?? -1
@@ -220,12 +225,18 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
     if (id === undefined) shapeIds.set(x, (id = shapeIds.size))
     return id
   }
+  const lowerId = (x: string): number => {
+    let id = lowerIds.get(x)
+    if (id === undefined) lowerIds.set(x, (id = lowerIds.size))
+    return id
+  }
   /** Make room for the ids of a sentence of `n` tokens; false when it cannot fit even in empty tables. */
   const makeRoom = (n: number): boolean => {
     if (tokenCache.size >= WORD_CACHE_LIMIT) tokenCache.clear()
     if (n + 4 >= SHAPE_ID_LIMIT) return false
-    if (shapeIds.size + n + 4 < SHAPE_ID_LIMIT) return true
+    if (shapeIds.size + n + 4 < SHAPE_ID_LIMIT && lowerIds.size + n + 4 < LOWER_ID_LIMIT && memo.every((m) => m.size < MEMO_LIMIT)) return true
     shapeIds.clear()
+    lowerIds.clear()
     for (const m of memo) m.clear()
     generation++
     return true
@@ -268,6 +279,7 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
       lazy: new Int32Array(LAZY_SIZE).fill(-2),
       memorable: isMemorable(tok),
       shapeId: -1,
+      lowerId: -1,
       generation: -1,
     }
     tokenCache.set(tok, info)
@@ -310,10 +322,12 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
       // (Without room for the ids, the feature strings of features.ts are looked up instead.)
       const feats = fast ? undefined : staticFeatures(tokens, gazetteer, context, false, clusters)
       const shp = new Int32Array(n + 4)
+      const low = new Int32Array(n + 4)
       const lowS: string[] = new Array<string>(n + 4)
       const shpS: string[] = new Array<string>(n + 4)
       if (fast) {
       shp[0] = shp[1] = shapeId('<s>')
+      low[0] = low[1] = lowerId('<s>')
       lowS[0] = lowS[1] = shpS[0] = shpS[1] = '<s>'
       for (let i = 0; i < n; i++) {
         const info = infos[i]!
@@ -321,11 +335,14 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
         shpS[i + 2] = info.shape
         if (info.generation !== generation) {
           info.shapeId = shapeId(info.shape)
+          info.lowerId = lowerId(info.lower)
           info.generation = generation
         }
         shp[i + 2] = info.shapeId
+        low[i + 2] = info.lowerId
       }
       shp[n + 2] = shp[n + 3] = shapeId('</s>')
+      low[n + 2] = low[n + 3] = lowerId('</s>')
       }
       lowS[n + 2] = lowS[n + 3] = shpS[n + 2] = shpS[n + 3] = '</s>'
       const caps = isCapsSentence(tokens)
@@ -354,15 +371,21 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
         rows.push(i + 1 < n ? infos[i + 1]!.lp1 : rowLp1End)
         rows.push(i >= 2 ? infos[i - 2]!.lm2 : rowLm2Start)
         rows.push(i + 2 < n ? infos[i + 2]!.lp2 : rowLp2End)
-        // Pairs with words are too sparse to be worth caching.
-        rows.push(rowOf('l-1l=' + lowS[i + 1]! + '|' + l), rowOf('ll+1=' + l + '|' + lowS[i + 3]!))
-        let k1 = shp[i + 1]! * SHAPE_ID_LIMIT + sId
+        // Word pairs and word-shape-shape triples: rows memoised by the ids of their parts (no string is built
+        // for a pair seen before).
+        const lId = low[i + 2]!
+        let k1 = low[i + 1]! * LOWER_ID_LIMIT + lId
+        rows.push(memo[T_LL]!.get(k1) ?? fill(T_LL, k1, 'l-1l=' + lowS[i + 1]! + '|' + l))
+        k1 = lId * LOWER_ID_LIMIT + low[i + 3]!
+        rows.push(memo[T_LR]!.get(k1) ?? fill(T_LR, k1, 'll+1=' + l + '|' + lowS[i + 3]!))
+        k1 = shp[i + 1]! * SHAPE_ID_LIMIT + sId
         rows.push(memo[T_SSM1]!.get(k1) ?? fill(T_SSM1, k1, 'ss-1=' + shpS[i + 1]! + '|' + s))
         k1 = sId * SHAPE_ID_LIMIT + shp[i + 3]!
         rows.push(memo[T_SSP1]!.get(k1) ?? fill(T_SSP1, k1, 'ss+1=' + s + '|' + shpS[i + 3]!))
         k1 = (shp[i + 1]! * SHAPE_ID_LIMIT + sId) * SHAPE_ID_LIMIT + shp[i + 3]!
         rows.push(memo[T_SS3]!.get(k1) ?? fill(T_SS3, k1, 'ss3=' + shpS[i + 1]! + '|' + s + '|' + shpS[i + 3]!))
-        rows.push(rowOf('l-1ss+1=' + lowS[i + 1]! + '|' + s + '|' + shpS[i + 3]!))
+        k1 = (low[i + 1]! * SHAPE_ID_LIMIT + sId) * SHAPE_ID_LIMIT + shp[i + 3]!
+        rows.push(memo[T_LSS]!.get(k1) ?? fill(T_LSS, k1, 'l-1ss+1=' + lowS[i + 1]! + '|' + s + '|' + shpS[i + 3]!))
         rows.push(i > 0 ? infos[i - 1]!.wPrev : rowWStart)
         rows.push(i + 1 < n ? infos[i + 1]!.wNext : rowWEnd)
         if (clusters !== undefined) rows.push(i > 0 ? infos[i - 1]!.cm1 : rowCStart, i + 1 < n ? infos[i + 1]!.cp1 : rowCEnd)
