@@ -9,7 +9,7 @@ describe('npm start (src/server.ts as a process)', () => {
   it('prints a development key pair when none is given, serves, and exits cleanly on SIGTERM', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
       cwd: root,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', API_KEY: '', API_SECRET: '', DRAIN_TIMEOUT_MS: '3000' },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', API_KEY: '', API_SECRET: '', DRAIN_TIMEOUT_MS: '30000' },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let out = ''
@@ -25,6 +25,7 @@ describe('npm start (src/server.ts as a process)', () => {
       const r = await send(port, 'POST', '/document.json', { key, secret, timestamp: Date.now(), body: '{"id":"p1","text":"Finish me before exiting."}' })
       expect(r.status, out).toBe(202)
       expect(out).toMatch(/POST \/document\.json 202 /)
+      // The first analysis loads the models (seconds on a loaded machine): the drain timeout leaves room for it.
       child.kill('SIGTERM')
       expect(await exited).toBe(0)
       expect(out).toContain('SIGTERM: no longer accepting connections')
