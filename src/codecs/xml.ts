@@ -238,7 +238,8 @@ function prescan(text: string, maxDepth: number, maxElements: number): void {
   }
 }
 
-// One node of fast-xml-parser's preserveOrder output: `{ name: children }` or `{ '#text': text }`.
+// One node of the ordered form parseOrdered writes (the shape of fast-xml-parser's preserveOrder output, which it replaced):
+// `{ name: children, ':@': attributes }`, `{ '#text': text }` or `{ '#cdata': [{ '#text': text }] }`.
 type OrderedNode = Record<string, unknown>
 
 function nodeName(node: OrderedNode): string | undefined {
