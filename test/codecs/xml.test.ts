@@ -225,6 +225,35 @@ describe('decodeXml: references decoded in one pass (issue 18: a 2.2 MB body too
   })
 })
 
+describe('decodeXml: the element parser on truncated and shuffled input', () => {
+  const doc =
+    '<?xml version="1.0"?><!-- c --><documents xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"><document><id>1</id>' +
+    '<text>a &amp; b &#233; <![CDATA[<raw> &amp;]]></text><tag xsi:nil="true"/></document><document><id>2</id><text>x</text></document></documents>'
+
+  it('decodes the whole document', () => {
+    expect(decodeXml(doc, 'documents')).toEqual([{ id: '1', text: 'a & b \u00e9 <raw> &amp;' }, { id: '2', text: 'x' }])
+  })
+
+  it('should refuse every truncation with a located ERR_MALFORMED_BODY', () => {
+    for (let cut = 1; cut < doc.length; cut++) {
+      const error = refused(doc.slice(0, cut), 'documents')
+      expect(error.code, doc.slice(0, cut)).toBe('ERR_MALFORMED_BODY')
+    }
+  })
+
+  it.each([
+    ['<documents><document a="1" a="2"><id>1</id></document></documents>', /attribute a repeated/],
+    ['<documents><document a=1><id>1</id></document></documents>', /malformed attributes/],
+    ['<documents><document><id>1 & 2</id></document></documents>', /char '&' is not expected/],
+    ['<documents></document></documents>', /Expected closing tag 'documents'/],
+    ['</documents>', /closing tag 'documents' has no opening tag/],
+    ['<documents><1bad/></documents>', /invalid tag name/],
+    ['text<documents/>', /outside the root element/],
+  ])('refuses %j', (body, message) => {
+    expect(refused(body, 'documents').message).toMatch(message)
+  })
+})
+
 describe('encodeXml: responses', () => {
   it('writes lists as plural wrappers of singular items, booleans as true/false, without modified or nulls', () => {
     const doc = {
