@@ -231,7 +231,11 @@ export function createBackgroundWorker(o: BackgroundWorkerOptions): BackgroundWo
       }
       // Another process holds it now (our lease ran out): its outcome is the one kept.
       if (lost.has(item)) return
-      const outcome = storableOutcome(done)
+      // What a callback sends must be exactly what was stored: an output the storage cannot keep (an engine bug such
+      // as a NaN score) is stored FAILED, so check it first then. Without a callback the storage's own check (it
+      // copies the output once) suffices; statistics then count such an item as processed.
+      const delivers = callback !== undefined && callback !== '' && o.onCallback !== undefined
+      const outcome = delivers ? storableOutcome(done) : done
       const storedOk = await complete(outcome)
       if (storedOk === undefined) return
       counted()
@@ -239,7 +243,7 @@ export function createBackgroundWorker(o: BackgroundWorkerOptions): BackgroundWo
         const out = outcome.output
         const language = 'language' in out && typeof out.language === 'string' ? out.language : ''
         await account?.countOutcome(item.configId, language, outcome.status === 'PROCESSED')
-        if (callback !== undefined && callback !== '' && o.onCallback !== undefined) {
+        if (delivers && callback !== undefined && o.onCallback !== undefined) {
           try {
             o.onCallback({ account: item.account, configId: item.configId, callback, kind: item.kind, output: out })
           } catch (e) {
