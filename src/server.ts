@@ -92,6 +92,7 @@ export interface RunningServer {
 export function formatLogLine(e: RequestLogEntry): string {
   const parts = [new Date().toISOString(), e.method, e.path, String(e.status), `${e.ms}ms`, e.account ?? '-', `${e.bytesOut}B`]
   if (e.error !== undefined) parts.push(JSON.stringify(e.error))
+  if (e.warning !== undefined) parts.push(`warning: ${JSON.stringify(e.warning)}`)
   return parts.join(' ')
 }
 

@@ -25,6 +25,11 @@ export interface RequestLogEntry {
   readonly bytesOut: number
   /** The error message, for answers of 400 and above. */
   readonly error: string | undefined
+  /**
+   * Set when items of a successful answer could not be encoded as stored and were sent as their writable copy
+   * (non-finite numbers left out, lone surrogates as U+FFFD): how many, so the fault is seen in the log.
+   */
+  readonly warning?: string
 }
 
 /** Options of {@link createHttpHandler}. Every field is optional. */
@@ -397,6 +402,7 @@ export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = 
     let match: RouteMatch | undefined
     let response: Response
     let error: string | undefined
+    let warning: string | undefined
     let quiet = false
     try {
       if (opts.basePath !== '' && rawPath !== opts.basePath && !rawPath.startsWith(opts.basePath + '/')) {
@@ -447,7 +453,9 @@ export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = 
         const decoded = found.route.hasBody ? await readBody(request, found.route, format) : undefined
         if (decoded !== undefined) checkBodyIdentifiers(found.route, decoded.value, decoded.paths)
         const value = await found.route.run({ account: api, body: decoded?.value, query, id: found.id, app })
-        response = await answer(request, found, value)
+        const answered = await answer(request, found, value)
+        response = answered.response
+        if (answered.repaired > 0) warning = `${answered.repaired} item(s) could not be encoded as stored and were sent without their non-finite numbers (lone surrogates as U+FFFD)`
       }
       if (head) response = new Response(null, { status: response.status, headers: response.headers })
     } catch (e) {
@@ -468,30 +476,37 @@ export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = 
       endpoint: match?.route.endpoint,
       bytesOut: Number(response.headers.get('content-length') ?? 0),
       error,
+      ...(warning === undefined ? {} : { warning }),
     })
     return response
   }
 
-  async function answer(request: Request, match: RouteMatch, value: unknown): Promise<Response> {
+  async function answer(request: Request, match: RouteMatch, value: unknown): Promise<{ response: Response; repaired: number }> {
     const { route, format } = match
+    const data = async (v: unknown): Promise<{ response: Response; repaired: number }> => {
+      const encoded = encodeAnswer(format, v, route.xmlRoot)
+      return { response: await respond(request, 200, format, encoded.text), repaired: encoded.repaired }
+    }
+    const empty = async (status: number): Promise<{ response: Response; repaired: number }> => ({ response: await respond(request, status, format, undefined), repaired: 0 })
     switch (route.answer) {
       case 'value':
-        return respond(request, 200, format, encodeAnswer(format, value, route.xmlRoot).text)
+        return data(value)
       case 'list': {
         const list = Array.isArray(value) ? value : []
-        return list.length === 0 ? respond(request, 202, format, undefined) : respond(request, 200, format, encodeAnswer(format, list, route.xmlRoot).text)
+        return list.length === 0 ? empty(202) : data(list)
       }
       case 'accepted':
-        return respond(request, 202, format, undefined)
+        return empty(202)
       case 'ok-empty':
-        return respond(request, 200, format, undefined)
+        return empty(200)
       case 'submit': {
         const items = (value as { autoResponse?: unknown[] } | undefined)?.autoResponse ?? []
-        return items.length === 0 ? respond(request, 202, format, undefined) : respond(request, 200, format, encodeAnswer(format, items, route.xmlRoot).text)
+        return items.length === 0 ? empty(202) : data(items)
       }
       case 'file': {
         const file = value as FileAnswer
-        return respond(request, 200, format, file.bytes, { 'content-type': file.contentType, 'content-disposition': `attachment; filename="${file.filename}"` })
+        const response = await respond(request, 200, format, file.bytes, { 'content-type': file.contentType, 'content-disposition': `attachment; filename="${file.filename}"` })
+        return { response, repaired: 0 }
       }
     }
   }

@@ -104,9 +104,12 @@ describe('an item that cannot be encoded does not take its poll answer with it',
       secretOf: (k: string) => (k === key ? ACCOUNTS[0].secret : undefined),
       account: () => ({ recordCall: async () => {}, takeProcessedDocuments: async () => items.map((i) => ({ ...i })) }),
     } as unknown as Engine
-    const r = await call(createHttpHandler(stub), 'GET', '/document/processed.json?config_id=c1')
+    const log: RequestLogEntry[] = []
+    const r = await call(createHttpHandler(stub, { log: (e) => log.push(e) }), 'GET', '/document/processed.json?config_id=c1')
     expect(r.status, r.text).toBe(200)
     expect((r.json as { id: string }[]).map((d) => d.id)).toEqual(['a', 'poisoned', 'c'])
+    // The fault is seen in the request log.
+    expect(log).toMatchObject([{ status: 200, error: undefined, warning: expect.stringMatching(/^1 item\(s\) could not be encoded as stored/) as unknown }])
   })
 })
 
