@@ -384,6 +384,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     }
   }
   const tagged = tagger.tagDocument(sentenceTokens)
+  // Every tagger span after trimming, MISC included: a lexicon name inside a longer one is that span's word.
+  const taggerSpans: Array<{ start: number; end: number }> = []
   // Sentences written as headlines (title case or capitals), by document token: their capitals say little.
   const headline = new Uint8Array(tokens.length)
   const titleCase = new Uint8Array(sentenceTokens.length)
@@ -407,7 +409,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       let a = span.start
       let b = span.end
       while (a < b && !HAS_ALNUM.test(words[a] ?? '')) a++
-      while (b > a && !HAS_ALNUM.test(words[b - 1] ?? '')) b--
+      // ... but a closing bracket whose opening one is inside the span stays ("Mladost ( L )").
+      while (b > a && !HAS_ALNUM.test(words[b - 1] ?? '') && !(words[b - 1] === ')' && words.slice(a, b - 1).includes('('))) b--
       if (a === b) continue
       let start = idx[a]
       const lastEnd = ends[b - 1]
@@ -418,11 +421,13 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
         const titleEnd = lexiconMatchAt(lowers, start, last + 1, jobTitles)
         if (titleEnd > start && titleEnd <= last) start = titleEnd
       }
+      taggerSpans.push({ start, end: last + 1 })
       // MISC has no contract type: dropped (a product inside it is still found by the product lexicon).
       if (span.type === 'MISC') continue
       // Common words capitalised only by where they stand ("Join us", "FREE shipping", "Know Sometimes ...")
-      // are not names, unless a lexicon knows them.
-      const initial = a === 0 && !isCapsSentence(words)
+      // are not names, unless a lexicon knows them. First in a sentence, only before a lower-case word ("Brown
+      // ( 14-10 ) tied", "Reading 4 1 1" are names in lists and tables).
+      const initial = a === 0 && !isCapsSentence(words) && /^\p{Ll}/u.test(words[b] ?? '')
       if (
         commonWords !== undefined &&
         (initial || titleCase[si] === 1) &&
@@ -462,7 +467,6 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     }
   }
   if (companies !== undefined) {
-    const taggerSpans = candidates.slice()
     for (const m of matchLexicon(tokens, lowers, companies, true)) {
       // A known company name inside a longer tagger span ("Ford" in "Rob Ford") is that span's word.
       const inside = taggerSpans.some((c) => c.start <= m.start && c.end >= m.end && c.end - c.start > m.end - m.start)
@@ -474,7 +478,6 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   // abbreviations) removes the tagger spans it covers.
   const others: Array<{ start: number; end: number }> = []
   if (known !== undefined) {
-    const taggerSpans = candidates.filter((c) => c.source === 'tagger')
     for (const m of matchLexicon(tokens, lowers, known, true)) {
       const tab = m.title.indexOf('\t')
       const type = m.title.slice(0, tab)
@@ -483,8 +486,11 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
         others.push(m)
         continue
       }
-      const inside = taggerSpans.some((c) => c.start <= m.start && c.end >= m.end && c.end - c.start > m.end - m.start)
-      if (inside && m.end - m.start < 2 && headline[m.start] !== 1) continue
+      // In a headline, a known name wins over a longer tagger span that only adds common words ("Bellagio Is").
+      const outer = taggerSpans.find((c) => c.start <= m.start && c.end >= m.end && c.end - c.start > m.end - m.start)
+      const padding = outer === undefined ? [] : [...lowers.slice(outer.start, m.start), ...lowers.slice(m.end, outer.end)]
+      const onlyCommon = headline[m.start] === 1 && commonWords !== undefined && padding.every((w) => commonWords.has(w) || !HAS_ALNUM.test(w))
+      if (outer !== undefined && m.end - m.start < 2 && !onlyCommon) continue
       let end = m.end
       if (type === 'Product') while (end < tokens.length && PRODUCT_SUFFIX.test(tokens[end]?.text ?? '') && tokens[end]?.spaceBefore === true) end++
       const c: Candidate = { type: type as ContractEntityType, start: m.start, end, confidence: 95, priority: 5, source: 'lexicon' }
@@ -507,8 +513,9 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       const words = wordsOf(tokens, i + 1, i + 1 + n)
       if (words.length === n && /^[A-Z]/.test(words[0] ?? '') && US_STATES.has(words.join(' ').toLowerCase())) stateEnd = i + 1 + n
     }
-    // "New York Energy Desk" is not the state: the state ends the name.
-    if (stateEnd < 0 || /^[A-Z]/.test(tokens[stateEnd]?.text ?? '')) continue
+    // "New York Energy Desk" is not the state, nor "Ontario-based": the state ends the name.
+    const after = tokens[stateEnd]
+    if (stateEnd < 0 || /^[A-Z]/.test(after?.text ?? '') || (after !== undefined && !after.spaceBefore && !/^[,.;:!?)'"]/.test(after.text))) continue
     let s = i
     while (s > 0 && i - s < 3 && /^[A-Z][\p{L}.'-]*$/u.test(tokens[s - 1]?.text ?? '') && tokens[s - 1]?.kind === 'word' && tokens[s - 1]?.sentence === tokens[i]?.sentence) s--
     // A person before the comma ("Harry Milling, New York") is not a city.
@@ -519,6 +526,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   // Corporate-suffix pattern: capitalised words followed by Inc., Corp., Ltd, plc, ... ("Acme Widgets Inc.").
   for (let i = 0; i < tokens.length; i++) {
     if (!CORPORATE_SUFFIX_PATTERN.has(tokens[i]?.text ?? '')) continue
+    // A tagger span that already ends at the suffix or holds it has the name's extent ("Bear Stearns & Co Inc").
+    if (taggerSpans.some((c) => c.start <= i && c.end > i)) continue
     let s = i
     while (s > 0 && /^[A-Z][\p{L}\d&.'-]*$/u.test(tokens[s - 1]?.text ?? '') && tokens[s - 1]?.kind === 'word' && (tokens[s - 1]?.sentence ?? -1) === tokens[i]?.sentence) s--
     if (s < i) candidates.push({ type: 'Company', start: s, end: i + 1, confidence: 90, priority: 5, source: 'pattern' })
@@ -720,6 +729,10 @@ function matchLexicon(
       if (title !== undefined) found = { end: i + n, title }
     }
     if (found === undefined) continue
+    // Part of a hyphenated compound ("United Nations-sponsored", "Ohio-based"): not the name.
+    const next = tokens[found.end]
+    const prev = tokens[i - 1]
+    if ((next !== undefined && next.text === '-' && !next.spaceBefore) || (prev !== undefined && prev.text === '-' && tokens[i]?.spaceBefore === false)) continue
     const first = tokens[i]?.text ?? ''
     if (needsCapital && !/^[A-Z]/.test(first) && !found.title.slice(found.title.lastIndexOf('\t') + 1).startsWith(first)) continue
     out.push({ start: i, end: found.end, title: found.title })
