@@ -70,22 +70,66 @@ export function dot(a: Float32Array, b: Float32Array): number {
   return s
 }
 
-/** The weighted mean of the word vectors of tokens [start, end) of a document, scaled to unit length. */
+/** Each token's vector id ({@link tokenId}) and `sif` weight (default `a`), per document: looked up once. */
+interface TokenTerms {
+  readonly vectors: WordVectors
+  readonly ids: Int32Array
+  readonly weights: Float64Array
+  /** The whole text's vector with the default options (categories and concept topics share it). */
+  whole: TextVector | undefined
+}
+const tokenTermsCache = new WeakMap<AnnotatedDocument, TokenTerms>()
+
+function tokenTerms(vectors: WordVectors, doc: AnnotatedDocument): TokenTerms {
+  let hit = tokenTermsCache.get(doc)
+  if (hit === undefined || hit.vectors !== vectors || hit.ids.length !== doc.tokens.length) {
+    const n = doc.tokens.length
+    const ids = new Int32Array(n)
+    const weights = new Float64Array(n)
+    for (let i = 0; i < n; i++) {
+      const id = tokenId(vectors, doc.tokens[i]!)
+      ids[i] = id
+      if (id >= 0) weights[i] = termWeight(vectors, id, 'sif', SIF_A)
+    }
+    hit = { vectors, ids, weights, whole: undefined }
+    tokenTermsCache.set(doc, hit)
+  }
+  return hit
+}
+
+/**
+ * The weighted mean of the word vectors of tokens [start, end) of a document, scaled to unit length. The
+ * tokens' ids and weights are looked up once per document, and the whole text's vector with the default
+ * options is computed once per document (the result is shared: do not change it).
+ */
 export function spanVector(vectors: WordVectors, doc: AnnotatedDocument, start = 0, end = doc.tokens.length, options: EmbedOptions = {}): TextVector {
   const weighting = options.weighting ?? 'sif'
   const keepNegated = options.keepNegated ?? true
+  const cached = weighting === 'sif' && (options.sifA ?? SIF_A) === SIF_A ? tokenTerms(vectors, doc) : undefined
+  const whole = cached !== undefined && keepNegated && start === 0 && end === doc.tokens.length
+  if (whole && cached.whole !== undefined) return cached.whole
   const acc = new Float32Array(vectors.dims)
   const terms: Term[] = []
   for (let i = start; i < end; i++) {
     const t = doc.tokens[i]!
     if (!keepNegated && t.negated) continue
-    const id = tokenId(vectors, t)
-    if (id < 0) continue
-    const w = termWeight(vectors, id, weighting, options.sifA)
+    let id: number
+    let w: number
+    if (cached !== undefined) {
+      id = cached.ids[i]!
+      if (id < 0) continue
+      w = cached.weights[i]!
+    } else {
+      id = tokenId(vectors, t)
+      if (id < 0) continue
+      w = termWeight(vectors, id, weighting, options.sifA)
+    }
     vectors.addTo(acc, id, w)
     terms.push({ token: i, id, weight: w })
   }
-  return { vector: normalize(acc), terms }
+  const v = { vector: normalize(acc), terms }
+  if (whole) cached.whole = v
+  return v
 }
 
 /** Lower-case words of a phrase (letters, inner `'` and `-`), for phrases that are not annotated documents. */

@@ -1,11 +1,13 @@
+import { createHash } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
 import { dataPath } from '../resources.ts'
-import { loadWordVectors, type WordVectors } from './vectors.ts'
-import { loadTaxonomyModel, type TaxonomyModel } from './taxonomy.ts'
+import { decodeWordVectors, type WordVectors } from './vectors.ts'
+import { decodeNearestTable, parseTaxonomyModel, semanticInputsDigest, type TaxonomyModel } from './taxonomy.ts'
 
 export { loadWordVectors, decodeWordVectors, encodeWordVectors, type WordVectors } from './vectors.ts'
 export { spanVector, phraseVector, samplesVector, termWeight, dot, normalize, type TermWeighting, type TextVector } from './embed.ts'
 export { documentVectors, compileSamples, matchSamples, type DocumentVectors, type SampleSet, type ConceptMatch } from './concepts.ts'
-export { loadTaxonomyModel, parseTaxonomyModel, type TaxonomyModel, type TaxonomyModelNode } from './taxonomy.ts'
+export { loadTaxonomyModel, parseTaxonomyModel, nearestTable, type TaxonomyModel, type TaxonomyModelNode } from './taxonomy.ts'
 
 /**
  * The semantic layer of one engine: English word vectors and the built-in taxonomy, each read from the data
@@ -16,17 +18,48 @@ export interface SemanticModel {
   readonly taxonomy: TaxonomyModel
 }
 
-/** A lazily loaded {@link SemanticModel} over `lexicons/en/vectors.bin` and `lexicons/en/iab-taxonomy.tsv`. */
+function readData(path: string, what: string): Buffer {
+  try {
+    return readFileSync(path)
+  } catch (e) {
+    throw new Error(`cannot read ${what} ${path}: ${(e as Error).message}`)
+  }
+}
+
+/**
+ * A lazily loaded {@link SemanticModel} over `lexicons/en/vectors.bin` and `lexicons/en/iab-taxonomy.tsv`, with
+ * the nearest taxonomy node of every word from `lexicons/en/iab-nearest.bin` when that file was computed from
+ * these two files (`bench/build-semantic-index.ts`; otherwise each word's nearest node is computed when first
+ * needed, with the same result).
+ */
 export function createSemanticModel(dataDir?: string): SemanticModel {
   let vectors: WordVectors | undefined
+  let vectorsDigest: Uint8Array | undefined
   let taxonomy: TaxonomyModel | undefined
   const model: SemanticModel = {
     get vectors() {
-      vectors ??= loadWordVectors(dataPath(dataDir, 'en', 'vectors.bin'))
+      if (vectors === undefined) {
+        const path = dataPath(dataDir, 'en', 'vectors.bin')
+        const bytes = readData(path, 'word vectors')
+        vectors = decodeWordVectors(bytes, path)
+        vectorsDigest = new Uint8Array(createHash('sha1').update(bytes).digest())
+      }
       return vectors
     },
     get taxonomy() {
-      taxonomy ??= loadTaxonomyModel(dataPath(dataDir, 'en', 'iab-taxonomy.tsv'), model.vectors)
+      if (taxonomy === undefined) {
+        const v = model.vectors
+        const path = dataPath(dataDir, 'en', 'iab-taxonomy.tsv')
+        const text = readData(path, 'taxonomy').toString('utf8')
+        const tablePath = dataPath(dataDir, 'en', 'iab-nearest.bin')
+        let nearestTable: Uint16Array | undefined
+        if (existsSync(tablePath)) {
+          // The node count is that of the file's data lines (checked again by the parser against the table's length).
+          const nodes = text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#')).length
+          nearestTable = decodeNearestTable(readData(tablePath, 'nearest-node table'), semanticInputsDigest(vectorsDigest!, text), nodes, tablePath)
+        }
+        taxonomy = parseTaxonomyModel(text, v, path, nearestTable === undefined ? {} : { nearestTable })
+      }
       return taxonomy
     },
   }

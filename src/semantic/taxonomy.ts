@@ -1,9 +1,14 @@
 import { readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
 import type { WordVectors } from './vectors.ts'
 import { normalize, phraseVector } from './embed.ts'
 
 /** One node of the built-in taxonomy, with the vector it is matched by. */
 export interface TaxonomyModelNode {
+  /** Position in {@link TaxonomyModel.nodes}. */
+  readonly index: number
+  /** Position of its tier-1 ancestor (itself for a tier-1 node) in {@link TaxonomyModel.roots}. */
+  readonly root: number
   readonly id: string
   readonly name: string
   readonly parent: TaxonomyModelNode | undefined
@@ -35,6 +40,8 @@ export interface TaxonomyModel {
    * id; computed once per word and kept, like {@link nearest}).
    */
   branchBest(id: number): Float32Array
+  /** Whether {@link nearest} reads a precomputed table (see {@link TaxonomyOptions.nearestTable}). */
+  readonly precomputed: boolean
 }
 
 /** Weight of a node's name words against its neighbour words, and of its parent's vector. */
@@ -50,6 +57,12 @@ export interface TaxonomyOptions {
    * counts once), instead of the mean over every node of the subtree. @defaultValue false
    */
   readonly balanced?: boolean
+  /**
+   * The index of the nearest node (by own vector) of every word id, precomputed for these vectors, this
+   * taxonomy and these options by {@link nearestTable} (`lexicons/en/iab-nearest.bin`). Without it each word's
+   * nearest node is computed the first time the word is seen (661 dot products). The same answers either way.
+   */
+  readonly nearestTable?: Uint16Array
 }
 export const CORPUS_WEIGHT = 2
 
@@ -83,7 +96,7 @@ export function parseTaxonomyModel(text: string, vectors: WordVectors, source = 
     normalize(v)
     if (parent !== undefined) for (let d = 0; d < v.length; d++) v[d]! += PARENT_WEIGHT * parent.vector[d]!
     const vector = normalize(v)
-    const node: TaxonomyModelNode = { id, name, parent, children: [], words: list, corpus, vector, branch: vector }
+    const node: TaxonomyModelNode = { index: nodes.length, root: parent === undefined ? roots.length : parent.root, id, name, parent, children: [], words: list, corpus, vector, branch: vector }
     byId.set(id, node)
     nodes.push(node)
     if (parent === undefined) roots.push(node)
@@ -108,48 +121,116 @@ export function parseTaxonomyModel(text: string, vectors: WordVectors, source = 
       n.branch = normalize(b)
     }
   }
-  const cache = new Map<number, { node: TaxonomyModelNode; sim: number }>()
+  // Every node's own vector as a row of one matrix (float64 holding the float32 values exactly), scored against
+  // a word in one pass (`dotRows`: the same numbers as `dot` node by node).
+  const dims = vectors.dims
+  const matrix = new Float64Array(nodes.length * dims)
+  for (const n of nodes) matrix.set(n.vector, n.index * dims)
+  const sims = new Float64Array(nodes.length)
+  const scoreAll = (id: number): Float64Array => {
+    if (vectors.dotRows !== undefined) vectors.dotRows(id, matrix, nodes.length, sims)
+    else for (const n of nodes) sims[n.index] = vectors.dot(id, n.vector)
+    return sims
+  }
+  const table = options.nearestTable
+  if (table !== undefined && table.length !== vectors.size) throw new Error(`${source}: the nearest-node table has ${table.length} entries for ${vectors.size} words`)
+  // Answers by word id (an array, not a map: ids are dense).
+  const hits = new Array<{ node: TaxonomyModelNode; sim: number } | undefined>(vectors.size)
   const nearest = (id: number): { node: TaxonomyModelNode; sim: number } => {
-    let hit = cache.get(id)
+    let hit = hits[id]
     if (hit === undefined) {
-      let best = nodes[0]!
-      let sim = -Infinity
-      for (const n of nodes) {
-        const x = vectors.dot(id, n.vector)
-        if (x > sim) {
-          sim = x
-          best = n
+      if (table !== undefined) {
+        const node = nodes[table[id]!]!
+        hit = { node, sim: vectors.dot(id, node.vector) }
+      } else {
+        const x = scoreAll(id)
+        let best = 0
+        let sim = -Infinity
+        for (let i = 0; i < x.length; i++) {
+          if (x[i]! > sim) {
+            sim = x[i]!
+            best = i
+          }
         }
+        hit = { node: nodes[best]!, sim }
       }
-      hit = { node: best, sim }
-      cache.set(id, hit)
+      hits[id] = hit
     }
     return hit
   }
-  const rootOf = new Map<TaxonomyModelNode, number>()
-  for (const n of nodes) {
-    let r = n
-    while (r.parent !== undefined) r = r.parent
-    rootOf.set(n, roots.indexOf(r))
-  }
-  const bestCache = new Map<number, Float32Array>()
+  const bestCache = new Array<Float32Array | undefined>(vectors.size)
   const branchBest = (id: number): Float32Array => {
-    let hit = bestCache.get(id)
+    let hit = bestCache[id]
     if (hit === undefined) {
       hit = new Float32Array(roots.length).fill(-1)
-      for (const n of nodes) {
-        const i = rootOf.get(n)!
-        const x = vectors.dot(id, n.vector)
-        if (x > hit[i]!) hit[i] = x
-      }
-      bestCache.set(id, hit)
+      const x = scoreAll(id)
+      for (const n of nodes) if (x[n.index]! > hit[n.root]!) hit[n.root] = x[n.index]!
+      bestCache[id] = hit
     }
     return hit
   }
-  return { roots, nodes, nearest, branchBest }
+  return { roots, nodes, nearest, branchBest, precomputed: table !== undefined }
+}
+
+/**
+ * The nearest node of every word of `vectors` (see {@link TaxonomyOptions.nearestTable}), computed without a
+ * table: what `bench/build-semantic-index.ts` writes.
+ */
+export function nearestTable(taxonomy: TaxonomyModel, vectors: WordVectors): Uint16Array {
+  if (taxonomy.nodes.length > 0xffff) throw new Error(`a nearest-node table holds at most 65,535 nodes, not ${taxonomy.nodes.length}`)
+  const out = new Uint16Array(vectors.size)
+  for (let id = 0; id < vectors.size; id++) out[id] = taxonomy.nearest(id).node.index
+  return out
+
 }
 
 /** Load the taxonomy model from a file (see {@link parseTaxonomyModel}). */
 export function loadTaxonomyModel(path: string, vectors: WordVectors, options: TaxonomyOptions = {}): TaxonomyModel {
   return parseTaxonomyModel(readFileSync(path, 'utf8'), vectors, path, options)
+}
+
+const TABLE_MAGIC = 'TXNEAR1\n'
+const TABLE_HEADER = 36
+
+/**
+ * The binary form of a nearest-node table (`lexicons/en/iab-nearest.bin`), little-endian:
+ * magic "TXNEAR1\n", uint32 words, uint32 nodes, 20 bytes `inputs` (the SHA-1 of the vectors file and the
+ * taxonomy file it was computed from, see {@link semanticInputsDigest}), uint16 node index per word id.
+ */
+export function encodeNearestTable(table: Uint16Array, nodes: number, inputs: Uint8Array): Uint8Array {
+  if (inputs.length !== 20) throw new Error(`expected a 20-byte digest of the inputs, instead found ${inputs.length} bytes`)
+  const bytes = new Uint8Array(TABLE_HEADER + table.length * 2)
+  const view = new DataView(bytes.buffer)
+  bytes.set(new TextEncoder().encode(TABLE_MAGIC), 0)
+  view.setUint32(8, table.length, true)
+  view.setUint32(12, nodes, true)
+  bytes.set(inputs, 16)
+  for (let i = 0; i < table.length; i++) view.setUint16(TABLE_HEADER + i * 2, table[i]!, true)
+  return bytes
+}
+
+/**
+ * Read a nearest-node table written by {@link encodeNearestTable}: undefined when it was computed from other
+ * inputs than `inputs` (the vectors or the taxonomy changed since: the nodes are then found without it), an
+ * error naming `source` when the bytes are not such a table.
+ */
+export function decodeNearestTable(bytes: Uint8Array, inputs: Uint8Array, nodes: number, source = 'nearest-node table'): Uint16Array | undefined {
+  if (bytes.length < TABLE_HEADER || new TextDecoder().decode(bytes.subarray(0, 8)) !== TABLE_MAGIC) throw new Error(`${source}: expected the magic "TXNEAR1", instead found a different header`)
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const n = view.getUint32(8, true)
+  if (bytes.length !== TABLE_HEADER + n * 2) throw new Error(`${source}: expected ${TABLE_HEADER + n * 2} bytes for ${n} words, instead found ${bytes.length}`)
+  const same = view.getUint32(12, true) === nodes && bytes.subarray(16, 36).every((b, i) => b === inputs[i])
+  if (!same) return undefined
+  const table = new Uint16Array(n)
+  for (let i = 0; i < n; i++) {
+    const x = view.getUint16(TABLE_HEADER + i * 2, true)
+    if (x >= nodes) throw new Error(`${source}: word ${i} points at node ${x} of ${nodes}`)
+    table[i] = x
+  }
+  return table
+}
+
+/** SHA-1 of the vectors file's digest followed by the taxonomy file's text: what a nearest-node table was computed from. */
+export function semanticInputsDigest(vectorsDigest: Uint8Array, taxonomyText: string): Uint8Array {
+  return new Uint8Array(createHash('sha1').update(vectorsDigest).update(taxonomyText).digest())
 }

@@ -30,6 +30,12 @@ export interface WordVectors {
   addTo(acc: Float32Array, id: number, w: number): void
   /** Dot product of a word's vector with `v`. */
   dot(id: number, v: Float32Array): number
+  /**
+   * `out[r]` = the dot product of the word's vector with row r of `rows` (row-major, `dims` columns, `count`
+   * rows), each exactly as {@link WordVectors.dot} computes it (same order of summation, so the same number),
+   * several rows at a time.
+   */
+  dotRows?(id: number, rows: Float64Array, count: number, out: Float64Array): void
 }
 
 const MAGIC = 'TXVEC01\n'
@@ -114,6 +120,39 @@ export function decodeWordVectors(bytes: Uint8Array, source = 'word vectors'): W
       let sum = 0
       for (let d = 0; d < dims; d++) sum += q[o + d]! * v[d]!
       return sum * scales[id]!
+    },
+    dotRows(id, rows, count, out) {
+      const o = id * dims
+      const s = scales[id]!
+      let r = 0
+      // Four rows at once: four independent sums (each in the order of `dot`) keep the CPU's adders busy.
+      for (; r + 4 <= count; r += 4) {
+        const a = r * dims
+        const b = a + dims
+        const c = b + dims
+        const e = c + dims
+        let s0 = 0
+        let s1 = 0
+        let s2 = 0
+        let s3 = 0
+        for (let d = 0; d < dims; d++) {
+          const x = q[o + d]!
+          s0 += x * rows[a + d]!
+          s1 += x * rows[b + d]!
+          s2 += x * rows[c + d]!
+          s3 += x * rows[e + d]!
+        }
+        out[r] = s0 * s
+        out[r + 1] = s1 * s
+        out[r + 2] = s2 * s
+        out[r + 3] = s3 * s
+      }
+      for (; r < count; r++) {
+        const a = r * dims
+        let sum = 0
+        for (let d = 0; d < dims; d++) sum += q[o + d]! * rows[a + d]!
+        out[r] = sum * s
+      }
     },
   }
 }

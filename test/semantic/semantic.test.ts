@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
-import { parseTaxonomyModel } from '../../src/semantic/taxonomy.ts'
+import { decodeNearestTable, encodeNearestTable, nearestTable, parseTaxonomyModel } from '../../src/semantic/taxonomy.ts'
 import { createSemanticModel, compileSamples, decodeWordVectors, documentVectors, encodeWordVectors, matchSamples, phraseVector, spanVector, dot } from '../../src/semantic/index.ts'
 import { dataPath } from '../../src/resources.ts'
 
@@ -85,5 +85,68 @@ describe('text vectors and similarity', () => {
     const off = parseTaxonomyModel(tsv.replace('politics ideology', 'politics ideology\tsenate election'), semantic.vectors, 'x', { corpusWeight: 0 })
     expect(Array.from(off.nodes[0]!.vector)).toEqual(Array.from(plain.nodes[0]!.vector))
     expect(() => parseTaxonomyModel('1\t9\tOrphan\torphan\n', semantic.vectors, 'bad.tsv')).toThrow(/bad.tsv:1: parent "9"/)
+  })
+})
+
+describe('speed structures give the same answers', () => {
+  const tsv = readFileSync(dataPath(undefined, 'en', 'iab-taxonomy.tsv'), 'utf8')
+  // Words spread over the vocabulary (frequent and rare ones).
+  const ids = Array.from({ length: 60 }, (_, i) => (i * 8311) % semantic.vectors.size)
+
+  it('should compute a row-by-row dot product with the same numbers as dot()', () => {
+    const nodes = semantic.taxonomy.nodes.slice(0, 7)
+    const rows = new Float64Array(nodes.length * semantic.vectors.dims)
+    nodes.forEach((n, i) => rows.set(n.vector, i * semantic.vectors.dims))
+    const out = new Float64Array(nodes.length)
+    for (const id of ids) {
+      semantic.vectors.dotRows!(id, rows, nodes.length, out)
+      expect(Array.from(out)).toEqual(nodes.map((n) => semantic.vectors.dot(id, n.vector)))
+    }
+  })
+
+  it('should load the shipped nearest-node table, and it should agree with the nearest nodes computed word by word', () => {
+    expect(semantic.taxonomy.precomputed).toBe(true)
+    const computed = parseTaxonomyModel(tsv, semantic.vectors, 'tsv')
+    expect(computed.precomputed).toBe(false)
+    for (const id of ids) {
+      const a = semantic.taxonomy.nearest(id)
+      const b = computed.nearest(id)
+      expect([a.node.id, a.sim]).toEqual([b.node.id, b.sim])
+      // The plain definition: the node of highest dot product, the first of equals.
+      let best = computed.nodes[0]!
+      for (const n of computed.nodes) if (semantic.vectors.dot(id, n.vector) > semantic.vectors.dot(id, best.vector)) best = n
+      expect(b.node.id).toBe(best.id)
+      expect(semantic.taxonomy.nodes[a.node.index]).toBe(a.node)
+      let root = a.node
+      while (root.parent !== undefined) root = root.parent
+      expect(semantic.taxonomy.roots[a.node.root]).toBe(root)
+    }
+  })
+
+  it('should round-trip a nearest-node table and ignore one computed from other inputs', () => {
+    const small = parseTaxonomyModel(tsv.split('\n').slice(0, 40).join('\n'), semantic.vectors, 'small')
+    const table = nearestTable(small, semantic.vectors)
+    const digest = new Uint8Array(20).fill(7)
+    const bytes = encodeNearestTable(table, small.nodes.length, digest)
+    expect(decodeNearestTable(bytes, digest, small.nodes.length)).toEqual(table)
+    expect(decodeNearestTable(bytes, new Uint8Array(20), small.nodes.length)).toBeUndefined()
+    expect(decodeNearestTable(bytes, digest, small.nodes.length + 1)).toBeUndefined()
+    expect(() => decodeNearestTable(bytes.subarray(0, 50), digest, small.nodes.length, 't.bin')).toThrow(/t.bin: expected \d+ bytes/)
+    const withTable = parseTaxonomyModel(tsv.split('\n').slice(0, 40).join('\n'), semantic.vectors, 'small', { nearestTable: table })
+    for (const id of ids) expect(withTable.nearest(id)).toEqual(small.nearest(id))
+    expect(() => parseTaxonomyModel(tsv, semantic.vectors, 'x', { nearestTable: table.subarray(0, 10) })).toThrow(/10 entries/)
+  })
+
+  it('should share the whole text vector between callers and reuse the token lookups for sentences', () => {
+    const doc = annotator.annotate('The concierge was rude. The breakfast was cold and the pool was closed.')
+    const a = spanVector(semantic.vectors, doc)
+    expect(spanVector(semantic.vectors, doc)).toBe(a)
+    expect(documentVectors(semantic.vectors, doc).document).toBe(a)
+    const fresh = annotator.annotate('The concierge was rude. The breakfast was cold and the pool was closed.')
+    const idf = spanVector(semantic.vectors, fresh, 0, fresh.tokens.length, { weighting: 'idf' })
+    expect(idf).not.toBe(spanVector(semantic.vectors, fresh))
+    expect(Array.from(spanVector(semantic.vectors, fresh).vector)).toEqual(Array.from(a.vector))
+    const s = doc.sentences[1]!
+    expect(spanVector(semantic.vectors, doc, s.tokenStart, s.tokenEnd).terms.map((t) => semantic.vectors.word(t.id))).toEqual(['breakfast', 'cold', 'pool', 'closed'])
   })
 })

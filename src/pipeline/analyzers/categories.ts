@@ -49,15 +49,12 @@ export const VOTE_SIMILARITY = 0.3
  * vector blurs ("striker" is nearest to Soccer, hence Sports). Each word's nearest node is cached in the model.
  */
 export function rootVotes(semantic: SemanticModel, text: TextVector): number[] {
-  const { roots } = semantic.taxonomy
-  const rootIndex = new Map(roots.map((r, i) => [r, i]))
+  const { roots, nearest } = semantic.taxonomy
   const votes = new Array<number>(roots.length).fill(0)
   for (const t of text.terms) {
-    const hit = semantic.taxonomy.nearest(t.id)
+    const hit = nearest(t.id)
     if (hit.sim <= VOTE_SIMILARITY) continue
-    let root = hit.node
-    while (root.parent !== undefined) root = root.parent
-    votes[rootIndex.get(root)!]! += t.weight * hit.sim
+    votes[hit.node.root]! += t.weight * hit.sim
   }
   const total = votes.reduce((a, x) => a + x, 0)
   return total > 0 ? votes.map((v) => v / total) : votes
