@@ -501,7 +501,10 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   if (others.length > 0) {
     for (let k = candidates.length - 1; k >= 0; k--) {
       const c = candidates[k]!
-      if (c.source === 'tagger' && others.some((o) => o.start <= c.start && c.end <= o.end)) candidates.splice(k, 1)
+      if (c.source !== 'tagger') continue
+      // Inside an Other phrase, or in a headline starting with one ("Wimbledon For The Seventh Time").
+      const covered = others.some((o) => (o.start <= c.start && c.end <= o.end) || (headline[c.start] === 1 && o.start === c.start))
+      if (covered) candidates.splice(k, 1)
     }
   }
   // "Austin, Texas": capitalised words before a comma and a US state are a place, and so is the state.

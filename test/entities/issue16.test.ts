@@ -1,14 +1,17 @@
-import { afterAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { readFileSync } from 'node:fs'
-import { createEngine } from '../../src/engine/create-engine.ts'
+import { createAnnotator } from '../../src/nlp/annotate.ts'
+import { createEntityExtractor, type ExtractedEntity } from '../../src/entities/extract.ts'
 import { isTitleSentence } from '../../src/entities/features.ts'
-import type { Entity } from '../../src/model/output.ts'
 
-// The cases quoted in issue 16 and our development set (test/fixtures/ner-dev.json), through engine.analyze.
-const engine = createEngine()
-afterAll(() => engine.close())
+// The cases quoted in issue 16 and our development set (test/fixtures/ner-dev.json), through the extractor the
+// entities analyzer uses (the analyzer reports `confident` as confidence >= entities_threshold, 55 by default).
+const annotator = createAnnotator()
+const extractor = createEntityExtractor()
+const THRESHOLD = 55
+type Named = ExtractedEntity & { confident: boolean }
 
-const named = async (text: string): Promise<Entity[]> => ((await engine.analyze(text)).entities ?? []).filter((e) => e.type === 'named')
+const named = async (text: string): Promise<Named[]> => extractor.extract(annotator.annotate(text)).map((e) => ({ ...e, confident: e.confidence >= THRESHOLD }))
 const NAMED = ['Person', 'Company', 'Place', 'Product']
 const typed = async (text: string): Promise<string[]> => (await named(text)).filter((e) => NAMED.includes(e.entity_type)).map((e) => `${e.entity_type}:${e.title}`)
 
