@@ -71,6 +71,19 @@ export interface LanguageDecider {
   decide(text: string, configured: string): LanguageDecision | undefined
 }
 
+/** Function word -> the languages listing it (in the order of {@link FUNCTION_WORDS}). */
+const FUNCTION_WORD_LANGUAGES: ReadonlyMap<string, readonly string[]> = (() => {
+  const m = new Map<string, string[]>()
+  for (const [code, words] of FUNCTION_WORDS) {
+    for (const w of words) {
+      const l = m.get(w)
+      if (l === undefined) m.set(w, [code])
+      else l.push(code)
+    }
+  }
+  return m
+})()
+
 const round4 = (x: number): number => Math.round(x * 10000) / 10000
 const LETTER = /\p{L}/u
 const LATIN = /\p{Script=Latin}/u
@@ -133,7 +146,8 @@ function evidenceOf(s: string): Evidence {
       const raw = s.slice(start, i)
       const prev = start > 0 ? s.charCodeAt(start - 1) : 0
       const clitic = (prev === 39 || prev === 0x2019) && start > 1 && WORD_CHAR.test(s[start - 2]!)
-      words.push({ w: raw.normalize('NFC').toLowerCase(), cap: UPPER.test(raw), clitic })
+      const ascii = /^[A-Za-z]+$/.test(raw)
+      words.push({ w: (ascii ? raw : raw.normalize('NFC')).toLowerCase(), cap: ascii ? raw.charCodeAt(0) <= 90 : UPPER.test(raw), clitic })
     }
   }
   return { letters, latin, words }
@@ -172,8 +186,7 @@ export function createLanguageDecider(identifier: LanguageIdentifier, options: L
       let unknown = 0
       let unknownLower = 0
       const own = FUNCTION_WORDS.get(c.code)
-      const isFunctionWord = (w: string): boolean => [...FUNCTION_WORDS.values()].some((l) => l.has(w))
-      const lowerUnknown = ev.words.some((x) => !x.cap && !x.clitic && zipf(x.w) < VOCABULARY_ZIPF && !isFunctionWord(x.w))
+      const lowerUnknown = ev.words.some((x) => !x.cap && !x.clitic && zipf(x.w) < VOCABULARY_ZIPF && !FUNCTION_WORD_LANGUAGES.has(x.w))
       for (let k = 0; k < ev.words.length; k++) {
         const { w, clitic } = ev.words[k]!
         // A capitalised unknown word is a name, except the first word of a text of several ("Zimmer schmutzig").
@@ -185,8 +198,7 @@ export function createLanguageDecider(identifier: LanguageIdentifier, options: L
         // German nouns are capitalised too: "Das Zimmer war sauber" keeps "das" when a lower-case word is unknown.
         const inName = ev.words[k]!.cap && (k > 0 || (next !== undefined && next.cap && zipf(next.w) < VOCABULARY_ZIPF && !lowerUnknown))
         let foreign = false
-        for (const [code, words] of FUNCTION_WORDS) {
-          if (!words.has(w)) continue
+        for (const code of FUNCTION_WORD_LANGUAGES.get(w) ?? []) {
           if (code === c.code) {
             fw.set(code, (fw.get(code) ?? 0) + 1)
             continue
