@@ -20,7 +20,7 @@ import {
   type SentimentLexicon,
   type WeightedEntry,
 } from './lexicon.ts'
-import { loadSentimentModel, type ModelSentiment, type SentimentModel } from './model.ts'
+import { loadSentimentModel, NO_EVIDENCE_MARGIN, type ModelSentiment, type SentimentModel } from './model.ts'
 import { aspectMentionScore, createAspectModel, loadAspectModel, type AspectModelData, type AspectSpan } from './aspect.ts'
 
 /** Contract polarity strings. */
@@ -204,6 +204,9 @@ const SKIP_POS = new Set(['AUX', 'PART', 'CCONJ'])
 // POS tags under which a lexicon word reads as a function word ("like" as a preposition): its weight is
 // multiplied by FUNCTION_WORD_FACTOR.
 const FUNCTION_POS = new Set(['ADP', 'SCONJ'])
+// Lexicon words whose noun sense is no evaluation: stock "shares" ("Shares of Tesla fell", "market share");
+// the verb ("thanks for sharing", "I share your joy") keeps its weight.
+const NEUTRAL_AS_NOUN = new Set(['share', 'shares'])
 const FUNCTION_WORD_FACTOR = 0.5
 const ARTICLES = new Set(['a', 'an', 'the'])
 // US state and territory postal codes: in capitals after "City," or before a ZIP code they are places ("Tulsa, OK"),
@@ -212,9 +215,6 @@ const POSTAL_CODES = new Set(
   'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI'.split(' '),
 )
 const WORD_CODES = new Set(['HI', 'IN', 'ME', 'OH', 'OK', 'OR', 'LA', 'MA', 'PA', 'DE', 'CO', 'ID', 'AL', 'GA', 'MI', 'MO', 'MS'])
-// Least margin between the model's positive and negative likelihoods for a text without lexicon evidence
-// to keep a polar score (the model has almost no neutral class: texts with no evaluative word get ~0.5 / 0.4).
-const NO_EVIDENCE_MARGIN = 0.3
 const CONTENT_POS = new Set(['NOUN', 'VERB', 'ADJ', 'ADV'])
 const EVALUATIVE_VERBS = new Set(['be', 'seem', 'look', 'feel', 'sound', 'become', 'get', 'remain', 'appear', 'find'])
 
@@ -728,6 +728,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
             const w = lexicon.words.get(key)
             if (w === undefined) continue
             if (len === 1 && t.kind === 'word' && (SKIP_POS.has(t.pos) || /^\p{L}$/u.test(t.text))) continue
+            if (len === 1 && (t.pos === 'NOUN' || t.pos === 'PROPN') && NEUTRAL_AS_NOUN.has(key)) continue
             if (len === 1 && !isStandalone(i)) continue
             if (len === 1 && (inCompound(i) || isPossessor(i))) continue
             // A function-word reading ("seems like it", "like a movie") keeps a weakened weight.
@@ -759,10 +760,11 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           const p = tokens[k - 1]
           return p === undefined || p.sentence !== (tokens[k] as Token).sentence || p.kind !== 'word'
         }
+        // A postal code that is no English word is a place wherever it stands ("NH primary results tonight").
+        if (isAllCaps(t.text) && t.text.length === 2 && POSTAL_CODES.has(t.text) && !WORD_CODES.has(t.text)) return true
         if (opens(i) && !(isAllCaps(t.text) && prev?.text === ',')) return false
         if (isAllCaps(t.text)) {
           if (t.text.length !== 2 || !POSTAL_CODES.has(t.text)) return false
-          if (!WORD_CODES.has(t.text)) return true
           const afterCity = prev !== undefined && prev.text === ',' && /^\p{Lu}\p{Ll}/u.test(tokens[i - 2]?.text ?? '')
           return afterCity || (next !== undefined && /^\d{5}$/.test(next.text))
         }
