@@ -1,10 +1,13 @@
 /**
- * Train model_sentiment on the VADER ground truth (MIT) and write `lexicons/en/sentiment-model.json`.
+ * Train model_sentiment on the VADER ground truth (MIT) and the TweetEval sentiment validation tweets (the only
+ * source with a real neutral class; class-balanced) and write `lexicons/en/sentiment-model.json`.
  *
  *   npx tsx bench/train-sentiment.ts [dataDir]      (default ../shared/data, or its sentiment/ folder)
  *
- * Deterministic: the same data give byte-identical weights. Both corpora are pooled into one training
- * set (no feature says which corpus a text came from).
+ * Deterministic: the same data give byte-identical weights. All corpora are pooled into one training
+ * set (no feature says which corpus a text came from). TweetEval: Barbieri et al. 2020, github.com/cardiffnlp/tweeteval
+ * (datasets/sentiment/val_text.txt, val_labels.txt; SemEval-2017 Task 4A tweets, research use); its test split is
+ * never read.
  */
 import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -14,10 +17,14 @@ import { readRatedDocs, sentimentDirOrExit } from './sentiment-data.ts'
 const dir = sentimentDirOrExit(process.argv[2])
 const out = process.argv[3] ?? fileURLToPath(new URL('../lexicons/en/sentiment-model.json', import.meta.url))
 // Each source weighs the same in the loss, whatever its size (the model never sees which source a text is from).
-const examples = readRatedDocs(dir).map((d) => d.ex)
+const docs = readRatedDocs(dir)
+const examples = docs.map((d) => d.ex)
+const sources = [...new Set(docs.map((d) => d.corpus))]
 const t0 = performance.now()
 const model = trainSentimentModel(examples, {
-  trained: { data: 'VADER ground truth (tweets + movie review snippets), MIT; each source weighted equally' },
+  trained: {
+    data: `${sources.join(' + ')}: VADER ground truth (MIT) and TweetEval sentiment validation (SemEval-2017 4A, research use); each source weighted equally, TweetEval classes balanced`,
+  },
 })
 const json = JSON.stringify(model)
 writeFileSync(out, json + '\n')

@@ -64,6 +64,7 @@ export const DENSE_FEATURES = [
   'compound_x_caps',
   'compound_x_density',
   'compound_x_shortness',
+  'no_evidence',
 ] as const
 
 /** Dense feature vector of a document's lexicon evidence. */
@@ -85,6 +86,9 @@ export function denseFeatures(f: LexiconFeatures): number[] {
     f.compound * (Math.min(f.capsWords, 3) / 3),
     f.compound * Math.min(1, (f.positiveCount + f.negativeCount) / Math.max(1, f.words)),
     f.compound / (1 + Math.log1p(f.words)),
+    // No sentiment word, phrase, emoji or emoticon: how often such texts are neutral is learned (TweetEval has a
+    // real neutral class), instead of leaning the way the n-grams of unrelated words lean.
+    hasNoEvidence(f) ? 1 : 0,
   ]
 }
 
@@ -119,6 +123,32 @@ export const CALIBRATION_INPUTS = [
  * texts without sentiment words lean; the gate reads only the text's own evidence, never its source.
  */
 export const NEUTRAL_GATE = 0.4
+
+/**
+ * Least margin between the positive and negative likelihoods for a text without lexicon evidence to keep a polar
+ * document score and a polar model_sentiment ("An utterly tedious, lifeless film.": 0.60 / 0.32 keeps it, "The
+ * meeting is on Tuesday." 0.37 / 0.24 does not); the scorer applies it to the document score too.
+ */
+export const NO_EVIDENCE_MARGIN = 0.25
+
+/**
+ * Least likelihood of the likelier polar class for a text without lexicon evidence to keep a polar score: its
+ * words alone must make that class more likely than not by a clear step ("Please help, I want a refund." 0.55
+ * positive from words like "please" and "help" is not enough).
+ */
+export const NO_EVIDENCE_CONFIDENCE = 0.6
+
+/**
+ * Whether a text without lexicon evidence is neutral for want of it: the model's neutral likelihood exceeds
+ * {@link NEUTRAL_GATE}, its polar likelihoods lie within {@link NO_EVIDENCE_MARGIN} of each other, or neither
+ * reaches {@link NO_EVIDENCE_CONFIDENCE}.
+ */
+export function neutralForWantOfEvidence(f: LexiconFeatures, p: readonly number[]): boolean {
+  if (!hasNoEvidence(f)) return false
+  const neg = p[0] ?? 0
+  const pos = p[2] ?? 0
+  return (p[1] ?? 0) > NEUTRAL_GATE || Math.abs(pos - neg) < NO_EVIDENCE_MARGIN || Math.max(pos, neg) < NO_EVIDENCE_CONFIDENCE
+}
 
 /** Whether lexicon features hold no sentiment evidence at all (see {@link NEUTRAL_GATE}). */
 export function hasNoEvidence(f: LexiconFeatures): boolean {
@@ -284,7 +314,7 @@ export function classProbabilities(
 /**
  * The calibrated document score (-1..1) from lexicon features and the regression's class probabilities:
  * the calibrator's linear function of its inputs (by default {@link calibrationInputs}), the evidence gate
- * of {@link NEUTRAL_GATE}, then clamped.
+ * ({@link neutralForWantOfEvidence}: 0), then clamped.
  */
 export function calibratedScore(
   calibrator: Pick<SentimentModelData['calibrator'], 'bias' | 'weights'>,
@@ -292,7 +322,7 @@ export function calibratedScore(
   p: readonly number[],
   x: readonly number[] = calibrationInputs(features, p),
 ): number {
-  if (hasNoEvidence(features) && (p[1] ?? 0) > NEUTRAL_GATE) return 0
+  if (neutralForWantOfEvidence(features, p)) return 0
   let s = calibrator.bias
   for (let i = 0; i < x.length; i++) s += (calibrator.weights[i] ?? 0) * (x[i] ?? 0)
   return Math.max(-1, Math.min(1, s))
@@ -359,7 +389,9 @@ export function createSentimentModel(data: SentimentModelData, options: Sentimen
       const mixed = mixedShare * (pos + neg)
       const rounded = roundToUnitSum([pos * (1 - mixedShare), neg * (1 - mixedShare), neu, mixed], decimals)
       const [positive_score = 0, negative_score = 0, neutral_score = 0, mixed_score = 0] = rounded
-      const polarity = neu >= pos && neu >= neg ? 'neutral' : pos >= neg ? 'positive' : 'negative'
+      // The most likely class; neutral too for a text without evaluative evidence whose words do not clearly make
+      // one polar class likelier than the other (the same gate as the document score's).
+      const polarity = (neu >= pos && neu >= neg) || neutralForWantOfEvidence(features, p) ? 'neutral' : pos >= neg ? 'positive' : 'negative'
       const calibrated = calibratedScore(data.calibrator, features, p)
       return {
         model_sentiment: {

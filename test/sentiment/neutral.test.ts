@@ -69,4 +69,24 @@ describe('neutral is a real answer', () => {
     expect(out.sentiment_polarity).toBe('negative')
     await engine.close()
   })
+
+  it('should call neutral hotel titles neutral, in the score and in model_sentiment', () => {
+    for (const title of ['“Trip to Bellagio”', '“Breakfast at Bellagio\'s”', '“Bellagio Buffet”', '“The Bellagio Conservatory”', '“Thanksgiving at Bellagio ”', 'Bellagio again']) {
+      const r = score(title)
+      expect(r.sentiment_score, title).toBe(0)
+      expect(r.sentiment_polarity, title).toBe('neutral')
+      expect(r.model_sentiment?.sentiment_polarity, title).toBe('neutral')
+    }
+    // Evaluative titles keep their polarity.
+    expect(score('“Bellagio Is Simply The Best”').sentiment_polarity).toBe('positive')
+    expect(score('“Bit disappointed at Bellagio buffet ”').sentiment_polarity).toBe('negative')
+  })
+
+  it('should let model_sentiment answer neutral for a text without evaluative evidence: "The meeting is on Tuesday."', () => {
+    const m = score('The meeting is on Tuesday.').model_sentiment!
+    expect(m.sentiment_polarity).toBe('neutral')
+    expect(m.neutral_score).toBeGreaterThan(Math.max(m.positive_score, m.negative_score))
+    expect(score('I love this hotel, the staff were wonderful!').model_sentiment!.sentiment_polarity).toBe('positive')
+    expect(score('Awful service, the worst stay ever.').model_sentiment!.sentiment_polarity).toBe('negative')
+  })
 })
