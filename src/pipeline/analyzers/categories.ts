@@ -34,8 +34,16 @@ export const EVIDENCE_MASS = 1
 
 /** Confidence that a text is about a category, from their cosine and the text's evidence (0..1). */
 export function categoryConfidence(cosine: number, text: TextVector): number {
+  return confidence(cosine, evidenceMass(text))
+}
+
+/** The summed importance of a text's words (what {@link EVIDENCE_MASS} is compared with). */
+function evidenceMass(text: TextVector): number {
+  return text.terms.reduce((a, t) => a + t.weight, 0)
+}
+
+function confidence(cosine: number, mass: number): number {
   const c = Math.min(1, Math.max(0, (cosine - COSINE_FLOOR) / (COSINE_FULL - COSINE_FLOOR)))
-  const mass = text.terms.reduce((a, t) => a + t.weight, 0)
   return c * Math.min(1, mass / EVIDENCE_MASS)
 }
 
@@ -145,9 +153,10 @@ function shares(text: TextVector, nodes: readonly TaxonomyModelNode[], extra?: r
   const max = Math.max(...scores)
   const e = scores.map((c) => Math.exp((c - max) / CATEGORY_TEMPERATURE))
   const sum = e.reduce((a, x) => a + x, 0)
+  const mass = evidenceMass(text)
   return nodes.map((node, i) => {
     const share = e[i]! / sum
-    return { node, share, cosine: cosines[i]!, strength: share * categoryConfidence(cosines[i]!, text) }
+    return { node, share, cosine: cosines[i]!, strength: share * confidence(cosines[i]!, mass) }
   })
 }
 
@@ -221,10 +230,12 @@ export function createCategoriesAnalyzer(semantic: SemanticModel): Analyzer {
       if (text.terms.length === 0) return []
       const threshold = ctx.configuration.concept_topics_threshold
       const limit = ctx.configuration.document.auto_categories_limit
+      // Nodes of one branch often rest on the same words: their sentences' sentiment is computed once.
+      const bySpans = new Map<string, { score: number; polarity: 'positive' | 'negative' | 'neutral' }>()
       const found = (node: TaxonomyModelNode, strength: number): FoundCategory => ({
         node,
         strength: round4(strength),
-        sentiment: nodeSentiment(semantic, doc, text, node, sentiment),
+        sentiment: nodeSentiment(semantic, doc, text, node, sentiment, bySpans),
         // A sub-category's strength: its own (share among its siblings x confidence), at most its parent's.
         categories: shares(text, node.children)
           .sort(byStrength)
@@ -246,12 +257,25 @@ export function createCategoriesAnalyzer(semantic: SemanticModel): Analyzer {
 }
 
 /** The sentiment of the sentences holding the text's words nearest the category (its best word at least). */
-function nodeSentiment(semantic: SemanticModel, doc: AnnotatedDocument, text: TextVector, node: TaxonomyModelNode, sentiment: SentimentSection): { score: number; polarity: 'positive' | 'negative' | 'neutral' } {
+function nodeSentiment(
+  semantic: SemanticModel,
+  doc: AnnotatedDocument,
+  text: TextVector,
+  node: TaxonomyModelNode,
+  sentiment: SentimentSection,
+  bySpans: Map<string, { score: number; polarity: 'positive' | 'negative' | 'neutral' }>,
+): { score: number; polarity: 'positive' | 'negative' | 'neutral' } {
   const spans: TokenRange[] = []
   let best: TokenRange | undefined
   let bestSim = -Infinity
+  // A word repeated in the text has the same similarity each time.
+  const sims = new Map<number, number>()
   for (const t of text.terms) {
-    const sim = semantic.vectors.dot(t.id, node.branch)
+    let sim = sims.get(t.id)
+    if (sim === undefined) {
+      sim = semantic.vectors.dot(t.id, node.branch)
+      sims.set(t.id, sim)
+    }
     if (sim >= DRIVER_SIMILARITY) spans.push({ tokenStart: t.token, tokenEnd: t.token + 1 })
     if (sim > bestSim) {
       bestSim = sim
@@ -259,8 +283,14 @@ function nodeSentiment(semantic: SemanticModel, doc: AnnotatedDocument, text: Te
     }
   }
   if (spans.length === 0 && best !== undefined) spans.push(best)
-  const { score, polarity } = contextSentiment(doc, spans, sentiment)
-  return { score, polarity }
+  const key = spans.map((s) => s.tokenStart).join(',')
+  let hit = bySpans.get(key)
+  if (hit === undefined) {
+    const { score, polarity } = contextSentiment(doc, spans, sentiment)
+    hit = { score, polarity }
+    bySpans.set(key, hit)
+  }
+  return hit
 }
 
 function categoryWire(c: FoundCategory): AutoCategory {
