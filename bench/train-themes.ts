@@ -5,7 +5,7 @@
  * as a check on unseen documents. Deterministic: fixed grid, fixed order, ties keep the earlier value.
  * The held-out half of 500N-KPCrowd is not in the data folder and is never read.
  *
- * Run: `npx tsx bench/train-themes.ts [data dir]` (a few minutes; `TRAIN_LIMIT` documents per set, default 800); `--write` rewrites the defaults in
+ * Run: `npx tsx bench/train-themes.ts [data dir]` (a few minutes; `TRAIN_LIMIT=n` reads the first n documents per set, default all); `--write` rewrites the defaults in
  * src/themes/rank.ts with the weights found.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
@@ -36,6 +36,9 @@ const GRID: Record<keyof ThemeWeights, readonly number[]> = {
   specificity: [0.5, 1, 1.5, 2, 3],
   partOnly: [0.2, 0.35, 0.5, 0.7, 0.85, 1],
   nameZipf: [1.5, 2.5, 3.5, 4.5],
+  partPhraseOnly: [0.1, 0.2, 0.35, 0.5, 0.7, 0.85, 1],
+  singleOnce: [0.3, 0.5, 0.7, 0.85, 1],
+  single: [0.3, 0.5, 0.7, 0.85, 1],
 }
 
 interface Prepared {
@@ -46,18 +49,28 @@ interface Prepared {
 }
 
 const dir = dataDir(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? fileURLToPath(new URL('../../shared/data', import.meta.url)))
-const annotator = createAnnotator()
+let annotator = createAnnotator()
 const background = loadBackground()
 const half = (parity: number): Prepared[] =>
   prepared.map((p) => {
     const keep = (_: unknown, i: number): boolean => i % 2 === parity
     return { name: p.name, docs: p.docs.filter(keep), annotated: p.annotated.filter(keep), candidates: p.candidates.filter(keep) }
   })
-// At most this many documents per set (the first, in name order), so a search takes minutes on a small machine.
-const perSet = Number(process.env['TRAIN_LIMIT'] ?? 800)
+// At most this many documents per set (the first, in name order); default all.
+const perSet = Number(process.env['TRAIN_LIMIT'] ?? Infinity)
 const prepared: Prepared[] = KEYPHRASE_SETS.map((name) => {
+  // A document the annotator fails on stays as an empty text (named on stderr), so that the even/odd halves
+  // stay those of the file list that bench/eval-themes.ts reports.
   const docs = loadKeyphraseSet(dir, name, perSet)
-  const annotated = docs.map((d) => annotator.annotate(d.text))
+  const annotated = docs.map((d) => {
+    try {
+      return annotator.annotate(d.text)
+    } catch (e) {
+      console.error(`${name} ${d.name}: annotation failed (${(e as Error).message}), read as an empty text`)
+      annotator = createAnnotator()
+      return annotator.annotate('')
+    }
+  })
   return { name, docs, annotated, candidates: annotated.map(extractCandidates) }
 })
 

@@ -90,9 +90,19 @@ function units(doc: AnnotatedDocument): (Unit | null)[] {
         return 'A'
       case 'X':
         return capital ? 'P' : null
-      case 'VERB':
+      case 'VERB': {
         // A capitalised "verb" inside a name ("Tim Cook said"): the tagger's guess, read as a name part.
-        return capital && !opensSentence(t) && toks[t.index - 1]?.pos === 'PROPN' ? 'P' : null
+        if (capital && !opensSentence(t) && toks[t.index - 1]?.pos === 'PROPN') return 'P'
+        // A participle modifying a noun ("distributed parameter models", "the scanning electron beam"): after a
+        // determiner, preposition, adjective or punctuation (not after a subject: "we developed methods").
+        if (/^\p{Ll}+(?:ed|ing)$/u.test(t.text) && t.text.length > 4) {
+          const next = toks[t.index + 1]
+          const prev = toks[t.index - 1]
+          if (next !== undefined && next.sentence === t.sentence && (next.pos === 'NOUN' || next.pos === 'ADJ') && !next.isStopWord &&
+            (prev === undefined || prev.sentence !== t.sentence || MODIFIER_AFTER.has(prev.pos))) return 'A'
+        }
+        return null
+      }
       default:
         return null
     }
@@ -127,6 +137,9 @@ function units(doc: AnnotatedDocument): (Unit | null)[] {
   return out
 }
 
+/** Tags after which a participle starts a noun phrase ("the distributed system", "of scanning electron beams"). */
+const MODIFIER_AFTER = new Set(['DET', 'ADP', 'ADJ', 'PUNCT', 'CCONJ', 'SCONJ'])
+
 /** Longest candidate, in words; longer runs keep their last words (the head and its nearest modifiers). */
 const MAX_WORDS = 5
 
@@ -135,8 +148,11 @@ const MAX_WORDS = 5
  * within a sentence that end in a noun (YAKE and TopicRank take the same POS-pattern candidates), at most five
  * words. Numbers stand inside names ("iPhone 15 Pro") and compounds ("3-Day") only; possessives, stop words and
  * punctuation end a run ("Apple's new iPhone" gives "Apple" and "new iPhone"). A run that is a name followed by
- * common nouns ("Obama administration") also yields the name alone. Single vague heads ("lot", "way") are left
- * out. Each candidate also carries the predicative adjectives after it ("the room was clean"), for facets.
+ * common nouns ("Obama administration") also yields the name alone, and every shorter run inside it that ends
+ * in a noun ("transfer function" of "discrete transfer function model") is a competing part. A participle after a
+ * determiner, preposition, adjective or punctuation modifies the noun after it ("distributed parameter models").
+ * Single vague heads ("lot", "way") are left out. Each candidate also carries the predicative adjectives after
+ * it ("the room was clean"), for facets.
  */
 export function extractCandidates(doc: AnnotatedDocument): ThemeSpan[] {
   const us = units(doc)
@@ -199,6 +215,18 @@ export function extractCandidates(doc: AnnotatedDocument): ThemeSpan[] {
       if (q < words.length) push(words.slice(p, q), true)
     }
     for (const u of words) if (u.cls === 'N') push([u], true)
+    // Shorter phrases inside the run compete too ("transfer function" of "discrete transfer function model"):
+    // people often pick a phrase inside a longer run.
+    for (let a = 0; a < words.length; a++) {
+      if (words[a]!.cls === 'D') continue
+      for (let b = a + 2; b <= words.length; b++) {
+        if (b - a === words.length) continue
+        const last = words[b - 1]!.cls
+        if (last !== 'N' && last !== 'P') continue
+        if (words.slice(a, b).every((u) => u.cls === 'P')) continue
+        push(words.slice(a, b), true)
+      }
+    }
   }
   function push(words: readonly Unit[], isPart: boolean): void {
     const head = words[words.length - 1]!

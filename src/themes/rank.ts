@@ -35,6 +35,15 @@ export interface ThemeWeights {
    * they are not given the rarity of an unseen common word.
    */
   readonly nameZipf: number
+  /**
+   * Factor for a phrase of several words seen only inside longer phrases ("transfer function" of "discrete
+   * transfer function model").
+   */
+  readonly partPhraseOnly: number
+  /** Factor for a single common word seen once (in abstracts people list phrases; a word said once is rarely key). */
+  readonly singleOnce: number
+  /** Factor for a single common word (not a name): in abstracts people list phrases, in news single words. */
+  readonly single: number
 }
 
 /** Learned by `bench/train-themes.ts` on the development keyphrase sets (it rewrites this literal with `--write`). */
@@ -45,11 +54,14 @@ export const DEFAULT_THEME_WEIGHTS: ThemeWeights = {
   position: 2,
   proper: 0.5,
   spread: 0,
-  zipfCeiling: 7,
+  zipfCeiling: 6,
   specificity: 1,
   partOnly: 0.2,
-  nameZipf: 1.5,
+  nameZipf: 2.5,
   phraseFrequencyPerLogTokens: 6,
+  partPhraseOnly: 0.1,
+  singleOnce: 0.3,
+  single: 0.85,
 }
 
 /** Zipf given to a number (the background list holds words only). */
@@ -123,7 +135,9 @@ export function rankCandidates(
       (1 + w.position * (1 - firstAt) * (1 - firstAt)) *
       (1 + (w.proper * properWords) / n) *
       (1 + (w.spread * (s1 - s0)) / nSentences) *
-      (list.every((s) => s.isPart) ? w.partOnly : 1)
+      (list.every((s) => s.isPart) ? (n > 1 ? w.partPhraseOnly : w.partOnly) : 1) *
+      (n === 1 && list.length === 1 && properWords === 0 ? w.singleOnce : 1) *
+      (n === 1 && properWords === 0 ? w.single : 1)
     out.push({ key, spans: list, score })
   }
   out.sort((a, b) => b.score - a.score || a.spans[0]!.tokenStart - b.spans[0]!.tokenStart || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
@@ -135,14 +149,18 @@ export function rankCandidates(
  * better-ranked single word ("battery" after "battery life", or "battery life" after "battery"), is folded into it
  * (its occurrences at new places join the kept theme's, so mentions and sentiment still see them). Two phrases
  * of several words both stay ("neural network", "recurrent neural network"): on the keyphrase sets, people list
- * both (F1@10 0.294 against 0.267 when they are folded too, Inspec). Order is kept.
+ * both (F1@10 0.294 against 0.267 when they are folded too, Inspec), unless every occurrence of the shorter one
+ * lies inside an occurrence of the kept one ("new battery" and "battery life" of "new battery life"). Order is kept.
  */
 export function removeRedundant(ranked: readonly RankedCandidate[], limit = Infinity): RankedCandidate[] {
   const kept: { key: string; padded: string; spans: ThemeSpan[]; score: number }[] = []
   for (const c of ranked) {
     const padded = ` ${c.key} `
     const single = !c.key.includes(' ')
-    const into = kept.find((k) => (single || !k.key.includes(' ')) && (k.padded.includes(padded) || padded.includes(k.padded)))
+    const into =
+      kept.find((k) => (single || !k.key.includes(' ')) && (k.padded.includes(padded) || padded.includes(k.padded))) ??
+      // A phrase seen only inside one kept theme's occurrences ("new battery" of "new battery life").
+      kept.find((k) => k.padded.includes(padded) && c.spans.every((s) => k.spans.some((t) => t.tokenStart <= s.tokenStart && s.tokenEnd <= t.tokenEnd)))
     if (into !== undefined) {
       // Occurrences at new places only: "battery" inside "battery life" is already a mention of it.
       for (const s of c.spans) if (!into.spans.some((t) => s.tokenStart < t.tokenEnd && t.tokenStart < s.tokenEnd)) into.spans.push(s)

@@ -39,6 +39,23 @@ describe('theme candidates', () => {
     expect(parts).toEqual(expect.arrayContaining(['malick', 'battery', 'life']))
   })
 
+  it('should offer the shorter phrases inside a long run as parts, not as phrases of their own', () => {
+    const all = extractCandidates(annotator.annotate('We study the discrete transfer function model of the plant.'))
+    const whole = all.filter((c) => !c.isPart).map((c) => c.normalized)
+    const parts = all.filter((c) => c.isPart).map((c) => c.normalized)
+    expect(whole).toContain('discrete transfer function model')
+    expect(parts).toEqual(expect.arrayContaining(['transfer function', 'function model', 'discrete transfer function', 'transfer function model']))
+    expect(whole).not.toContain('transfer function')
+  })
+
+  it('should read a participle after a determiner or preposition as a modifier, not one after a subject', () => {
+    expect(candidates('The distributed parameter models converge.')).toContain('distributed parameter model')
+    expect(candidates('Images from the scanning electron microscope were sharp.')).toContain('scanning electron microscope')
+    const c = candidates('We developed new methods. Researchers tested samples.')
+    expect(c.some((x) => x.startsWith('develop') || x.startsWith('test'))).toBe(false)
+    expect(c).toContain('new method')
+  })
+
   it('should carry predicative adjectives as attributes of the phrase before the verb', () => {
     const c = extractCandidates(annotator.annotate('The room was clean and quiet.')).find((x) => x.normalized === 'room')!
     expect(c.attributes).toEqual(['clean', 'quiet'])
