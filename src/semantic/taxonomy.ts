@@ -134,8 +134,8 @@ export function parseTaxonomyModel(text: string, vectors: WordVectors, source = 
   }
   const table = options.nearestTable
   if (table !== undefined && table.length !== vectors.size) throw new Error(`${source}: the nearest-node table has ${table.length} entries for ${vectors.size} words`)
-  // Answers by word id (an array, not a map: ids are dense).
-  const hits = new Array<{ node: TaxonomyModelNode; sim: number } | undefined>(vectors.size)
+  // Answers by word id (an array, not a map: ids are dense; filled, so that it is not a sparse dictionary).
+  const hits = Array.from({ length: vectors.size }, (): { node: TaxonomyModelNode; sim: number } | undefined => undefined)
   const nearest = (id: number): { node: TaxonomyModelNode; sim: number } => {
     let hit = hits[id]
     if (hit === undefined) {
@@ -158,7 +158,7 @@ export function parseTaxonomyModel(text: string, vectors: WordVectors, source = 
     }
     return hit
   }
-  const bestCache = new Array<Float32Array | undefined>(vectors.size)
+  const bestCache = Array.from({ length: vectors.size }, (): Float32Array | undefined => undefined)
   const branchBest = (id: number): Float32Array => {
     let hit = bestCache[id]
     if (hit === undefined) {
