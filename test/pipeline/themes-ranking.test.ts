@@ -97,6 +97,18 @@ describe('theme ranking', () => {
     expect(out[1]!.spans.map((s) => s.tokenStart)).toEqual([5, 20])
   })
 
+  it('should fold a phrase seen only inside a kept theme, and keep one that also stands elsewhere', () => {
+    const span = (start: number, end: number) => ({ tokenStart: start, tokenEnd: end }) as never
+    const ranked: RankedCandidate[] = [
+      { key: 'new batteri life', spans: [span(0, 3), span(10, 13)], score: 3 },
+      { key: 'new batteri', spans: [span(0, 2), span(10, 12)], score: 2 },
+      { key: 'batteri life', spans: [span(1, 3), span(11, 13), span(20, 22)], score: 1 },
+    ]
+    // "new battery" only ever stands inside "new battery life"; "battery life" also stands alone at 20.
+    expect(removeRedundant(ranked).map((t) => t.key)).toEqual(['new batteri life', 'batteri life'])
+    expect(themes('Tim Cook praised the new battery life. Everyone wants the new battery life.')).not.toContain('new battery')
+  })
+
   it('should rank the same text the same way every time, in a fresh engine too', async () => {
     const text = 'Tim Cook praised the battery life of the new iPhone 15 Pro. Critics said the battery life was short. Apple shares rose.'
     const a = themes(text)
