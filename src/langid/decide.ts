@@ -159,7 +159,10 @@ function evidenceOf(s: string): Evidence {
  */
 export function createLanguageDecider(identifier: LanguageIdentifier, options: LanguageDeciderOptions = {}): LanguageDecider {
   const vocabularies = options.vocabularies ?? {}
-  const known = new Set(identifier.languages)
+  // The identifier's languages are read on the first decision: reading them loads the model, and createEngine
+  // reads no model (test/package/data-dir.test.ts).
+  let knownSet: Set<string> | undefined
+  const known = (): Set<string> => (knownSet ??= new Set(identifier.languages))
   return {
     decide(text, configured) {
       const sample = languageSample(text)
@@ -169,7 +172,7 @@ export function createLanguageDecider(identifier: LanguageIdentifier, options: L
       const model = (decisive: boolean, basis: LanguageDecision['basis'] = 'model'): LanguageDecision =>
         ({ code: id.code, name: id.name, score: id.score, decisive, letters: ev.letters, basis })
       const c = findLanguageEntry(configured)
-      if (c === undefined || !known.has(c.code)) return model(ev.letters >= SHORT_LETTERS)
+      if (c === undefined || !known().has(c.code)) return model(ev.letters >= SHORT_LETTERS)
       const top = findLanguageEntry(id.code)!
       if (top.script !== c.script) {
         // Another script holds most letters: decisive when the configuration's script is absent altogether.
