@@ -39,10 +39,28 @@ describe('aspect sentiment (one function for themes, entities, topics and facets
     expect(aspect(t, 'service')).toBeLessThan(-0.05)
   })
 
-  it('should not lend one company the praise of another across "while"', () => {
+  it('should not lend one company the praise of another across "while": "Tesla fell 4%" is negative for Tesla', () => {
     const t = 'Tesla fell 4% while OpenAI did well.'
-    expect(aspect(t, 'Tesla')).toBeLessThanOrEqual(0.05)
+    expect(aspect(t, 'Tesla')).toBeLessThan(-0.05)
     expect(aspect(t, 'OpenAI')).toBeGreaterThan(0.05)
+  })
+
+  it('should end a clause at "and" between two clauses, not between two words', () => {
+    const t = 'OpenAI had a strong quarter and Tesla fell 4%.'
+    expect(aspect(t, 'Tesla')).toBeLessThan(-0.05)
+    expect(aspect(t, 'OpenAI')).toBeGreaterThan(0.05)
+    // "clean and spacious" is one evaluation of the rooms.
+    expect(aspect('The rooms were clean and spacious.', 'rooms')).toBeGreaterThan(0.05)
+  })
+
+  it('should not read stock shares as a good thing: "Shares of Tesla fell 4% on Monday."', () => {
+    const doc = annotator.annotate('Shares of Tesla fell 4% on Monday.')
+    const r = scorer.score(doc)
+    expect(r.phrases.map((p) => p.title)).toEqual(['fell'])
+    expect(r.sentiment_polarity).toBe('negative')
+    expect(aspect('Shares of Tesla fell 4% on Monday.', 'Tesla')).toBeLessThan(-0.05)
+    // The verb keeps its weight.
+    expect(scorer.score(annotator.annotate('Thanks for sharing.')).sentiment_polarity).toBe('positive')
   })
 
   it('should give a mention in a text without evaluative evidence a neutral score', () => {
@@ -122,7 +140,7 @@ describe('aspect sentiment in the pipeline', () => {
     const out = await engine.analyze('Tesla fell 4% while OpenAI did well.')
     const tesla = out.entities?.find((e) => e.title === 'Tesla')
     expect(tesla).toBeDefined()
-    expect(tesla!.sentiment_polarity).not.toBe('positive')
+    expect(tesla!.sentiment_polarity).toBe('negative')
     await engine.close()
   })
 
