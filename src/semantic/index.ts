@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { dataPath } from '../resources.ts'
 import { decodeWordVectors, type WordVectors } from './vectors.ts'
-import { decodeNearestTable, parseTaxonomyModel, semanticInputsDigest, type TaxonomyModel } from './taxonomy.ts'
+import { decodeNearestTable, parseTaxonomyModel, semanticInputsDigest, type SemanticIndex, type TaxonomyModel } from './taxonomy.ts'
 
 export { loadWordVectors, decodeWordVectors, encodeWordVectors, type WordVectors } from './vectors.ts'
 export { spanVector, phraseVector, samplesVector, termWeight, dot, normalize, type TermWeighting, type TextVector } from './embed.ts'
@@ -28,9 +28,9 @@ function readData(path: string, what: string): Buffer {
 
 /**
  * A lazily loaded {@link SemanticModel} over `lexicons/en/vectors.bin` and `lexicons/en/iab-taxonomy.tsv`, with
- * the nearest taxonomy node of every word from `lexicons/en/iab-nearest.bin` when that file was computed from
- * these two files (`bench/build-semantic-index.ts`; otherwise each word's nearest node is computed when first
- * needed, with the same result).
+ * the nearest taxonomy node of every word and the nodes' vectors from `lexicons/en/iab-nearest.bin` when that
+ * file was computed from these two files (`bench/build-semantic-index.ts`; otherwise the node vectors are computed
+ * at load and each word's nearest node when first needed, with the same results).
  */
 export function createSemanticModel(dataDir?: string): SemanticModel {
   let vectors: WordVectors | undefined
@@ -52,13 +52,13 @@ export function createSemanticModel(dataDir?: string): SemanticModel {
         const path = dataPath(dataDir, 'en', 'iab-taxonomy.tsv')
         const text = readData(path, 'taxonomy').toString('utf8')
         const tablePath = dataPath(dataDir, 'en', 'iab-nearest.bin')
-        let nearestTable: Uint16Array | undefined
+        let index: SemanticIndex | undefined
         if (existsSync(tablePath)) {
-          // The node count is that of the file's data lines (checked again by the parser against the table's length).
+          // The node count is that of the file's data lines (checked again by the parser).
           const nodes = text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#')).length
-          nearestTable = decodeNearestTable(readData(tablePath, 'nearest-node table'), semanticInputsDigest(vectorsDigest!, text), nodes, tablePath)
+          index = decodeNearestTable(readData(tablePath, 'nearest-node table'), semanticInputsDigest(vectorsDigest!, text), nodes, v.dims, tablePath)
         }
-        taxonomy = parseTaxonomyModel(text, v, path, nearestTable === undefined ? {} : { nearestTable })
+        taxonomy = parseTaxonomyModel(text, v, path, index === undefined ? {} : { nearestTable: index.nearest, nodeVectors: index })
       }
       return taxonomy
     },

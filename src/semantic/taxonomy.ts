@@ -63,6 +63,12 @@ export interface TaxonomyOptions {
    * nearest node is computed the first time the word is seen (661 dot products). The same answers either way.
    */
   readonly nearestTable?: Uint16Array
+  /**
+   * Every node's own and branch vector (row i: node i, `dims` floats each), precomputed for these vectors and
+   * this taxonomy with the default options (what {@link encodeNearestTable} stores): read instead of computed
+   * (the same float32 numbers). Ignored when `corpusWeight` or `balanced` are given.
+   */
+  readonly nodeVectors?: { readonly vectors: Float32Array; readonly branches: Float32Array }
 }
 export const CORPUS_WEIGHT = 2
 
@@ -72,6 +78,8 @@ export const CORPUS_WEIGHT = 2
  */
 export function parseTaxonomyModel(text: string, vectors: WordVectors, source = 'taxonomy', options: TaxonomyOptions = {}): TaxonomyModel {
   const corpusWeight = options.corpusWeight ?? CORPUS_WEIGHT
+  const dims = vectors.dims
+  const stored = options.corpusWeight === undefined && options.balanced === undefined ? options.nodeVectors : undefined
   const byId = new Map<string, TaxonomyModelNode>()
   const nodes: TaxonomyModelNode[] = []
   const roots: TaxonomyModelNode[] = []
@@ -87,22 +95,31 @@ export function parseTaxonomyModel(text: string, vectors: WordVectors, source = 
     if (parentId !== '' && parent === undefined) throw new Error(`${source}:${i + 1}: parent "${parentId}" should come before its child "${id}"`)
     const list = words.split(' ').filter((w) => w !== '')
     const nameCount = name.toLowerCase().split(/[^\p{L}]+/u).filter((w) => list.includes(w)).length
-    const own = phraseVector(vectors, list.slice(0, nameCount).join(' ')).vector
-    const near = phraseVector(vectors, list.slice(nameCount).join(' ')).vector
     const corpus = corpusWords.split(' ').filter((w) => w !== '')
-    const fromCorpus = phraseVector(vectors, corpus.join(' ')).vector
-    const v = new Float32Array(vectors.dims)
-    for (let d = 0; d < v.length; d++) v[d] = NAME_WEIGHT * own[d]! + near[d]! + corpusWeight * fromCorpus[d]!
-    normalize(v)
-    if (parent !== undefined) for (let d = 0; d < v.length; d++) v[d]! += PARENT_WEIGHT * parent.vector[d]!
-    const vector = normalize(v)
+    let vector: Float32Array
+    if (stored !== undefined) {
+      if (stored.vectors.length < (nodes.length + 1) * dims) throw new Error(`${source}: the precomputed node vectors end before node ${nodes.length + 1}`)
+      vector = stored.vectors.slice(nodes.length * dims, (nodes.length + 1) * dims)
+    } else {
+      const own = phraseVector(vectors, list.slice(0, nameCount).join(' ')).vector
+      const near = phraseVector(vectors, list.slice(nameCount).join(' ')).vector
+      const fromCorpus = phraseVector(vectors, corpus.join(' ')).vector
+      const v = new Float32Array(dims)
+      for (let d = 0; d < v.length; d++) v[d] = NAME_WEIGHT * own[d]! + near[d]! + corpusWeight * fromCorpus[d]!
+      normalize(v)
+      if (parent !== undefined) for (let d = 0; d < v.length; d++) v[d]! += PARENT_WEIGHT * parent.vector[d]!
+      vector = normalize(v)
+    }
     const node: TaxonomyModelNode = { index: nodes.length, root: parent === undefined ? roots.length : parent.root, id, name, parent, children: [], words: list, corpus, vector, branch: vector }
     byId.set(id, node)
     nodes.push(node)
     if (parent === undefined) roots.push(node)
     else parent.children.push(node)
   }
-  if (options.balanced === true) {
+  if (stored !== undefined) {
+    if (stored.vectors.length !== nodes.length * dims || stored.branches.length !== nodes.length * dims) throw new Error(`${source}: the precomputed node vectors are for another number of nodes than ${nodes.length}`)
+    for (const n of nodes) if (n.children.length > 0) n.branch = stored.branches.slice(n.index * dims, (n.index + 1) * dims)
+  } else if (options.balanced === true) {
     // Children before parents: each child's branch counts once, whatever the size of its subtree.
     for (let i = nodes.length - 1; i >= 0; i--) {
       const n = nodes[i]!
@@ -123,7 +140,6 @@ export function parseTaxonomyModel(text: string, vectors: WordVectors, source = 
   }
   // Every node's own vector as a row of one matrix (float64 holding the float32 values exactly), scored against
   // a word in one pass (`dotRows`: the same numbers as `dot` node by node).
-  const dims = vectors.dims
   const matrix = new Float64Array(nodes.length * dims)
   for (const n of nodes) matrix.set(n.vector, n.index * dims)
   const sims = new Float64Array(nodes.length)
@@ -189,45 +205,84 @@ export function loadTaxonomyModel(path: string, vectors: WordVectors, options: T
   return parseTaxonomyModel(readFileSync(path, 'utf8'), vectors, path, options)
 }
 
-const TABLE_MAGIC = 'TXNEAR1\n'
-const TABLE_HEADER = 36
+const TABLE_MAGIC = 'TXNEAR2\n'
+const TABLE_HEADER = 40
+
+/** What `lexicons/en/iab-nearest.bin` holds: the nearest node of every word, and every node's vectors. */
+export interface SemanticIndex {
+  /** Nearest node (by own vector) of each word id. */
+  readonly nearest: Uint16Array
+  /** Own vector of each node, row by row (`dims` floats). */
+  readonly vectors: Float32Array
+  /** Branch vector of each node, row by row (a leaf's is its own vector). */
+  readonly branches: Float32Array
+}
+
+/** The index of a taxonomy model computed without one (what `bench/build-semantic-index.ts` writes). */
+export function semanticIndex(taxonomy: TaxonomyModel, vectors: WordVectors): SemanticIndex {
+  const dims = vectors.dims
+  const own = new Float32Array(taxonomy.nodes.length * dims)
+  const branches = new Float32Array(taxonomy.nodes.length * dims)
+  for (const n of taxonomy.nodes) {
+    own.set(n.vector, n.index * dims)
+    branches.set(n.branch, n.index * dims)
+  }
+  return { nearest: nearestTable(taxonomy, vectors), vectors: own, branches }
+}
 
 /**
- * The binary form of a nearest-node table (`lexicons/en/iab-nearest.bin`), little-endian:
- * magic "TXNEAR1\n", uint32 words, uint32 nodes, 20 bytes `inputs` (the SHA-1 of the vectors file and the
- * taxonomy file it was computed from, see {@link semanticInputsDigest}), uint16 node index per word id.
+ * The binary form of a {@link SemanticIndex} (`lexicons/en/iab-nearest.bin`), little-endian: magic "TXNEAR2\n",
+ * uint32 words, uint32 nodes, 20 bytes `inputs` (the SHA-1 of the vectors file and the taxonomy file it was
+ * computed from, see {@link semanticInputsDigest}), uint32 dims, uint16 node index per word id (padded to 4
+ * bytes), float32 own vectors (nodes x dims), float32 branch vectors (nodes x dims).
  */
-export function encodeNearestTable(table: Uint16Array, nodes: number, inputs: Uint8Array): Uint8Array {
+export function encodeNearestTable(index: SemanticIndex, nodes: number, dims: number, inputs: Uint8Array): Uint8Array {
   if (inputs.length !== 20) throw new Error(`expected a 20-byte digest of the inputs, instead found ${inputs.length} bytes`)
-  const bytes = new Uint8Array(TABLE_HEADER + table.length * 2)
+  const table = index.nearest
+  const at = TABLE_HEADER + Math.ceil((table.length * 2) / 4) * 4
+  const bytes = new Uint8Array(at + nodes * dims * 8)
   const view = new DataView(bytes.buffer)
   bytes.set(new TextEncoder().encode(TABLE_MAGIC), 0)
   view.setUint32(8, table.length, true)
   view.setUint32(12, nodes, true)
   bytes.set(inputs, 16)
+  view.setUint32(36, dims, true)
   for (let i = 0; i < table.length; i++) view.setUint16(TABLE_HEADER + i * 2, table[i]!, true)
+  for (let i = 0; i < nodes * dims; i++) {
+    view.setFloat32(at + i * 4, index.vectors[i]!, true)
+    view.setFloat32(at + (nodes * dims + i) * 4, index.branches[i]!, true)
+  }
   return bytes
 }
 
 /**
- * Read a nearest-node table written by {@link encodeNearestTable}: undefined when it was computed from other
- * inputs than `inputs` (the vectors or the taxonomy changed since: the nodes are then found without it), an
- * error naming `source` when the bytes are not such a table.
+ * Read a {@link SemanticIndex} written by {@link encodeNearestTable}: undefined when it was computed from other
+ * inputs than `inputs`, for another number of nodes or of dimensions (the vectors or the taxonomy changed since:
+ * the model is then computed without it), an error naming `source` when the bytes are not such an index.
  */
-export function decodeNearestTable(bytes: Uint8Array, inputs: Uint8Array, nodes: number, source = 'nearest-node table'): Uint16Array | undefined {
-  if (bytes.length < TABLE_HEADER || new TextDecoder().decode(bytes.subarray(0, 8)) !== TABLE_MAGIC) throw new Error(`${source}: expected the magic "TXNEAR1", instead found a different header`)
+export function decodeNearestTable(bytes: Uint8Array, inputs: Uint8Array, nodes: number, dims: number, source = 'nearest-node table'): SemanticIndex | undefined {
+  if (bytes.length < TABLE_HEADER || new TextDecoder().decode(bytes.subarray(0, 8)) !== TABLE_MAGIC) throw new Error(`${source}: expected the magic "TXNEAR2", instead found a different header`)
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const n = view.getUint32(8, true)
-  if (bytes.length !== TABLE_HEADER + n * 2) throw new Error(`${source}: expected ${TABLE_HEADER + n * 2} bytes for ${n} words, instead found ${bytes.length}`)
-  const same = view.getUint32(12, true) === nodes && bytes.subarray(16, 36).every((b, i) => b === inputs[i])
+  const fileNodes = view.getUint32(12, true)
+  const fileDims = view.getUint32(36, true)
+  const at = TABLE_HEADER + Math.ceil((n * 2) / 4) * 4
+  if (bytes.length !== at + fileNodes * fileDims * 8) throw new Error(`${source}: expected ${at + fileNodes * fileDims * 8} bytes for ${n} words and ${fileNodes} nodes of ${fileDims} dimensions, instead found ${bytes.length}`)
+  const same = fileNodes === nodes && fileDims === dims && bytes.subarray(16, 36).every((b, i) => b === inputs[i])
   if (!same) return undefined
-  const table = new Uint16Array(n)
+  const nearest = new Uint16Array(n)
   for (let i = 0; i < n; i++) {
     const x = view.getUint16(TABLE_HEADER + i * 2, true)
     if (x >= nodes) throw new Error(`${source}: word ${i} points at node ${x} of ${nodes}`)
-    table[i] = x
+    nearest[i] = x
   }
-  return table
+  const vectors = new Float32Array(nodes * dims)
+  const branches = new Float32Array(nodes * dims)
+  for (let i = 0; i < nodes * dims; i++) {
+    vectors[i] = view.getFloat32(at + i * 4, true)
+    branches[i] = view.getFloat32(at + (nodes * dims + i) * 4, true)
+  }
+  return { nearest, vectors, branches }
 }
 
 /** SHA-1 of the vectors file's digest followed by the taxonomy file's text: what a nearest-node table was computed from. */

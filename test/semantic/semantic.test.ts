@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
-import { decodeNearestTable, encodeNearestTable, nearestTable, parseTaxonomyModel } from '../../src/semantic/taxonomy.ts'
+import { decodeNearestTable, encodeNearestTable, parseTaxonomyModel, semanticIndex } from '../../src/semantic/taxonomy.ts'
 import { createSemanticModel, compileSamples, decodeWordVectors, documentVectors, encodeWordVectors, matchSamples, phraseVector, spanVector, dot } from '../../src/semantic/index.ts'
 import { dataPath } from '../../src/resources.ts'
 
@@ -123,18 +123,33 @@ describe('speed structures give the same answers', () => {
     }
   })
 
-  it('should round-trip a nearest-node table and ignore one computed from other inputs', () => {
-    const small = parseTaxonomyModel(tsv.split('\n').slice(0, 40).join('\n'), semantic.vectors, 'small')
-    const table = nearestTable(small, semantic.vectors)
+  it('should round-trip a semantic index and ignore one computed from other inputs', () => {
+    const head = tsv.split('\n').slice(0, 40).join('\n')
+    const small = parseTaxonomyModel(head, semantic.vectors, 'small')
+    const index = semanticIndex(small, semantic.vectors)
+    const dims = semantic.vectors.dims
     const digest = new Uint8Array(20).fill(7)
-    const bytes = encodeNearestTable(table, small.nodes.length, digest)
-    expect(decodeNearestTable(bytes, digest, small.nodes.length)).toEqual(table)
-    expect(decodeNearestTable(bytes, new Uint8Array(20), small.nodes.length)).toBeUndefined()
-    expect(decodeNearestTable(bytes, digest, small.nodes.length + 1)).toBeUndefined()
-    expect(() => decodeNearestTable(bytes.subarray(0, 50), digest, small.nodes.length, 't.bin')).toThrow(/t.bin: expected \d+ bytes/)
-    const withTable = parseTaxonomyModel(tsv.split('\n').slice(0, 40).join('\n'), semantic.vectors, 'small', { nearestTable: table })
-    for (const id of ids) expect(withTable.nearest(id)).toEqual(small.nearest(id))
-    expect(() => parseTaxonomyModel(tsv, semantic.vectors, 'x', { nearestTable: table.subarray(0, 10) })).toThrow(/10 entries/)
+    const bytes = encodeNearestTable(index, small.nodes.length, dims, digest)
+    expect(decodeNearestTable(bytes, digest, small.nodes.length, dims)).toEqual(index)
+    expect(decodeNearestTable(bytes, new Uint8Array(20), small.nodes.length, dims)).toBeUndefined()
+    expect(decodeNearestTable(bytes, digest, small.nodes.length + 1, dims)).toBeUndefined()
+    expect(() => decodeNearestTable(bytes.subarray(0, 50), digest, small.nodes.length, dims, 't.bin')).toThrow(/t.bin: expected \d+ bytes/)
+    // Read instead of computed: the same nodes, vectors and answers.
+    const read = parseTaxonomyModel(head, semantic.vectors, 'small', { nearestTable: index.nearest, nodeVectors: index })
+    expect(read.nodes.map((n) => [n.id, Array.from(n.vector), Array.from(n.branch)])).toEqual(small.nodes.map((n) => [n.id, Array.from(n.vector), Array.from(n.branch)]))
+    for (const id of ids) expect(read.nearest(id)).toEqual(small.nearest(id))
+    expect(() => parseTaxonomyModel(tsv, semantic.vectors, 'x', { nearestTable: index.nearest.subarray(0, 10) })).toThrow(/10 entries/)
+    expect(() => parseTaxonomyModel(tsv, semantic.vectors, 'x', { nodeVectors: index })).toThrow(/x: the precomputed node vectors/)
+  })
+
+  it('should read the same node vectors from the shipped index as it computes', () => {
+    const computed = parseTaxonomyModel(tsv, semantic.vectors, 'tsv')
+    const shipped = semantic.taxonomy.nodes
+    expect(shipped.length).toBe(computed.nodes.length)
+    computed.nodes.forEach((n, i) => {
+      expect(Array.from(shipped[i]!.vector)).toEqual(Array.from(n.vector))
+      expect(Array.from(shipped[i]!.branch)).toEqual(Array.from(n.branch))
+    })
   })
 
   it('should share the whole text vector between callers and reuse the token lookups for sentences', () => {
