@@ -296,13 +296,14 @@ export function createAnnotator(): Annotator {
         const nox = cache.nox(w1)
         normal = cache.value(nox).toLowerCase()
         stop = cache.property(nox, 'isStopWord') === 1
-        lemma = cache.value(w2 & LEMMA_MASK).toLowerCase()
+        lemma = ((cache.value(w2 & LEMMA_MASK) as string | undefined) ?? normal).toLowerCase()
       } else {
         const key = id * 64 + posIndex
         const known = id < intrinsic ? lemmas.get(key) : undefined
         if (known !== undefined) lemma = known
         else {
-          lemma = lemmaOf(i, rdd, addons).toLowerCase()
+          // wink has no lemma for some tokens ("cannot" before punctuation): the normal form stands in, as before.
+          lemma = ((lemmaOf(i, rdd, addons) as string | null | undefined) ?? normal).toLowerCase()
           if (id < intrinsic) lemmas.set(key, lemma)
         }
       }

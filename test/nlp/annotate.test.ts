@@ -71,4 +71,23 @@ describe('annotate', () => {
     const text = 'Tim Cook visited Paris. He loved it!'
     expect(JSON.stringify(annotator.annotate(text))).toBe(JSON.stringify(createAnnotator().annotate(text)))
   })
+  it('should annotate words wink gives no lemma ("cannot" before punctuation) with their normal form', () => {
+    for (const t of ['cannot,', 'I cannot, sadly.', 'Cannot.', 'We cannot!']) {
+      const doc = annotator.annotate(t)
+      const tok = doc.tokens.find((x) => x.normal === 'cannot')!
+      expect(tok.lemma).toBe('cannot')
+    }
+  })
+
+  it('should annotate any mix of words, contractions and punctuation without throwing', () => {
+    const parts = ['cannot', "can't", "won't", 'gonna', "I'm", 'dunno', 'Hillary', "'s", ',', '.', '!', '?', ';', '(', ')', '"', '-', 'U.S.', '3.5mm', ':)', '#tag', '@user', 'café', 'e-mail', ' ', '\n']
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...parts), { maxLength: 12 }), fc.boolean(), (words, spaced) => {
+        const text = words.join(spaced ? ' ' : '')
+        const doc = annotator.annotate(text)
+        for (const t of doc.tokens) expect(typeof t.lemma).toBe('string')
+      }),
+      { seed: 11, numRuns: 400 },
+    )
+  })
 })
