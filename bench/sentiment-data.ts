@@ -81,8 +81,8 @@ export function readRatedDocs(
       try {
         doc = annotate(it.text)
       } catch (e) {
-        // The annotator fails on 2 of the TweetEval validation tweets (wink gives no lemma for a token of
-        // "...Sat. but aint." and "...tomorrow\\u002cbut i cant."): they are left out, and said so.
+        // A text the annotator fails on is left out, and said so (before 3acee59, 2 TweetEval tweets with
+        // "aint." and "cant." did), instead of stopping the whole run.
         process.stderr.write(`${c.name} ${it.id}: left out, the annotator failed (${(e as Error).message})\n`)
         continue
       }
