@@ -58,6 +58,12 @@ describe('neutral is a real answer', () => {
     const waste = r.phrases.find((p) => p.title === 'total waste of time')!
     expect(waste.sentiment_score).toBeLessThan(-0.75)
     expect(r.sentiment_polarity).toBe('negative')
+    // At the end of a review that also praises a few things.
+    const review = score(
+      'We stayed three nights at the Grand. The pool was nice and the staff were friendly enough. The restaurant was overpriced and the rooms were tired. All in all, a total waste of time.',
+    )
+    expect(review.phrases.map((p) => p.title)).toEqual(['nice', 'friendly', 'overpriced', 'tired', 'total waste of time'])
+    expect(review.sentiment_polarity).toBe('negative')
   })
 
   it('should negate "hardly worth the price" in phrases, as in details', async () => {
