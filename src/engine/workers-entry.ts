@@ -3,6 +3,7 @@
  * once, on first use, for the life of the thread) answering the tasks its pool posts. The configuration a task
  * runs under comes with the first task of each revision and is kept here, so later tasks carry only their text.
  */
+import { setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
 import { createAnalysisCore, type AnalysisCore } from './analysis.ts'
 import { builtinAnalyzers } from './features.ts'
@@ -11,10 +12,25 @@ import type { StoredConfiguration } from '../storage/types.ts'
 import type { Subscription } from '../model/account.ts'
 import type { WorkerData, WorkerReply, WorkerRequest } from './workers.ts'
 
+/** The nice value of an analysis thread on Linux (0 is the default priority, 19 the lowest). */
+const ANALYSIS_THREAD_NICE = 10
+
 const port = parentPort
 if (port === null) throw new Error('workers-entry runs as a worker thread of the engine pool only')
 
 const data = workerData as WorkerData
+
+// Analysis threads run at a lower scheduling priority (nice 10) than the thread that answers requests, so that with
+// every core busy a status call or a poll is not queued behind analysis (issue 18: p99 of a status call under load).
+// On Linux a thread's nice value is its own; elsewhere setPriority(0, ...) would lower the whole process, so it is
+// left alone there. Throughput is unchanged when the main thread is idle: the lower priority only yields to it.
+if (process.platform === 'linux') {
+  try {
+    setPriority(ANALYSIS_THREAD_NICE)
+  } catch {
+    // Not permitted in this environment: the thread keeps the default priority.
+  }
+}
 let core: AnalysisCore | undefined
 /** Configurations by cache key (`account/config_id`), at the revision last sent. */
 const configs = new Map<string, { revision: number; stored: StoredConfiguration; subscription: Subscription }>()

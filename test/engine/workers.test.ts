@@ -135,4 +135,27 @@ describe('worker threads', () => {
       if (close) expect(r.stdout).toContain('closed')
     }
   })
+  it.runIf(process.platform === 'linux')('should run analysis threads at a lower priority than the thread that answers requests (Linux)', async () => {
+    // A child process reports the nice value of each of its threads while its pool is alive.
+    const engineUrl = new URL('../../src/engine/create-engine.ts', import.meta.url).href
+    const script = `
+      const { readdirSync, readFileSync } = await import('node:fs')
+      const { createEngine } = await import(${JSON.stringify(engineUrl)})
+      const engine = createEngine({ workers: 1 })
+      await engine.analyzeMany(['The room was clean.'])
+      const nice = (t) => { const st = readFileSync('/proc/self/task/' + t + '/stat', 'utf8'); return Number(st.slice(st.lastIndexOf(')') + 2).split(' ')[16]) }
+      console.log(JSON.stringify({ main: nice(process.pid), threads: readdirSync('/proc/self/task').map(nice) }))
+      await engine.close()
+    `
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
+    expect(r.status, r.stderr).toBe(0)
+    const { main, threads } = JSON.parse(r.stdout.trim().split('\n').pop()!) as { main: number; threads: number[] }
+    // The pool's threads are at nice 10 (or at the process's own value when that is already lower priority).
+    expect(Math.max(...threads)).toBe(Math.max(main, 10))
+    if (main < 10) expect(threads.filter((n) => n > main).length).toBeGreaterThanOrEqual(1)
+  })
 })
