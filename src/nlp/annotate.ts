@@ -1,9 +1,11 @@
-import { createRequire } from 'node:module'
 import winkNLP from 'wink-nlp'
 import type { Model } from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
 import { stemmer } from 'stemmer'
 import type { AnnotatedDocument, PatternSpan, Sentence, Token } from './types.ts'
+// A static import (not a runtime require) so that bundlers include the model as they include wink's own loader,
+// which requires the same file when the package loads (test/package/pack.test.ts bundles a consumer with esbuild).
+import winkCoreJson from 'wink-eng-lite-web-model/dist/languages/cur/models/eng-core-web-model.json' with { type: 'json' }
 
 /** The annotator one engine owns: wink-nlp instance plus its caches. Never shared between engines. */
 export interface Annotator {
@@ -103,7 +105,7 @@ function words32(base64: string): Uint32Array {
  * test/nlp/annotate-equivalence.test.ts checks the result equals `model.core()`.
  */
 export function loadCoreModel(): Record<string, unknown> {
-  coreJson ??= createRequire(import.meta.url)('wink-eng-lite-web-model/dist/languages/cur/models/eng-core-web-model.json') as CoreModelJson
+  coreJson ??= winkCoreJson as unknown as CoreModelJson
   const json = coreJson
   const layout = json.packing.layout
   const features: Record<string, Record<string, unknown>> = {}
