@@ -1,8 +1,3 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createEngine } from '../../src/engine/create-engine.ts'
 import type { AccountApi, Engine } from '../../src/engine/types.ts'
@@ -10,7 +5,7 @@ import type { DocumentOutput } from '../../src/model/output.ts'
 import { createMemoryStorage } from '../../src/storage/memory.ts'
 import { createRedisStorage } from '../../src/storage/redis.ts'
 import { isStorageUnavailable, StorageUnavailableError, type Storage } from '../../src/storage/types.ts'
-import { redisReachable } from '../helpers/redis.ts'
+import { describeWithRedisServer, spawnRedis, type SpawnedRedis } from '../helpers/redis.ts'
 import { TEXTS } from '../fixtures/golden/golden.ts'
 
 /*
@@ -148,54 +143,21 @@ describe('fault: the storage goes away while the engine works (memory storage, s
   })
 })
 
-const redisServer = spawnSync('redis-server', ['--version'], { encoding: 'utf8' })
-const noServer = redisServer.error !== undefined ? `redis-server is not installed (${redisServer.error.message})` : undefined
-if (noServer !== undefined) console.warn(`engine Redis restart test skipped: ${noServer}`)
-const withServer = noServer === undefined ? describe : describe.skip
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address()
-      srv.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
-}
-
-withServer(`fault: Redis stopped and restarted under a working engine (${noServer ?? 'redis-server spawned by the test'})`, () => {
-  let port = 0
-  let dir = ''
-  let server: ChildProcess | undefined
-  const start = async (): Promise<void> => {
-    // Append-only file in a private folder: a graceful stop keeps the data, as a production Redis does.
-    server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir, '--daemonize', 'no'], { stdio: 'ignore' })
-    await until('redis-server start', async () => ((await redisReachable(`redis://127.0.0.1:${port}`)) === undefined ? true : undefined), 15_000)
-  }
-  const stop = async (): Promise<void> => {
-    const p = server
-    server = undefined
-    if (p === undefined || p.exitCode !== null) return
-    await new Promise<void>((resolve) => {
-      p.once('exit', () => resolve())
-      p.kill('SIGTERM')
-    })
-  }
+describeWithRedisServer('fault: Redis stopped and restarted under a working engine', () => {
+  let redis: SpawnedRedis | undefined
   afterAll(async () => {
-    await stop()
-    if (dir !== '') rmSync(dir, { recursive: true, force: true })
+    await redis?.dispose()
   })
 
   it('should survive Redis going down mid-work without an unhandled rejection, and finish every document once it is back', async () => {
-    port = await freePort()
-    dir = mkdtempSync(join(tmpdir(), 'textengine-engine-redis-'))
+    redis = await spawnRedis('textengine-engine-redis-')
+    const { start, stop, url } = redis
     await start()
     const warn: string[] = []
     const info: string[] = []
     const engine = createEngine({
       accounts: ACCOUNTS,
-      storage: createRedisStorage({ url: `redis://127.0.0.1:${port}`, prefix: 'outage:', log: () => {} }),
+      storage: createRedisStorage({ url, prefix: 'outage:', log: () => {} }),
       leaseMs: 2000,
       pollMs: { min: 5, max: 100 },
       logger: { warn: (m) => warn.push(m), info: (m) => info.push(m) },
@@ -226,7 +188,7 @@ withServer(`fault: Redis stopped and restarted under a working engine (${noServe
 
   /** The account's unfinished items, through a second storage client (the engine's own count is not public). */
   async function countQueued(): Promise<number> {
-    const s = createRedisStorage({ url: `redis://127.0.0.1:${port}`, prefix: 'outage:', log: () => {} })
+    const s = createRedisStorage({ url: redis!.url, prefix: 'outage:', log: () => {} })
     try {
       return await s.countQueued('acc')
     } finally {

@@ -1,14 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process'
-import type { ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isStorageUnavailable, StorageUnavailableError } from '../../src/storage/errors.ts'
 import { createRedisStorage } from '../../src/storage/redis.ts'
 import type { QueueItem, Storage } from '../../src/storage/types.ts'
-import { redisReachable } from '../helpers/redis.ts'
+import { describeWithRedisServer, spawnRedis, type SpawnedRedis } from '../helpers/redis.ts'
 
 /*
  * Redis faults: an unreachable server, and a server this test starts on its own port, stops and restarts while a
@@ -57,24 +51,6 @@ describe('Redis storage: unreachable server', () => {
   })
 })
 
-const redisServer = spawnSync('redis-server', ['--version'], { encoding: 'utf8' })
-const noServer = redisServer.error !== undefined ? `redis-server is not installed (${redisServer.error.message})` : undefined
-// Locally a missing redis-server skips these tests; in CI (which installs it) they run, and fail loudly without it.
-const skipServer = noServer !== undefined && process.env.CI === undefined
-if (skipServer) console.warn(`Redis restart tests skipped: ${noServer}; set CI=1 to make them run and fail`)
-const withServer = skipServer ? describe.skip : describe
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address()
-      srv.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))))
-    })
-  })
-}
-
 async function until<T>(what: string, f: () => Promise<T>, timeoutMs = 15_000): Promise<T> {
   const end = Date.now() + timeoutMs
   for (;;) {
@@ -87,35 +63,17 @@ async function until<T>(what: string, f: () => Promise<T>, timeoutMs = 15_000): 
   }
 }
 
-withServer(`Redis storage: a server stopped and restarted (${noServer ?? 'redis-server spawned by the test'})`, () => {
+describeWithRedisServer('Redis storage: a server stopped and restarted', () => {
+  let redis!: SpawnedRedis
   let port = 0
-  let dir = ''
-  let server: ChildProcess | undefined
-  /** Start the server and wait until it answers PING. */
-  const start = async (): Promise<void> => {
-    // Append-only file in a private folder, so that a graceful stop keeps the data, as a production Redis does.
-    server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir, '--daemonize', 'no'], { stdio: 'ignore' })
-    await until('redis-server start', async () => {
-      const why = await redisReachable(`redis://127.0.0.1:${port}`)
-      if (why !== undefined) throw new Error(why)
-    })
-  }
-  const stop = async (): Promise<void> => {
-    const p = server
-    server = undefined
-    if (p === undefined || p.exitCode !== null) return
-    await new Promise<void>((resolve) => {
-      p.once('exit', () => resolve())
-      p.kill('SIGTERM')
-    })
-  }
+  const start = (): Promise<void> => redis.start()
+  const stop = (): Promise<void> => redis.stop()
   beforeAll(async () => {
-    port = await freePort()
-    dir = mkdtempSync(join(tmpdir(), 'textengine-redis-'))
+    redis = await spawnRedis('textengine-redis-')
+    port = redis.port
   })
   afterAll(async () => {
-    await stop()
-    rmSync(dir, { recursive: true, force: true })
+    await redis.dispose()
   })
 
   it('should fail fast while Redis is down, log the outage and the recovery once each, and resume the work after a restart', async () => {
@@ -158,14 +116,14 @@ withServer(`Redis storage: a server stopped and restarted (${noServer ?? 'redis-
     const s = createRedisStorage({ url: `redis://127.0.0.1:${port}`, prefix: 'stall:', log: (l) => lines.push(l), redisOptions: { commandTimeout: 300 } })
     try {
       await until('first connection', () => s.putItems([item('d1', 1)]))
-      server!.kill('SIGSTOP')
+      redis.process()!.kill('SIGSTOP')
       try {
         const e = await rejection(s.claimQueued(1))
         expect(e).toBeInstanceOf(StorageUnavailableError)
         expect((e as Error).message).toMatch(/Command timed out/)
         expect(lines).toHaveLength(1)
       } finally {
-        server!.kill('SIGCONT')
+        redis.process()!.kill('SIGCONT')
       }
       const got = await until('answers again', async () => {
         const n = await s.countQueued('a')
