@@ -177,6 +177,10 @@ describeWithRedisServer('fault: Redis stopped and restarted under a working engi
       await start()
       const outs = await collect(acct, 20)
       expect(outs.map((o) => o.id).sort()).toEqual(docs(20, 'r').map((d) => d.id).sort())
+      // The recovery line comes from the background worker's next poll, which may follow the retrieval (when every
+      // document was finished before the outage); wait for it, then check there is exactly one.
+      await until('recovery logged', async () => (info.length > 0 ? true : undefined), 10_000)
+      await new Promise((r) => setTimeout(r, 300))
       expect(info).toHaveLength(1)
       expect(warn).toHaveLength(1)
       expect(unhandled).toEqual([])

@@ -3,13 +3,15 @@
  * It serves account `fault` from the Redis storage at PREFIX with background processing on (in-process analysis,
  * 8 items claimed at a time, a short lease) and writes one stdout line per event the test watches:
  * `ready` once its models are loaded, `claimed <id> ...` for each claim it makes, `done <id>` for each outcome it
- * stored. SIGTERM closes the engine; the test kills it with SIGKILL mid-batch instead.
+ * stored. SIGTERM closes the engine; the test kills it with SIGKILL mid-batch instead. With a fourth argument
+ * `stall`, every completion after the first never returns (a process hung mid-batch): it keeps the rest of what it
+ * claimed, whatever the machine's speed, until it is killed.
  */
 import { createEngine } from '../../src/engine/create-engine.ts'
 import { createRedisStorage } from '../../src/storage/redis.ts'
 import type { QueueItem, Storage } from '../../src/storage/types.ts'
 
-const [url, prefix, leaseMs] = process.argv.slice(2)
+const [url, prefix, leaseMs, mode] = process.argv.slice(2)
 if (url === undefined || prefix === undefined || leaseMs === undefined) {
   process.stderr.write('usage: engine-process.ts REDIS_URL PREFIX LEASE_MS\n')
   process.exit(2)
@@ -18,6 +20,7 @@ const say = (line: string): void => {
   process.stdout.write(`${line}\n`)
 }
 const redis = createRedisStorage({ url, prefix, log: (l) => process.stderr.write(`${l}\n`) })
+let completed = 0
 // The storage as the engine sees it, telling the test what this process claims and completes.
 const storage: Storage = {
   ...redis,
@@ -27,7 +30,9 @@ const storage: Storage = {
     return items
   },
   async completeItem(item: QueueItem) {
+    if (mode === 'stall' && completed > 0) return new Promise<boolean>(() => {})
     const stored = await redis.completeItem(item)
+    if (stored) completed++
     if (stored) say(`done ${item.id}`)
     return stored
   },

@@ -34,8 +34,8 @@ interface Child {
   waitFor(test: () => boolean, what: string, ms?: number): Promise<void>
 }
 
-function startChild(prefix: string): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'test/fault/engine-process.ts', REDIS_URL, prefix, String(LEASE_MS)], {
+function startChild(prefix: string, mode = ''): Child {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'test/fault/engine-process.ts', REDIS_URL, prefix, String(LEASE_MS), mode], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -92,13 +92,15 @@ suite('fault: a process killed mid-batch (two engines on one Redis prefix)', () 
       const ids = Array.from({ length: N }, (_, i) => `doc${i}`)
       await acct.submitDocuments(ids.map((id, i) => ({ id, text: TEXTS[i % 8]! })), { batch: true })
 
-      const victim = startChild(prefix)
+      // The victim hangs after its first stored outcome (its later completions never return), so it still holds
+      // claimed items when it is killed, however fast this machine finishes a batch.
+      const victim = startChild(prefix, 'stall')
       const survivor = startChild(prefix)
       children.push(victim, survivor)
       await victim.waitFor(() => isReady(victim), 'victim ready')
       await survivor.waitFor(() => isReady(survivor), 'survivor ready')
-      // Kill the victim as soon as it has stored one outcome: it still holds the rest of its claimed batch.
-      await victim.waitFor(() => victim.done.length > 0, 'victim finished a first document')
+      // Kill the victim once it has stored one outcome and claimed more than it finished.
+      await victim.waitFor(() => victim.done.length > 0 && victim.claimed.length > victim.done.length, 'victim finished a first document and holds more')
       victim.proc.kill('SIGKILL')
       await new Promise<void>((r) => (victim.proc.exitCode !== null || victim.proc.signalCode !== null ? r() : victim.proc.once('exit', () => r())))
       const orphaned = victim.claimed.filter((id) => !victim.done.includes(id))
