@@ -25,16 +25,10 @@ import { createSentimentScorer } from '../src/sentiment/index.ts'
 import { createLanguageIdentifier } from '../src/langid/index.ts'
 import type { StoredConfiguration } from '../src/storage/types.ts'
 import { benchSets, dataDir, peakRssMiB, record } from './samples.ts'
+import { EVERY_OUTPUT_ON as GOLDEN_SETTINGS } from '../test/fixtures/golden/golden.ts'
 
-/** Every document output on, with non-zero limits (as in test/fixtures/golden). */
-export const EVERY_OUTPUT_ON = {
-  intentions: true, concept_topics: true, query_topics: true, detect_language: true, themes: true, named_entities: true,
-  sentiment_phrases: true, user_entities: true, relations: true, mentions: true, opinions: true, auto_categories: true,
-  model_sentiment: true, summary_size: 3, phrases_limit: 5, possible_phrases_limit: 5, auto_categories_limit: 5,
-  concept_topics_limit: 5, query_topics_limit: 5, named_entities_limit: 5, user_entities_limit: 5, entity_themes_limit: 5,
-  named_mentions_limit: 5, user_mentions_limit: 5, named_relations_limit: 5, user_relations_limit: 5,
-  named_opinions_limit: 5, user_opinions_limit: 5, themes_limit: 5, theme_mentions_limit: 5, summary_limit: 3,
-} as const
+/** Every document output on, with non-zero limits: the settings the golden outputs are recorded with. */
+const EVERY_OUTPUT_ON = GOLDEN_SETTINGS.document
 
 const require = createRequire(import.meta.url)
 const vader = require('vader-sentiment') as { SentimentIntensityAnalyzer: { polarity_scores(t: string): { compound: number } } }
