@@ -14,7 +14,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { join, resolve } from 'node:path'
-import { readConll, spansOfLabels } from '../src/entities/conll.ts'
+import { readConll, spansOfLabels, tokenStarts } from '../src/entities/conll.ts'
 import { createEntityTagger } from '../src/entities/tagger.ts'
 import { CALIBRATION_FEATURES, extractEntities, loadEntityLexicons, type ExtractTrace } from '../src/entities/extract.ts'
 import { createAnnotator } from '../src/nlp/annotate.ts'
@@ -36,9 +36,7 @@ const X: number[][] = []
 const Y: number[] = []
 for (const s of sentences) {
   const text = s.tokens.join(' ')
-  const starts: number[] = []
-  let at = 0
-  for (const t of s.tokens) { starts.push(at); at += t.length + 1 }
+  const starts = tokenStarts(s.tokens)
   const doc = annotator.annotate(text)
   const trace: ExtractTrace = { tagger: [], candidates: [], overridden: [] }
   extractEntities(doc, tagger, { ...lexicons, calibration: { weights: [1, 0, 0, 0, 0, 0, 0], bias: 0 }, trace })

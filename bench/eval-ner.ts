@@ -21,7 +21,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { join, resolve } from 'node:path'
 import nlp from 'compromise'
-import { readConll, spansOfLabels, type TypedSpan } from '../src/entities/conll.ts'
+import { readConll, spansOfLabels, tokenStarts, type TypedSpan } from '../src/entities/conll.ts'
 import { createEntityTagger, loadDefaultModel, NER_LEXICON_DIR } from '../src/entities/tagger.ts'
 import { extractEntities, loadEntityLexicons, type ExtractTrace } from '../src/entities/extract.ts'
 import { createAnnotator } from '../src/nlp/annotate.ts'
@@ -94,12 +94,6 @@ await api.updateConfigurations([{
   document: { mentions: true, named_entities_limit: 20, named_mentions_limit: 20, auto_categories: false, query_topics: false, sentiment_phrases: false },
 }])
 
-/** Character offsets of each token in the text made by joining them with single spaces. */
-function layout(tokens: readonly string[], at: number): number[] {
-  const starts: number[] = []
-  for (const t of tokens) { starts.push(at); at += t.length + 1 }
-  return starts
-}
 const TYPE_OF: Record<string, EntityType> = { Person: 'PER', Company: 'ORG', Place: 'LOC' }
 
 /** Map entity mentions (byte offsets in `text`) onto token spans of the sentences laid out at `starts`. */
@@ -139,7 +133,7 @@ const docTexts: Array<{ text: string; sents: string[][]; starts: number[][] }> =
 for (const d of docs) {
   const sents = d.sentences.map((s) => s.tokens)
   let at = 0
-  const starts = sents.map((s) => { const l = layout(s, at); at += s.reduce((a, t) => a + t.length + 1, 0); return l })
+  const starts = sents.map((s) => { const l = tokenStarts(s, at); at += s.reduce((a, t) => a + t.length + 1, 0); return l })
   const text = sents.map((s) => s.join(' ')).join('\n')
   docTexts.push({ text, sents, starts })
   engineDoc.push(...spansFromOutput(await engine.analyze(text), text, sents, starts))
@@ -166,13 +160,13 @@ const s0 = performance.now()
 const engineSent: TypedSpan[][] = []
 for (const s of sentences) {
   const text = s.tokens.join(' ')
-  engineSent.push(spansFromOutput(await engine.analyze(text), text, [s.tokens], [layout(s.tokens, 0)])[0]!)
+  engineSent.push(spansFromOutput(await engine.analyze(text), text, [s.tokens], [tokenStarts(s.tokens, 0)])[0]!)
 }
 const engineSentMs = performance.now() - s0
 
 // --- 5: compromise ----------------------------------------------------------------------------
 function compromiseSpans(tokens: readonly string[]): TypedSpan[] {
-  const starts = layout(tokens, 0)
+  const starts = tokenStarts(tokens, 0)
   const doc = nlp(tokens.join(' '))
   const out: TypedSpan[] = []
   const add = (type: EntityType, view: { json: (o: object) => unknown }): void => {
@@ -229,7 +223,7 @@ console.log('published (CoNLL-2003 test split, all four types incl. MISC): CRF t
   for (let si = 0; si < sentences.length; si++) {
     const toks = sentences[si]!.tokens
     const text = toks.join(' ')
-    const starts = layout(toks, 0)
+    const starts = tokenStarts(toks, 0)
     const doc = annotator.annotate(text)
     const trace: ExtractTrace = { tagger: [], candidates: [], overridden: [] }
     const extracted = extractEntities(doc, tagger, { ...lexicons, trace })

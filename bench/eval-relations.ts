@@ -13,6 +13,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { join, resolve } from 'node:path'
+import { tokenStarts } from '../src/entities/conll.ts'
 import { readConll04, type Conll04Sentence } from '../src/relations/conll04.ts'
 import { argTypeOf, findRelations, loadRelationResources, type RelationEntity } from '../src/relations/index.ts'
 import { createEntityExtractor } from '../src/entities/extract.ts'
@@ -69,9 +70,7 @@ let reachable = 0
 let nerMs = 0
 for (const s of sentences) {
   const text = s.tokens.join(' ')
-  const starts: number[] = []
-  let o = 0
-  for (const t of s.tokens) { starts.push(o); o += t.length + 1 }
+  const starts = tokenStarts(s.tokens)
   const doc = annotator.annotate(text)
   // Document token index of the CoNLL04 token starting at a character offset (and ending at one).
   const byStart = new Map<number, number>()

@@ -60,6 +60,16 @@ export function readConll(text: string, source = 'CoNLL file'): ConllDocument[] 
   return docs
 }
 
+/** Character offsets of each token in the text made by joining `tokens` with single spaces, starting at `at`. */
+export function tokenStarts(tokens: readonly string[], at = 0): number[] {
+  const starts: number[] = []
+  for (const t of tokens) {
+    starts.push(at)
+    at += t.length + 1
+  }
+  return starts
+}
+
 /** IOB1 -> BIO: an `I-X` that does not continue an X span becomes `B-X`. */
 export function iob1ToBio(tags: readonly string[]): number[] {
   const out: number[] = []
