@@ -7,7 +7,7 @@ import { createMemoryStorage } from '../../src/storage/memory.ts'
 import { createRedisStorage } from '../../src/storage/redis.ts'
 import type { ItemKind, QueueItem, Storage } from '../../src/storage/types.ts'
 import { runStorageContract } from '../helpers/storage-contract.ts'
-import { churnOps, opArb as bulkOpArb, play as playBulk } from '../helpers/storage-ops.ts'
+import { churnOps, normalizeClaims, opArb as bulkOpArb, play as playBulk } from '../helpers/storage-ops.ts'
 import type { Op as BulkOp } from '../helpers/storage-ops.ts'
 import { REDIS_URL, redisReachable } from '../helpers/redis.ts'
 
@@ -258,16 +258,6 @@ suite(`Redis storage at ${REDIS_URL}${unreachable === undefined ? '' : ` (skippe
       { weight: 2, arbitrary: fc.record({ op: fc.constantFrom('release' as const, 'extend' as const), pick: fc.nat() }) },
       { weight: 1, arbitrary: fc.record({ op: fc.constant('count' as const) }) },
     )
-
-    /** Lease tokens differ between storages (random per claim): compare them by first appearance instead. */
-    function normalizeClaims(answers: unknown[]): unknown[] {
-      const names = new Map<string, string>()
-      return JSON.parse(JSON.stringify(answers), (k, v: unknown) => {
-        if (k !== 'claim' || typeof v !== 'string') return v
-        if (!names.has(v)) names.set(v, `claim${names.size}`)
-        return names.get(v)
-      }) as unknown[]
-    }
 
     /** Runs the operations on one storage and records every answer. */
     async function play(make: (o: { now: () => number; leaseMs: number }) => Storage, ops: readonly Op[]): Promise<unknown[]> {
