@@ -67,17 +67,26 @@ export function encodeModel(model: PerceptronWeights): Buffer {
   return gzipSync(raw, { level: 9 })
 }
 
-/** Parse a file written by {@link encodeModel}. Throws an Error naming what is wrong when the bytes are not such a file. */
-export function decodeModel(bytes: Uint8Array, source = 'NER model'): PerceptronWeights {
+/**
+ * Gunzip `bytes` and check that they start with the 8-character `magic` and hold at least `minLength` bytes; the
+ * errors name `source` and what was `expected` (the entity files: tagger model, word clusters).
+ */
+export function gunzipWithMagic(bytes: Uint8Array, magic: string, minLength: number, source: string, expected: string): Buffer {
   let raw: Buffer
   try {
     raw = gunzipSync(bytes)
   } catch (e) {
-    throw new Error(`${source}: expected a gzip-compressed tagger model, instead found bytes that do not gunzip (${(e as Error).message})`)
+    throw new Error(`${source}: expected a gzip-compressed ${expected}, instead found bytes that do not gunzip (${(e as Error).message})`)
   }
-  if (raw.length < 16 || raw.toString('latin1', 0, 8) !== MAGIC) {
-    throw new Error(`${source}: expected the magic "${MAGIC}" at byte 0, instead found "${raw.toString('latin1', 0, 8)}"`)
+  if (raw.length < minLength || raw.toString('latin1', 0, 8) !== magic) {
+    throw new Error(`${source}: expected the magic "${magic}" at byte 0, instead found "${raw.toString('latin1', 0, 8)}"`)
   }
+  return raw
+}
+
+/** Parse a file written by {@link encodeModel}. Throws an Error naming what is wrong when the bytes are not such a file. */
+export function decodeModel(bytes: Uint8Array, source = 'NER model'): PerceptronWeights {
+  const raw = gunzipWithMagic(bytes, MAGIC, 16, source, 'tagger model')
   let o = 8
   const hl = raw.readUInt32LE(o)
   o += 4

@@ -28,8 +28,7 @@ import {
   type Gazetteer,
   type WordClusters,
 } from './features.ts'
-import { gunzipSync } from 'node:zlib'
-import { decodeModel, type PerceptronWeights } from './model.ts'
+import { decodeModel, gunzipWithMagic, type PerceptronWeights } from './model.ts'
 import { readGazetteer } from './gazetteer.ts'
 
 /** One recognised entity: a token range of the input (`end` exclusive). */
@@ -79,13 +78,7 @@ export interface EntityTaggerModel {
  * word count N, N bytes of fine clusters, N bytes of coarse clusters, and the N words joined by newlines.
  */
 export function readClusters(bytes: Uint8Array, source = 'clusters'): WordClusters {
-  let raw: Buffer
-  try {
-    raw = gunzipSync(bytes)
-  } catch (e) {
-    throw new Error(`${source}: expected a gzip-compressed clusters file, instead found bytes that do not gunzip (${(e as Error).message})`)
-  }
-  if (raw.length < 12 || raw.toString('latin1', 0, 8) !== 'TENERCL1') throw new Error(`${source}: expected the magic "TENERCL1" at byte 0, instead found "${raw.toString('latin1', 0, 8)}"`)
+  const raw = gunzipWithMagic(bytes, 'TENERCL1', 12, source, 'clusters file')
   const n = raw.readUInt32LE(8)
   const words = raw.length >= 12 + 2 * n ? raw.toString('utf8', 12 + 2 * n).split('\n') : []
   if (words.length !== n) throw new Error(`${source}: header says ${n} words, instead found ${words.length}`)
