@@ -3,6 +3,7 @@ import type { Model } from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
 import { stemmer } from 'stemmer'
 import type { AnnotatedDocument, PatternSpan, Sentence, Token } from './types.ts'
+import { joinBrokenSentences } from './sentences.ts'
 // A static import (not a runtime require) so that bundlers include the model as they include wink's own loader,
 // which requires the same file when the package loads (test/package/pack.test.ts bundles a consumer with esbuild).
 import winkCoreJson from 'wink-eng-lite-web-model/dist/languages/cur/models/eng-core-web-model.json' with { type: 'json' }
@@ -345,6 +346,7 @@ export function createAnnotator(): Annotator {
     // wink's sentences are contiguous, inclusive token ranges; it has none for a text without tokens.
     let ranges: Array<readonly [number, number]> = n > 0 ? rdd.sentences.map((s) => [s[0], s[1] + 1] as const) : []
     if (options.oneSentence === true || ranges.length === 0) ranges = [[0, n]]
+    else ranges = joinBrokenSentences(tokens, ranges)
     const sentences: Sentence[] = []
     for (const [ts, te] of ranges) {
       // Skip leading/trailing whitespace tokens (tabCRLF) when computing the span.

@@ -90,4 +90,16 @@ describe('annotate', () => {
       { seed: 11, numRuns: 400 },
     )
   })
+  it('should keep web addresses, decimals, e-mails, titles and abbreviations inside one sentence, for every analyzer', () => {
+    const cases: Array<[string, number]> = [
+      ['Trisenx, Inc. (www.trisenx.com), a maker of displays, said revenue rose 3.5 percent.', 1],
+      ['Dr. Smith met Mr. Lee at the U.S. office. Write to info@example.com for details.', 2],
+      ['We loved the hotel.We will come back.', 2],
+    ]
+    for (const [text, n] of cases) {
+      const doc = annotator.annotate(text)
+      expect(doc.sentences.map((x) => x.text), text).toHaveLength(n)
+      for (const t of doc.tokens) expect(doc.sentences[t.sentence]!.tokenStart <= t.index && t.index < doc.sentences[t.sentence]!.tokenEnd).toBe(true)
+    }
+  })
 })

@@ -8,6 +8,7 @@ import model from 'wink-eng-lite-web-model'
 import { stemmer } from 'stemmer'
 import type { AnnotatedDocument, PatternSpan, Sentence, Token } from '../../src/nlp/types.ts'
 import { blankHtml, metaCerModel, utf8Length, type AnnotateOptions } from '../../src/nlp/annotate.ts'
+import { joinBrokenSentences } from '../../src/nlp/sentences.ts'
 
 interface Annotator {
   annotate(text: string, options?: AnnotateOptions): AnnotatedDocument
@@ -111,6 +112,8 @@ export function createReferenceAnnotator(): Annotator {
 
       let ranges = sentenceRanges
       if (options.oneSentence === true || ranges.length === 0) ranges = [[0, tokens.length]]
+      // wink's wrong breaks (web addresses, decimals, abbreviations) joined as the annotator joins them.
+      else ranges = joinBrokenSentences(tokens, ranges)
       const sentences: Sentence[] = []
       for (const [ts, te] of ranges) {
         // Skip leading/trailing whitespace tokens (tabCRLF) when computing the span.

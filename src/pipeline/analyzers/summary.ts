@@ -1,4 +1,5 @@
-import type { AnnotatedDocument, Token } from '../../nlp/types.ts'
+import type { AnnotatedDocument } from '../../nlp/types.ts'
+import { isBlankToken } from '../../nlp/sentences.ts'
 import type { Analyzer } from '../types.ts'
 
 /**
@@ -29,39 +30,17 @@ export interface SummarySentence {
   readonly text: string
 }
 
-/** Abbreviations that never end a sentence: a title before a name ("Dr. Smith", "Mr. Lee"). */
-const TITLES = new Set(['mr', 'mrs', 'ms', 'dr', 'prof', 'st', 'sen', 'rep', 'gen', 'gov', 'lt', 'col', 'capt', 'rev', 'sgt', 'cpl', 'hon', 'messrs', 'mt', 'ft', 'no', 'vs', 'v', 'approx', 'fig', 'cf'])
-/** Abbreviations that may end a sentence, but not before a lower-case word, a digit or a bracket ("Inc. (", "U.S. office"). */
-const ABBREVIATIONS = new Set(['inc', 'corp', 'co', 'ltd', 'llc', 'plc', 'bros', 'jr', 'sr', 'etc', 'e.g', 'i.e', 'a.m', 'p.m', 'u.s', 'u.k', 'u.n', 'e.u', 'jan', 'feb', 'mar', 'apr', 'jun', 'jul', 'aug', 'sep', 'sept', 'oct', 'nov', 'dec', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun', 'dept', 'est', 'al', 'ave', 'blvd', 'rd'])
 
-const isSpace = (t: Token): boolean => t.kind === 'tabCRLF' || t.text.trim() === ''
-
-/** The word an abbreviation's final period belongs to: "Inc." as one token, or "Inc" + "." written together. */
-function abbreviationBefore(doc: AnnotatedDocument, end: number): string | undefined {
-  const last = doc.tokens[end - 1]
-  if (last === undefined) return undefined
-  if (last.text.endsWith('.') && last.text.length > 1) return last.text.slice(0, -1).toLowerCase()
-  const word = doc.tokens[end - 2]
-  if (last.text === '.' && !last.spaceBefore && word !== undefined && word.kind === 'word') {
-    // "U.S" + "." is also an abbreviation; so is a lone capital ("J. Smith").
-    return word.text.toLowerCase()
-  }
-  return undefined
-}
 
 /**
- * The sentences a summary is made of: the annotator's sentences with its wrong breaks repaired and missing ones
- * added, since a summary shows them whole:
- * - joined again where a break falls inside a token run written without spaces (a web address "www.trisenx.com",
- *   a decimal "3.5", an e-mail address), after a title ("Dr.", "Mr.") and after an abbreviation ("Inc.", "U.S.")
- *   followed by a lower-case word, a digit or a bracket, or before a sentence of punctuation only ("), said ...");
- * - split at a line break that stands for a block of HTML (`html`: "<title>Cafe review</title> ... <p>The coffee")
- *   and at a blank line.
- * Each sentence's text is rebuilt from its tokens, so markup between them never shows.
+ * The sentences a summary is made of: the annotator's sentences (whole web addresses, decimals, abbreviations:
+ * `joinBrokenSentences` in src/nlp/sentences.ts) split at a line break that stands for a block of HTML (`html`:
+ * "<title>Cafe review</title> ... <p>The coffee") and at a blank line, without pieces of blanks only. Each
+ * sentence's text is rebuilt from its tokens, so markup between them never shows.
  */
 export function summarySentences(doc: AnnotatedDocument, options: { readonly html?: boolean } = {}): SummarySentence[] {
   const toks = doc.tokens
-  // 1. Pieces: the annotator's sentences cut at block breaks.
+  // The annotator's sentences cut at block breaks.
   const pieces: [number, number][] = []
   for (const s of doc.sentences) {
     let a = s.tokenStart
@@ -78,44 +57,11 @@ export function summarySentences(doc: AnnotatedDocument, options: { readonly htm
     }
     if (a < s.tokenEnd) pieces.push([a, s.tokenEnd])
   }
-  // 2. Join wrongly split pieces.
-  const firstReal = (a: number, b: number): Token | undefined => {
-    for (let k = a; k < b; k++) if (!isSpace(toks[k]!)) return toks[k]
-    return undefined
-  }
-  const lastReal = (a: number, b: number): number => {
-    let k = b
-    while (k > a && isSpace(toks[k - 1]!)) k--
-    return k
-  }
-  const joined: [number, number][] = []
-  for (const [a, b] of pieces) {
-    const first = firstReal(a, b)
-    if (first === undefined) continue
-    const prev = joined[joined.length - 1]
-    if (prev !== undefined) {
-      const end = lastReal(prev[0], prev[1])
-      const last = toks[end - 1]
-      const abbr = abbreviationBefore(doc, end)
-      const startsLow = /^[\p{Ll}\p{N}(,;:)\]]/u.test(first.text)
-      const onlyPunct = (() => {
-        for (let k = a; k < b; k++) if (!isSpace(toks[k]!) && toks[k]!.kind !== 'punctuation') return false
-        return true
-      })()
-      // Written without a space: a web address or a decimal ("www." + "trisenx", "3." + "5"), not "hotel.We loved it".
-      const glued = last !== undefined && !first.spaceBefore && toks[first.index - 1] === last && first.start === last.end && !/^\p{Lu}\p{Ll}/u.test(first.text)
-      const join =
-        onlyPunct ||
-        glued ||
-        (abbr !== undefined && (TITLES.has(abbr) || (startsLow && (ABBREVIATIONS.has(abbr) || /^(\p{L}\.)*\p{L}$/u.test(abbr)))))
-      if (join) {
-        prev[1] = b
-        continue
-      }
-    }
-    joined.push([a, b])
-  }
-  return joined.map(([a, b]) => ({ tokenStart: a, tokenEnd: b, text: tokensText(doc, a, b) }))
+  const kept = pieces.filter(([a, b]) => {
+    for (let k = a; k < b; k++) if (!isBlankToken(toks[k]!)) return true
+    return false
+  })
+  return kept.map(([a, b]) => ({ tokenStart: a, tokenEnd: b, text: tokensText(doc, a, b) }))
 }
 
 /** The text of tokens [a, b) as read: the tokens with one space where the text has any, no markup. */
@@ -123,7 +69,7 @@ function tokensText(doc: AnnotatedDocument, a: number, b: number): string {
   let out = ''
   for (let k = a; k < b; k++) {
     const t = doc.tokens[k]!
-    if (isSpace(t)) {
+    if (isBlankToken(t)) {
       if (out !== '' && !out.endsWith(' ')) out += ' '
       continue
     }
