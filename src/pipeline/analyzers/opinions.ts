@@ -29,9 +29,15 @@ const SPEECH = new Set([
   'argued', 'argues', 'insisted', 'insists', 'claimed', 'claims', 'stated', 'states', 'warned', 'warns', 'declared', 'replied', 'recalled',
   'continued', 'acknowledged', 'admitted', 'announced', 'commented', 'remarked', 'observed', 'suggested', 'predicted', 'conceded', 'confirmed',
   'promised', 'countered', 'joked', 'tweeted', 'posted',
+  // Manner-of-speaking and news reporting verbs, past and present.
+  'shouted', 'yelled', 'cried', 'screamed', 'whispered', 'stressed', 'emphasised', 'emphasized', 'boasted', 'complained', 'lamented', 'quipped',
+  'mused', 'urged', 'pleaded', 'demanded', 'responded', 'answered', 'agreed', 'concluded', 'reported', 'revealed', 'cautioned', 'reiterated',
+  'maintained', 'contended', 'assured', 'vowed', 'pledged', 'recounted', 'wondered', 'sighed', 'told', 'informed', 'testified', 'reckoned',
+  'stresses', 'emphasises', 'emphasizes', 'complains', 'urges', 'concludes', 'reports', 'reveals', 'cautions', 'maintains', 'contends', 'recalls',
+  'predicts', 'announces', 'admits', 'confirms', 'acknowledges', 'replies', 'responds', 'tweets', 'posts', 'jokes', 'vows', 'reckons',
 ])
 /** Verbs that introduce reported speech with "that" (opinions without quotes). */
-const REPORTING = new Set([...SPEECH, 'believes', 'believed', 'thinks', 'thought', 'argue', 'warn', 'insist', 'claim'])
+const REPORTING = new Set([...SPEECH, 'believes', 'believed', 'thinks', 'thought', 'argue', 'warn', 'insist', 'claim', 'feels', 'felt', 'expects', 'expected', 'fears', 'feared', 'estimated', 'estimates', 'hopes', 'hoped'])
 /** Honorifics and titles that may stand before a speaker's name and are not part of it. */
 const HONORIFICS = new Set([
   'mr', 'mr.', 'mrs', 'mrs.', 'ms', 'ms.', 'dr', 'dr.', 'prof', 'prof.', 'professor', 'sir', 'dame', 'lord', 'lady', 'mayor', 'president', 'senator',
@@ -103,6 +109,8 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
       if (k !== undefined && !entityAt.has(k)) entityAt.set(k, ei)
     }
   })
+  const allQuotes = quotes(doc.text)
+  const insideQuote = (offset: number): boolean => allQuotes.some((q) => offset > q.open && offset < q.close)
   const firstAtOrAfter = (offset: number): number => {
     let lo = 0
     let hi = toks.length
@@ -119,15 +127,34 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     ei !== undefined && (entities[ei]!.type === 'user' || /^(person|company|place)$/i.test(entities[ei]!.entity_type))
   const isName = (k: number): boolean =>
     toks[k] !== undefined && (speakerEntity(entityAt.get(k)) || (!entityAt.has(k) && toks[k]!.pos === 'PROPN' && /^\p{Lu}/u.test(toks[k]!.text)))
+  const isPersonAt = (k: number): boolean => {
+    const ei = entityAt.get(k)
+    return ei !== undefined && entities[ei]!.entity_type.toLowerCase() === 'person'
+  }
   /** The speaker run starting at k going right (names, "Mr."), or a pronoun. */
   const speakerRight = (k: number): SpeakerSpan | undefined => {
     if (PERSON_PRONOUNS.has(lw[k] ?? '')) return { from: k, to: k + 1 }
     // A role noun or two before the name ("said passenger Anna Novak", "said Mayor Eric Adams").
     let b = k
+    // A determiner may open the role ("the singer Adele", "according to the World Health Organization"), and a
+    // role may be capitalised ("Justice Sonia Sotomayor", "Coach Dawn Staley").
     const role = (x: number): boolean =>
-      toks[x] !== undefined && ((toks[x]!.pos === 'NOUN' && /^\p{Ll}/u.test(toks[x]!.text)) || HONORIFICS.has(lw[x]!) || (entityAt.has(x) && !speakerEntity(entityAt.get(x))))
+      toks[x] !== undefined && (toks[x]!.pos === 'NOUN' || (x === k && /^(the|a|an)$/.test(lw[x]!)) || HONORIFICS.has(lw[x]!) || (entityAt.has(x) && !speakerEntity(entityAt.get(x))))
     while (b < k + 4 && !isName(b) && role(b)) b++
     if (!isName(b)) return undefined
+    // A possessor before the role is not the speaker: "said Georgia's secretary of state, Brad Raffensperger",
+    // "said Apple's chief executive Tim Cook": past "'s", role words, "of" and one comma to a Person's name.
+    {
+      let r = b
+      while (isName(r)) r++
+      const possessive = /^['’]s$/.test(lw[r] ?? '') ? 1 : (lw[r] === "'" || lw[r] === '’') && lw[r + 1] === 's' ? 2 : 0
+      if (possessive > 0) {
+        let x = r + possessive
+        const stop = x + 7
+        while (x < stop && toks[x] !== undefined && !isPersonAt(x) && (toks[x]!.pos === 'NOUN' || toks[x]!.pos === 'ADJ' || lw[x] === 'of' || lw[x] === ',' || HONORIFICS.has(lw[x]!) || (entityAt.has(x) && !speakerEntity(entityAt.get(x))))) x++
+        if (isPersonAt(x)) b = x
+      }
+    }
     let e = b
     for (;;) {
       let p = e
@@ -159,7 +186,13 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     if (direct !== undefined) return direct
     if (lw[k - 1] !== ',') return undefined
     for (let c = k - 2; c >= 0 && c > k - 14 && toks[c]!.sentence === toks[k]!.sentence; c--) {
-      if (lw[c] === ',') return speakerLeft(c - 1)
+      if (lw[c] === ',') {
+        const before = c > 0 ? speakerLeft(c - 1) : undefined
+        if (before !== undefined) return before
+        // "The mayor, María José Catalá, said": the name set off by the commas, after a role.
+        const inside = speakerLeft(k - 2)
+        return inside !== undefined && inside.from === c + 1 ? inside : undefined
+      }
       if (OPEN.has(toks[c]!.text) || /^["”.;:]$/.test(lw[c]!)) return undefined
     }
     return undefined
@@ -171,7 +204,15 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
   const clauseAt = (k: number, last: number): boolean => {
     let e = k
     while (e < last && e < k + 4 && /^(PRON|DET|PROPN|NOUN|ADJ|NUM)$/.test(toks[e]!.pos)) e++
-    return e > k && e < last && (toks[e]!.pos === 'VERB' || toks[e]!.pos === 'AUX')
+    if (e > k && e < last && (toks[e]!.pos === 'VERB' || toks[e]!.pos === 'AUX')) return true
+    // A longer subject with a modifier ("the decision to resign was", "sales in China fell"): up to eight words
+    // without punctuation, then an auxiliary or an inflected verb (a form other than its lemma: not "to resign").
+    if (e === k || !/^(PRON|DET|PROPN|NOUN|ADJ|NUM)$/.test(toks[k]!.pos)) return false
+    for (let x = e; x < last && x < k + 8; x++) {
+      if (toks[x]!.kind === 'punctuation' || lw[x] === 'that') return false
+      if (toks[x]!.pos === 'AUX' || (toks[x]!.pos === 'VERB' && lw[x] !== toks[x]!.lemma && lw[x - 1] !== 'to')) return true
+    }
+    return false
   }
   /** Resolve a speaker run to [title, type], or undefined. Honorifics and titles before a name are dropped. */
   const resolve = (whole: SpeakerSpan): [string, 'named' | 'user', number | undefined] | undefined => {
@@ -180,9 +221,10 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     const sp = { from, to: whole.to }
     if (sp.to - sp.from === 1 && PERSON_PRONOUNS.has(lw[sp.from]!)) {
       // The nearest Person (or user entity of type Person) mentioned before.
+      // Names inside quotations are what someone said, not who is speaking: skipped.
       for (let k = sp.from - 1; k >= 0; k--) {
         const ei = entityAt.get(k)
-        if (ei !== undefined && entities[ei]!.entity_type.toLowerCase() === 'person') return [entities[ei]!.title, entities[ei]!.type, ei]
+        if (ei !== undefined && entities[ei]!.entity_type.toLowerCase() === 'person' && !insideQuote(toks[k]!.start)) return [entities[ei]!.title, entities[ei]!.type, ei]
       }
       return undefined
     }
@@ -199,6 +241,10 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
       }
     }
     const text = doc.text.slice(toks[sp.from]!.start, toks[sp.to - 1]!.end)
+    // A single capitalised word the recogniser did not take, at the start of a sentence, is as likely a common
+    // noun ("Customers say ...") as a name: not a speaker.
+    const first = sp.from === 0 || toks[sp.from - 1]!.sentence !== toks[sp.from]!.sentence || /^["“„«]$/.test(lw[sp.from - 1]!)
+    if (sp.to - sp.from === 1 && first) return undefined
     return /^\p{Lu}/u.test(text) ? [text, 'named', undefined] : undefined
   }
   const out: (Opinion & { tokenStart: number; tokenEnd: number })[] = []
@@ -248,7 +294,6 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
   }
 
   // 1. Direct quotes.
-  const allQuotes = quotes(doc.text)
   let previous: { speaker: [string, 'named' | 'user', number | undefined]; close: number } | undefined
   for (const q of allQuotes) {
     const from = firstAtOrAfter(q.start)
@@ -267,6 +312,12 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     if (sp === undefined) {
       let b = from - 1
       while (b >= 0 && (toks[b]!.start >= q.open || lw[b] === ',' || lw[b] === ':')) b--
+      // A hearer between the verb and the quote: `X told the summit: "…"`, `X said on Tuesday: "…"`.
+      if (b >= 0 && !SPEECH.has(lw[b]!) && /^[,:]$/.test(lw[b + 1] ?? '')) {
+        let h = b
+        while (h > b - 5 && h >= 0 && /^(DET|NOUN|PROPN|PRON|ADJ|ADP|NUM)$/.test(toks[h]!.pos) && toks[h]!.kind !== 'punctuation') h--
+        if (h >= 0 && h < b && SPEECH.has(lw[h]!)) b = h
+      }
       if (b >= 0 && SPEECH.has(lw[b]!)) sp = speakerBefore(b)
     }
     let speaker = sp === undefined ? undefined : resolve(sp)
