@@ -31,7 +31,7 @@ const valueOf = (name: string): string | undefined => {
   return at >= 0 ? args[at + 1] : undefined
 }
 const WITH_VALUE = new Set(['--epochs', '--data', '--wikigold', '--open', '--out'])
-const epochs = Number(valueOf('--epochs') ?? 15)
+const epochs = Number(valueOf('--epochs') ?? 12)
 const which = valueOf('--data') ?? 'conll'
 const positional = args.filter((a, i) => !a.startsWith('--') && !WITH_VALUE.has(args[i - 1] ?? ''))
 const dataArg = resolve(positional[0] ?? resolve(repo, '../shared/data'))

@@ -388,12 +388,16 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   const taggerSpans: Array<{ start: number; end: number }> = []
   // Sentences written as headlines (title case or capitals), by document token: their capitals say little.
   const headline = new Uint8Array(tokens.length)
+  // ... and of those, the ones in capitals.
+  const capitalsLine = new Uint8Array(tokens.length)
   const titleCase = new Uint8Array(sentenceTokens.length)
   for (let si = 0; si < sentenceTokens.length; si++) {
     const words = sentenceTokens[si] ?? []
     if (isTitleSentence(words)) titleCase[si] = 1
     const ends = sentenceEnd[si] ?? []
-    if (titleCase[si] === 1 || isCapsSentence(words)) for (let i = sentenceIndex[si]?.[0] ?? 0; i < (ends[ends.length - 1] ?? 0); i++) headline[i] = 1
+    const caps = isCapsSentence(words)
+    if (titleCase[si] === 1 || caps) for (let i = sentenceIndex[si]?.[0] ?? 0; i < (ends[ends.length - 1] ?? 0); i++) headline[i] = 1
+    if (caps) for (let i = sentenceIndex[si]?.[0] ?? 0; i < (ends[ends.length - 1] ?? 0); i++) capitalsLine[i] = 1
   }
   for (let si = 0; si < tagged.length; si++) {
     const idx = sentenceIndex[si] ?? []
@@ -476,14 +480,16 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   // Known entities (people, companies, bands, teams, places, products) outrank the tagger's type; a single-word
   // name inside a longer tagger span is left to the tagger, except in a headline. Other (awards, events,
   // abbreviations) removes the tagger spans it covers.
-  const others: Array<{ start: number; end: number }> = []
+  const others: Array<{ start: number; end: number; capitals: boolean }> = []
   if (known !== undefined) {
     for (const m of matchLexicon(tokens, lowers, known, true)) {
       const tab = m.title.indexOf('\t')
       const type = m.title.slice(0, tab)
       const title = m.title.slice(tab + 1)
       if (type === 'Other') {
-        others.push(m)
+        // In a line in capitals, an Other written in capitals (shouted words FREE, NEW) only removes a span it
+        // covers: "NEW YORK 1996-08-31" is still the city.
+        others.push({ start: m.start, end: m.end, capitals: title === title.toUpperCase() })
         continue
       }
       // In a headline, a known name wins over a longer tagger span that only adds common words ("Bellagio Is").
@@ -503,7 +509,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       const c = candidates[k]!
       if (c.source !== 'tagger') continue
       // Inside an Other phrase, or in a headline starting with one ("Wimbledon For The Seventh Time").
-      const covered = others.some((o) => (o.start <= c.start && c.end <= o.end) || (headline[c.start] === 1 && o.start === c.start))
+      const covered = others.some((o) => (o.start <= c.start && c.end <= o.end) || (headline[c.start] === 1 && o.start === c.start && !(o.capitals && capitalsLine[c.start] === 1)))
       if (covered) candidates.splice(k, 1)
     }
   }
@@ -554,7 +560,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   }
   for (const m of doc.text.matchAll(PHONE)) {
     const digits = m[0].replace(/\D/g, '').length
-    if (digits < 7 || digits > 15) continue
+    // A date written year-month-day ("1996-08-31") is not a phone number.
+    if (digits < 7 || digits > 15 || /^(1[89]|20)\d\d([-./])[01]?\d\2[0-3]?\d$/.test(m[0])) continue
     const a = m.index
     const b = a + m[0].length
     const range = tokenRange(tokens, a, b)

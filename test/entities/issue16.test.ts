@@ -70,6 +70,15 @@ describe('entity types a news reader would trust (issue 16)', () => {
     expect(types.size).toBe(1)
   })
 
+  it('keeps a place that starts a capitals line with a shouted word, and a year-month-day date is no phone', async () => {
+    const all = (await named('NEW YORK 1996-08-31')).map((e) => `${e.entity_type}:${e.title}`)
+    expect(all).toContain('Place:NEW YORK')
+    expect(all.some((e) => e.startsWith('Phone:'))).toBe(false)
+    // Still: a shouted word alone is no entity, and an award starting a title-case headline removes the span.
+    expect(await typed('FREE shipping on all orders today')).toEqual([])
+    expect((await typed('Federer Wins Wimbledon For The Seventh Time')).some((e) => e.includes('Wimbledon'))).toBe(false)
+  })
+
   it('detects title-case headlines, not sentences or capitals', () => {
     expect(isTitleSentence('Rory McIlroy Leads By Two Shots At Augusta'.split(' '))).toBe(true)
     expect(isTitleSentence('Rory McIlroy leads by two shots at Augusta'.split(' '))).toBe(false)
