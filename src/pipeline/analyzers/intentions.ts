@@ -8,21 +8,32 @@ import { isEnglish } from './relations.ts'
  *
  * Design. An intention is an intent cue followed by an action verb of one of the types, then its object:
  * - cues: "want(s) to", "would like to", "'d like to", "going to", "gonna", "plan(ning) to", "intend to",
- *   "decided to", "hope to", "need to", "about to", "ready to", "looking to", "will", "'ll", "can't wait to",
+ *   "decided to", "hope to", "need to", "about to", "ready to", "looking to", "saving up to", "trying to",
+ *   "aiming to", "eager to", "wish to", "have to", "will", "'ll", "'d", "can't wait to",
  *   "thinking of/about" + -ing, "considering" + -ing, "looking forward to" + -ing; and, for recommend and complain,
  *   the present tense itself with a first-person subject ("I recommend", "we highly recommend");
- * - action verbs by type: buy (buy, purchase, order, pre-order), sell (sell), quit (cancel, quit, leave,
- *   switch, unsubscribe, terminate, ditch, close), recommend (recommend), complain (complain, return, send back,
- *   file a complaint, ask/demand a refund), learn (learn, study), visit (visit, go to, travel to, fly to,
- *   come back to, stay at), hire (hire, recruit), start (subscribe, sign up, join, register, enroll, start using);
+ * - action verbs by type: buy (buy, purchase, order, pre-order, book), sell (sell), quit (cancel, quit, leave,
+ *   switch, unsubscribe from, opt out of, terminate, ditch, close, drop), recommend (recommend), complain
+ *   (complain, return, send back), learn (learn, study), visit (visit, go to, travel to, fly to, head to,
+ *   come back to, return to, stay at), hire (hire, recruit, employ), start (subscribe, sign up, join, register,
+ *   enroll, start using, open);
  * - `who`: the subject before the cue: a pronoun as written ("I", "We"), or the noun phrase (a name such as
  *   "Acme Corp" or "my wife"); "I" when the sentence starts with the cue; `what`: the object noun phrase after
  *   the verb and its particle ("switch to" -> what follows "to"; "switch from X to Y" -> X);
- * - `evidence_phrase`: the words from the cue through the verb and particle ("want to buy", "will cancel").
+ * - `evidence_phrase`: the words from the cue through the verb and particle ("want to buy", "will cancel");
+ * - a second action verb joined by "and" shares the cue and subject ("going to sell my Xbox and buy a PS5");
+ *   an indirect object pronoun or a beneficiary is not the object ("buy me a watch", "buying my son a bike");
+ *   "return to" is a visit; "send X back" a return; frequent misspellings of the verbs count ("want to by");
+ *   the present progressive states an arrangement for quit and complain, and, with I/we, for buy, sell, hire,
+ *   start and visit ("I am selling my bike", "we are hiring a designer").
  *
  * Not intentions, and left out: negated statements (a negation among the cue's words or just before it:
- * "I will never buy", "I don't want to cancel", "won't"), hypothetical ones (the clause holds "if", "unless",
- * "whether", "were to", "in case", or the sentence is a question), and past ones ("wanted to", "was going to").
+ * "I will never buy", "I don't want to cancel", "won't"; but "I can't recommend it enough" is praise),
+ * hypothetical ones (the clause holds "if", "unless", "whether", "were to", "might", "maybe", or a condition
+ * anywhere in the sentence, except a formula after the verb, "if interested", or, for a recommendation, a
+ * condition on the reader, "if you have time"), questions (ending in "?" and opening like one, or the intent's
+ * own clause ending in "?": a tag such as ", any thoughts?" leaves a statement standing), and past ones
+ * ("wanted to", "was going to").
  */
 export type IntentionsSection = Intention[]
 
@@ -34,7 +45,7 @@ const ACTIONS: Readonly<Record<string, string>> = {
   complain: 'complain', return: 'complain',
   learn: 'learn', study: 'study',
   visit: 'visit', go: 'visit', travel: 'visit', fly: 'visit', come: 'visit', stay: 'visit',
-  hire: 'hire', recruit: 'hire',
+  hire: 'hire', recruit: 'hire', employ: 'hire', send: 'complain', head: 'visit', opt: 'quit', open: 'start',
   subscribe: 'start', sign: 'start', join: 'start', register: 'start', enroll: 'start', enrol: 'start', start: 'start',
 }
 const TYPE_OF_LEMMA: Readonly<Record<string, string>> = { study: 'learn' }
@@ -44,19 +55,35 @@ const PARTICLES: Readonly<Record<string, readonly string[]>> = {
   go: ['to', 'back to'], travel: ['to'], fly: ['to'], come: ['back to', 'to'], stay: ['at', 'in'],
   sign: ['up for', 'up to', 'up with', 'up'], subscribe: ['to'], switch: ['from', 'away from', 'to', 'providers', 'banks'],
   complain: ['about', 'to'], return: [], start: ['using'], send: ['back'], register: ['for', 'with'], enroll: ['in'], enrol: ['in'],
-  close: [], learn: ['about', 'how to'],
+  close: [], learn: ['about', 'how to'], unsubscribe: ['from'], head: ['to', 'back to'], opt: ['out of'], cancel: [], leave: [],
 }
-const NEEDS_PARTICLE = new Set(['go', 'travel', 'fly', 'come', 'stay', 'sign', 'start'])
+const NEEDS_PARTICLE = new Set(['go', 'travel', 'fly', 'come', 'stay', 'sign', 'start', 'head', 'opt'])
+/** Frequent misspellings of action verbs in reviews and tweets ("want to by", "recomend"); `by` only where a verb must stand. */
+const TYPOS: Readonly<Record<string, string>> = {
+  by: 'buy', bye: 'buy', recomend: 'recommend', reccomend: 'recommend', reccommend: 'recommend', recommed: 'recommend', cancle: 'cancel',
+  cancell: 'cancel', purchace: 'purchase', unsubcribe: 'unsubscribe', subcribe: 'subscribe', retrun: 'return', vist: 'visit', lern: 'learn',
+}
+/** First words of a question ("Should I buy ...?", "Is anyone planning to ...?"). */
+const QUESTION_START = new Set(['do', 'does', 'did', 'should', 'shall', 'can', 'could', 'would', 'will', 'is', 'are', 'am', 'was', 'were', 'have', 'has', 'what', 'which', 'who', 'why', 'how', 'when', 'where', 'anyone', 'anybody', 'any'])
+/** A trailing condition addressed to the reader leaves a recommendation standing ("I recommend the menu if you have time"). */
+const READER_CONDITION = new Set(['you', 'anyone', 'anybody'])
+/** ... and a formula ("DM me if interested", "I'll return it if needed") leaves any intention standing. */
+const FORMULA_CONDITION = new Set(['interested', 'needed', 'necessary', 'possible', 'required', 'applicable'])
+/** Object pronouns that stand between a verb and its object ("buy me a watch"). */
+const INDIRECT_OBJECTS = new Set(['me', 'us', 'him', 'her', 'them', 'myself', 'ourselves'])
 /** Cues as lower-cased word sequences; `V` is where the action verb stands, `ING` an -ing action verb. */
 const CUES: readonly (readonly string[])[] = [
   ['would', 'like', 'to', 'V'], ["'d", 'like', 'to', 'V'], ['would', 'love', 'to', 'V'], ["'d", 'love', 'to', 'V'],
   ['want', 'to', 'V'], ['wants', 'to', 'V'], ['wanna', 'V'], ['going', 'to', 'V'], ['gonna', 'V'],
   ['plan', 'to', 'V'], ['plans', 'to', 'V'], ['planning', 'to', 'V'], ['planning', 'on', 'ING'],
-  ['intend', 'to', 'V'], ['intends', 'to', 'V'], ['decided', 'to', 'V'], ['have', 'decided', 'to', 'V'], ['hope', 'to', 'V'], ['hopes', 'to', 'V'],
+  ['intend', 'to', 'V'], ['intends', 'to', 'V'], ['intending', 'to', 'V'], ['aim', 'to', 'V'], ['aims', 'to', 'V'], ['aiming', 'to', 'V'],
+  ['saving', 'up', 'to', 'V'], ['saving', 'to', 'V'], ['trying', 'to', 'V'], ['hoping', 'to', 'V'], ['eager', 'to', 'V'], ['excited', 'to', 'V'],
+  ['determined', 'to', 'V'], ['wish', 'to', 'V'], ['wishes', 'to', 'V'], ['ready', 'to', 'V'], ['getting', 'ready', 'to', 'V'], ['have', 'to', 'V'],
+  ['has', 'to', 'V'], ['gotta', 'V'], ['want', 'ta', 'V'], ['wan', 'na', 'V'], ['gon', 'na', 'V'], ['decided', 'to', 'V'], ['have', 'decided', 'to', 'V'], ['hope', 'to', 'V'], ['hopes', 'to', 'V'],
   ['need', 'to', 'V'], ['needs', 'to', 'V'], ['about', 'to', 'V'], ['ready', 'to', 'V'], ['looking', 'to', 'V'],
   ['will', 'be', 'ING'], ["'ll", 'be', 'ING'], ['will', 'definitely', 'be', 'ING'],
   ['would', 'highly', 'V'], ['will', 'highly', 'V'], ["'d", 'highly', 'V'], ["'d", 'definitely', 'V'],
-  ['will', 'definitely', 'V'], ['will', 'probably', 'V'], ['will', 'V'], ["'ll", 'definitely', 'V'], ["'ll", 'V'], ['would', 'definitely', 'V'], ['would', 'V'],
+  ['will', 'definitely', 'V'], ['will', 'probably', 'V'], ['will', 'V'], ["'ll", 'definitely', 'V'], ["'ll", 'V'], ['would', 'definitely', 'V'], ['would', 'V'], ["'d", 'V'],
   ['ca', "n't", 'wait', 'to', 'V'], ['can', 'not', 'wait', 'to', 'V'], ['cannot', 'wait', 'to', 'V'],
   ['thinking', 'of', 'ING'], ['thinking', 'about', 'ING'], ['considering', 'ING'], ['looking', 'forward', 'to', 'ING'],
   ['highly', 'V'], ['definitely', 'V'], ['V'],
@@ -77,6 +104,8 @@ const CUES_BY_FIRST = (() => {
 })()
 /** Types the present progressive cue may express (with an object): cancelling and returning are decisions. */
 const PROGRESSIVE_TYPES = new Set(['quit', 'complain'])
+/** ... and, with a first-person subject, arrangements ("I am selling my bike", "we are hiring a designer"). */
+const PROGRESSIVE_FIRST_PERSON_TYPES = new Set(['sell', 'hire', 'buy', 'start', 'visit'])
 /** Types a bare present-tense verb (cue `V` alone, first-person subject) may express. */
 const PRESENT_TYPES = new Set(['recommend', 'complain'])
 const NEGATORS = new Set(['not', "n't", 'never', 'no', 'nobody', 'nothing', 'hardly', 'neither', 'nor'])
@@ -103,12 +132,76 @@ function sentenceWords(doc: AnnotatedDocument, s: number): Token[] {
 
 function actionOf(t: Token | undefined, ing: boolean): string | undefined {
   if (t === undefined) return undefined
-  const w = t.text.toLowerCase()
+  const w0 = t.text.toLowerCase()
+  const w = ing ? w0 : (TYPOS[w0] ?? w0)
   if (ing) {
     if (!w.endsWith('ing')) return undefined
     return ACTIONS[t.lemma] !== undefined ? t.lemma : undefined
   }
   return ACTIONS[w] !== undefined ? w : undefined
+}
+
+/**
+ * The particle and object of the action verb at `vAt`: the object noun phrase (determiners, adjectives, numbers,
+ * nouns and names, "of" and "-" inside a name run), after the verb's particle and an indirect object pronoun
+ * ("buy me a watch"); the intention's type may change with the particle ("return to" is a visit). `end` is the
+ * index after the object, `evEnd` the last word of the evidence (the verb or its particle). Undefined when the
+ * verb lacks a particle it needs or a type that needs an object has none.
+ */
+function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: string, type0: string): { what: string; type: string; evEnd: number; end: number } | undefined {
+  let type = type0
+  let o = vAt + 1
+  let parts = PARTICLES[verb] ?? []
+  if (verb === 'return' && lw[o] === 'to') {
+    type = 'visit'
+    parts = ['to']
+  }
+  let particle = ''
+  for (const p of parts) {
+    const pw = p.split(' ')
+    if (pw.every((w, x) => lw[o + x] === w)) {
+      particle = p
+      o += pw.length
+      break
+    }
+  }
+  if (NEEDS_PARTICLE.has(verb) && particle === '') return undefined
+  if (verb === 'sign' && !particle.startsWith('up')) return undefined
+  if (verb === 'start' && particle !== 'using') return undefined
+  if (verb === 'come' && particle === '') return undefined
+  if (verb === 'learn' && particle === 'how to') type = 'learn'
+  if (INDIRECT_OBJECTS.has(lw[o] ?? '') && OBJECT_DETS.has(lw[o + 1] ?? '')) o++
+  let e = o
+  // A second noun phrase right after a first ("buy my son a bike"): the first is the beneficiary, the second the object.
+  let second = -1
+  while (e < toks.length) {
+    const t = toks[e]!
+    const w = lw[e]!
+    if (e > o && /^(a|an|the)$/.test(w) && /^(NOUN|PROPN)$/.test(toks[e - 1]!.pos) && lw[e - 1] !== 'of') {
+      second = e
+      e++
+      continue
+    }
+    // A hyphen or ampersand inside a name ("T-Mobile", "AT&T") joins its neighbours.
+    if ((w === '-' || w === '&') && e > o && !t.spaceBefore && toks[e + 1] !== undefined && !toks[e + 1]!.spaceBefore) {
+      e += 2
+      continue
+    }
+    if (TIME_WORDS.has(w) || ((w === 'this' || w === 'that') && e > o - 1 && TIME_WORDS.has(lw[e + 1] ?? ''))) break
+    const np = OBJECT_DETS.has(w) || t.pos === 'ADJ' || t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'NUM' || (w === 'of' && toks[e + 1]?.pos === 'PROPN' && e > o) || (t.kind === 'word' && /^[A-Z0-9]/.test(t.text) && e > o && t.pos !== 'PRON')
+    if (!np || (e > o && w === 'the' && lw[e - 1] !== 'of') || (w === 'back' && verb === 'send')) break
+    e++
+  }
+  // "send X back": the particle after the object.
+  if (verb === 'send' && particle !== 'back' && lw[e] !== 'back' && !(/^(it|them|this|that)$/.test(lw[o] ?? '') && lw[o + 1] === 'back')) return undefined
+  // ... unless a verb follows it: the subject of a relative clause ("the car the dealer showed me").
+  if (second > 0 && toks.slice(second, e).some((t) => t.pos === 'NOUN' || t.pos === 'PROPN') && !/^(VERB|AUX)$/.test(toks[e]?.pos ?? '')) o = second
+  else if (second > 0) e = second
+  let what = e > o ? text.slice(toks[o]!.start, toks[e - 1]!.end) : ''
+  if (what === '' && /^(it|them|this|that|one)$/.test(lw[o] ?? '')) what = toks[o]!.text
+  if (what === '' && !['recommend', 'complain', 'quit', 'learn'].includes(type)) return undefined
+  const evEnd = particle === '' ? vAt : vAt + particle.split(' ').length
+  return { what, type, evEnd, end: e }
 }
 
 /** Find the intentions of one document. Pure and deterministic: in text order. */
@@ -120,8 +213,11 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
     const lw = toks.map((t) => t.text.toLowerCase())
     if (lw.length === 0) continue
     // Most sentences hold no action verb at all: skip them before matching cues.
-    if (!toks.some((t, k) => ACTIONS[lw[k]!] !== undefined || ACTIONS[t.lemma] !== undefined)) continue
-    const question = lw[lw.length - 1] === '?'
+    if (!toks.some((t, k) => ACTIONS[lw[k]!] !== undefined || ACTIONS[t.lemma] !== undefined || TYPOS[lw[k]!] !== undefined)) continue
+    // A question: the sentence ends with "?" and opens like one ("Should I ...", "Is anyone ..."); a question
+    // tag after a statement ("Thinking about buying X, any thoughts?") leaves the statement standing.
+    const endsWithQuestion = lw[lw.length - 1] === '?'
+    const questionOpens = QUESTION_START.has(lw[0]!)
     const used = new Set<number>()
     for (let i = 0; i < toks.length; i++) {
       if (used.has(i)) continue
@@ -145,15 +241,23 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         }
         if (!ok || vAt < 0) continue
         const verbTok = toks[vAt]!
-        const verb = ing ? verbTok.lemma : lw[vAt]!
+        const verb = ing ? verbTok.lemma : (TYPOS[lw[vAt]!] ?? lw[vAt]!)
         let type = TYPE_OF_LEMMA[verb] ?? ACTIONS[verb]!
         const bare = (cue.length === 1 && cue[0] === 'V') || (cue.length === 2 && (cue[0] === 'highly' || cue[0] === 'definitely'))
         // Subject: skip auxiliaries and adverbs back from the cue, then take a pronoun or a noun phrase.
         let j = i - 1
+        // "I can't recommend this hotel enough" / "cannot recommend them highly enough" is praise, not a refusal.
+        let praise = false
+        if (type === 'recommend' && lw.slice(vAt + 1, vAt + 9).includes('enough')) {
+          const modal = (lw[j] === 'not' || lw[j] === "n't") && /^(ca|can|could)$/.test(lw[j - 1] ?? '') ? 2 : /^(cannot|can['’]t|couldn['’]t)$/.test(lw[j] ?? '') ? 1 : 0
+          j -= modal
+          praise = modal > 0
+        }
         while (j >= 0 && SKIP_BEFORE_CUE.has(lw[j]!)) j--
         let who = ''
         let subjStart = j + 1
-        const contracted = j >= 0 ? /^(i|we|you|he|she|they)['’](m|re|ve|d|ll|s)$/.exec(lw[j]!) : null
+        // "I'm", "we're", and the apostrophe-less "im", "ive" of tweets.
+        const contracted = j >= 0 ? (/^(i|we|you|he|she|they)['’](m|re|ve|d|ll|s)$/.exec(lw[j]!) ?? /^(i)(m|ve)$/.exec(lw[j]!)) : null
         if (j >= 0 && PRONOUNS.has(lw[j]!)) {
           who = toks[j]!.text
           subjStart = j
@@ -165,7 +269,8 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
           while (a - 1 >= 0 && (toks[a - 1]!.pos === 'PROPN' || toks[a - 1]!.pos === 'NOUN' || toks[a - 1]!.pos === 'ADJ' || OBJECT_DETS.has(lw[a - 1]!) || (toks[a - 1]!.pos === 'PROPN' && toks[a]!.pos === 'PROPN'))) a--
           who = span(toks[a]!, toks[j]!)
           subjStart = a
-        } else if (j < 0) {
+        } else if (j < 0 || (toks[j]!.kind !== 'word' && toks[j]!.kind !== 'punctuation') || (toks[j]!.pos === 'NUM' && j === 0)) {
+          // No subject, or only a rating or a symbol before the cue ("10/10 would recommend"): the writer.
           who = 'I'
         } else if (!bare && (lw[j] === ',' || lw[j] === 'and' || lw[j] === 'but' || lw[j] === 'so')) {
           // "..., and will buy": the subject of the clause before (a pronoun a few words back).
@@ -180,62 +285,45 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         const afterContraction = cue.length === 1 && cue[0] === 'ING'
         if (afterContraction && !/^(i|we|they|you)['’](m|re)$/.test(lw[i - 1] ?? '')) continue
         const progressive = afterContraction || (cue.length === 2 && cue[1] === 'ING' && /^(am|'m|are|'re|is)$/.test(cue[0]!))
-        if (progressive && !PROGRESSIVE_TYPES.has(type)) continue
+        if (progressive && !PROGRESSIVE_TYPES.has(type) && !(PROGRESSIVE_FIRST_PERSON_TYPES.has(type) && FIRST_PERSON.has(who.toLowerCase()))) continue
         // Negation: among the cue's words or within two words before it.
         // (The cue's own words are exempt: "can't wait to".)
         let negated = false
         for (let n = Math.max(0, subjStart); n < vAt; n++) {
           if ((NEGATORS.has(lw[n]!) || toks[n]!.normal === 'not') && !(n >= i && cue[n - i] === lw[n])) negated = true
         }
+        // "I can't recommend this hotel enough" / "cannot recommend them highly enough" is praise.
+        if (praise) negated = false
         if (negated) continue
         // Hypothetical: the clause (from the last clause break before the subject) holds a conditional word.
         let c0 = subjStart - 1
         while (c0 >= 0 && lw[c0] !== ';' && lw[c0] !== '.' && !(lw[c0] === ',' && !HYPOTHETICAL.has(lw[c0 - 1] ?? ''))) c0--
-        let hypothetical = question
+        let c1 = vAt + 1
+        while (c1 < lw.length && lw[c1] !== ',' && lw[c1] !== ';' && lw[c1] !== '?') c1++
+        let hypothetical = endsWithQuestion && (questionOpens || lw[c1] === '?')
         for (let n = Math.max(0, c0); n < vAt; n++) if (HYPOTHETICAL.has(lw[n]!) || (lw[n] === 'were' && lw[n + 1] === 'to')) hypothetical = true
-        for (let n = 0; n < lw.length; n++) if (CONDITIONAL.has(lw[n]!)) hypothetical = true
+        // A condition anywhere in the sentence makes it hypothetical, except one after the verb addressed to the
+        // reader ("if you have the time", "if interested", "if anyone needs one").
+        for (let n = 0; n < lw.length; n++) if (CONDITIONAL.has(lw[n]!) && !(n > vAt && (FORMULA_CONDITION.has(lw[n + 1] ?? '') || (type === 'recommend' && READER_CONDITION.has(lw[n + 1] ?? ''))))) hypothetical = true
         if (hypothetical) continue
-        // Particle and object.
-        let o = vAt + 1
-        const parts = PARTICLES[verb] ?? []
-        let particle = ''
-        for (const p of parts) {
-          const pw = p.split(' ')
-          if (pw.every((w, x) => lw[o + x] === w)) {
-            particle = p
-            o += pw.length
-            break
-          }
+        const first = objectOf(doc.text, toks, lw, vAt, verb, type)
+        if (first === undefined) continue
+        if (first.what === '' && progressive) continue
+        out.push({ type: first.type, who, what: first.what, evidence_phrase: span(toks[i]!, toks[first.evEnd]!) })
+        for (let n = i; n <= first.evEnd; n++) used.add(n)
+        let evEnd = first.evEnd
+        // A second action verb sharing the cue and the subject: "going to sell my Xbox and buy a PS5".
+        let next = first.end
+        while ((lw[next] === 'and' || (lw[next] === ',' && lw[next + 1] === 'and')) && actionOf(toks[next + (lw[next] === ',' ? 2 : 1)], false) !== undefined) {
+          const v2 = next + (lw[next] === ',' ? 2 : 1)
+          const verb2 = TYPOS[lw[v2]!] ?? lw[v2]!
+          const more = objectOf(doc.text, toks, lw, v2, verb2, TYPE_OF_LEMMA[verb2] ?? ACTIONS[verb2]!)
+          if (more === undefined || more.what === '') break
+          out.push({ type: more.type, who, what: more.what, evidence_phrase: span(toks[v2]!, toks[more.evEnd]!) })
+          for (let n = v2; n <= more.evEnd; n++) used.add(n)
+          evEnd = more.evEnd
+          next = more.end
         }
-        if (NEEDS_PARTICLE.has(verb) && particle === '') continue
-        if (verb === 'sign' && !particle.startsWith('up')) continue
-        if (verb === 'start' && particle !== 'using') continue
-        if (verb === 'send' && particle !== 'back') continue
-        if (verb === 'come' && particle === '') continue
-        if (verb === 'learn' && particle === 'how to') type = 'learn'
-        // Objects: determiners, adjectives, numbers, nouns and names (and "of"/"-" inside a name run).
-        let e = o
-        while (e < toks.length) {
-          const t = toks[e]!
-          const w = lw[e]!
-          // A hyphen or ampersand inside a name ("T-Mobile", "AT&T") joins its neighbours.
-          if ((w === '-' || w === '&') && e > o && !t.spaceBefore && toks[e + 1] !== undefined && !toks[e + 1]!.spaceBefore) {
-            e += 2
-            continue
-          }
-          if (TIME_WORDS.has(w) || ((w === 'this' || w === 'that') && e > o - 1 && TIME_WORDS.has(lw[e + 1] ?? ''))) break
-          const np = OBJECT_DETS.has(w) || t.pos === 'ADJ' || t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'NUM' || (w === 'of' && toks[e + 1]?.pos === 'PROPN' && e > o) || (t.kind === 'word' && /^[A-Z0-9]/.test(t.text) && e > o && t.pos !== 'PRON')
-          if (!np || (e > o && w === 'the' && lw[e - 1] !== 'of')) break
-          e++
-        }
-        // "switch from X to Y": the object is X, what follows "from". A pronoun object stands as written.
-        let what = e > o ? span(toks[o]!, toks[e - 1]!) : ''
-        if (what === '' && /^(it|them|this|that|one)$/.test(lw[o] ?? '')) what = toks[o]!.text
-        if (what === '' && !['recommend', 'complain', 'quit', 'learn'].includes(type)) continue
-        if (what === '' && progressive) continue
-        const evEnd = particle === '' ? vAt : vAt + particle.split(' ').length
-        out.push({ type, who, what, evidence_phrase: span(toks[i]!, toks[evEnd]!) })
-        for (let n = i; n <= evEnd; n++) used.add(n)
         i = evEnd
         break
       }
