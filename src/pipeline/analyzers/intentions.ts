@@ -24,8 +24,8 @@ import { isEnglish } from './relations.ts'
  * - a second action verb joined by "and" shares the cue and subject ("going to sell my Xbox and buy a PS5");
  *   an indirect object pronoun or a beneficiary is not the object ("buy me a watch", "buying my son a bike");
  *   "return to" is a visit; "send X back" a return; frequent misspellings of the verbs count ("want to by");
- *   the present progressive states an arrangement for quit and complain, and, with I/we, for buy, sell, hire,
- *   start and visit ("I am selling my bike", "we are hiring a designer").
+ *   the present progressive states an arrangement for quit, complain and hire ("the store is hiring cashiers"),
+ *   and, with I/we, for buy, sell, start and visit ("I am selling my bike").
  *
  * Not intentions, and left out: negated statements (a negation among the cue's words or just before it:
  * "I will never buy", "I don't want to cancel", "won't"; but "I can't recommend it enough" is praise),
@@ -102,7 +102,7 @@ const CUES_BY_FIRST = (() => {
   }
   return m
 })()
-/** Types the present progressive cue may express (with an object): cancelling and returning are decisions. */
+/** Types the present progressive cue may express (with an object): cancelling and returning are decisions, and "is hiring" is an open position. */
 const PROGRESSIVE_TYPES = new Set(['quit', 'complain'])
 /** ... and, with a first-person subject, arrangements ("I am selling my bike", "we are hiring a designer"). */
 const PROGRESSIVE_FIRST_PERSON_TYPES = new Set(['sell', 'hire', 'buy', 'start', 'visit'])
@@ -285,7 +285,7 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         const afterContraction = cue.length === 1 && cue[0] === 'ING'
         if (afterContraction && !/^(i|we|they|you)['’](m|re)$/.test(lw[i - 1] ?? '')) continue
         const progressive = afterContraction || (cue.length === 2 && cue[1] === 'ING' && /^(am|'m|are|'re|is)$/.test(cue[0]!))
-        if (progressive && !PROGRESSIVE_TYPES.has(type) && !(PROGRESSIVE_FIRST_PERSON_TYPES.has(type) && FIRST_PERSON.has(who.toLowerCase()))) continue
+        if (progressive && !PROGRESSIVE_TYPES.has(type) && type !== 'hire' && !(PROGRESSIVE_FIRST_PERSON_TYPES.has(type) && FIRST_PERSON.has(who.toLowerCase()))) continue
         // Negation: among the cue's words or within two words before it.
         // (The cue's own words are exempt: "can't wait to".)
         let negated = false

@@ -127,6 +127,8 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     ei !== undefined && (entities[ei]!.type === 'user' || /^(person|company|place)$/i.test(entities[ei]!.entity_type))
   const isName = (k: number): boolean =>
     toks[k] !== undefined && (speakerEntity(entityAt.get(k)) || (!entityAt.has(k) && toks[k]!.pos === 'PROPN' && /^\p{Lu}/u.test(toks[k]!.text)))
+  /** A lower-case adverb between a speaker and the verb ("once", "later", "also"). */
+  const isAdverb = (k: number): boolean => toks[k] !== undefined && toks[k]!.pos === 'ADV' && /^\p{Ll}+$/u.test(toks[k]!.text)
   const isPersonAt = (k: number): boolean => {
     const ei = entityAt.get(k)
     return ei !== undefined && entities[ei]!.entity_type.toLowerCase() === 'person'
@@ -182,7 +184,7 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
    * commas ("Jane Fraser, the chief executive of Citigroup, said"), the name before the apposition.
    */
   const speakerBefore = (k: number): SpeakerSpan | undefined => {
-    const direct = speakerLeft(k - 1)
+    const direct = speakerLeft(k - 1) ?? (isAdverb(k - 1) ? speakerLeft(k - 2) : undefined)
     if (direct !== undefined) return direct
     if (lw[k - 1] !== ',') return undefined
     for (let c = k - 2; c >= 0 && c > k - 14 && toks[c]!.sentence === toks[k]!.sentence; c--) {
@@ -215,6 +217,27 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     return false
   }
   /** Resolve a speaker run to [title, type], or undefined. Honorifics and titles before a name are dropped. */
+  /**
+   * A short mention resolved to the full name: a surname alone or after an honorific ("Musk", "Mr. Musk") whose
+   * entity the recogniser kept apart from the full name becomes the Person named before it whose title ends with
+   * that surname ("Elon Musk"), the nearest one; otherwise it stays.
+   */
+  const fuller = (found: [string, 'named' | 'user', number | undefined], at: number): [string, 'named' | 'user', number | undefined] => {
+    const words = found[0].split(/\s+/).filter((w) => !HONORIFICS.has(w.toLowerCase()))
+    if (words.length !== 1) return found
+    const surname = words[0]!
+    let best: [number, number] | undefined
+    entities.forEach((e, ei) => {
+      if (ei === found[2] || e.entity_type.toLowerCase() !== 'person') return
+      const parts = e.title.split(/\s+/)
+      if (parts.length < 2 || parts[parts.length - 1] !== surname) return
+      for (const m of e.mentions) {
+        const k = posOfToken.get(m.tokenStart)
+        if (k !== undefined && k < at && (best === undefined || k > best[1])) best = [ei, k]
+      }
+    })
+    return best === undefined ? found : [entities[best[0]]!.title, entities[best[0]]!.type, best[0]]
+  }
   const resolve = (whole: SpeakerSpan): [string, 'named' | 'user', number | undefined] | undefined => {
     let from = whole.from
     while (from + 1 < whole.to && HONORIFICS.has(lw[from]!)) from++
@@ -236,7 +259,7 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
           // A name run longer than the entity's title ("Ursula von der Leyen" where only "Leyen" was recognised) stands as written.
           const run = doc.text.slice(toks[sp.from]!.start, toks[sp.to - 1]!.end)
           if (t === 'person' && entities[ei]!.type === 'named' && run.length > entities[ei]!.title.length && run.includes(entities[ei]!.title)) return [run, 'named', ei]
-          return [entities[ei]!.title, entities[ei]!.type, ei]
+          return t === 'person' ? fuller([entities[ei]!.title, entities[ei]!.type, ei], sp.from) : [entities[ei]!.title, entities[ei]!.type, ei]
         }
       }
     }
@@ -245,7 +268,7 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     // noun ("Customers say ...") as a name: not a speaker.
     const first = sp.from === 0 || toks[sp.from - 1]!.sentence !== toks[sp.from]!.sentence || /^["“„«]$/.test(lw[sp.from - 1]!)
     if (sp.to - sp.from === 1 && first) return undefined
-    return /^\p{Lu}/u.test(text) ? [text, 'named', undefined] : undefined
+    return /^\p{Lu}/u.test(text) ? fuller([text, 'named', undefined], sp.from) : undefined
   }
   const out: (Opinion & { tokenStart: number; tokenEnd: number })[] = []
   const covered: [number, number][] = []
@@ -305,8 +328,9 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     while (k < toks.length && toks[k]!.kind === 'punctuation' && k < to + 3 && !OPEN.has(toks[k]!.text) && lw[k] !== '.') k++
     if (SPEECH.has(lw[k] ?? '')) sp = speakerRight(k + 1)
     else {
+      // `"…," Cook said`, and with an adverb between: `"…," Hastings once said`.
       const s = speakerRight(k)
-      if (s !== undefined && SPEECH.has(lw[s.to] ?? '')) sp = s
+      if (s !== undefined && (SPEECH.has(lw[s.to] ?? '') || (isAdverb(s.to) && SPEECH.has(lw[s.to + 1] ?? '')))) sp = s
     }
     // Before: `X said: "` / `X said, "` / `X says "`.
     if (sp === undefined) {
