@@ -188,7 +188,9 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
       continue
     }
     if (TIME_WORDS.has(w) || ((w === 'this' || w === 'that') && e > o - 1 && TIME_WORDS.has(lw[e + 1] ?? ''))) break
-    const np = OBJECT_DETS.has(w) || t.pos === 'ADJ' || t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'NUM' || (w === 'of' && toks[e + 1]?.pos === 'PROPN' && e > o) || (t.kind === 'word' && /^[A-Z0-9]/.test(t.text) && e > o && t.pos !== 'PRON')
+    // A modifier the tagger took for an adverb between a determiner and a noun or name ("the new/ADV Kindle").
+    const taggedAdverb = t.pos === 'ADV' && e > o && OBJECT_DETS.has(lw[e - 1]!) && toks[e + 1] !== undefined && (/^(ADJ|NOUN|PROPN)$/.test(toks[e + 1]!.pos) || /^[A-Z]/.test(toks[e + 1]!.text))
+    const np = taggedAdverb || OBJECT_DETS.has(w) || t.pos === 'ADJ' || t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'NUM' || (w === 'of' && toks[e + 1]?.pos === 'PROPN' && e > o) || (t.kind === 'word' && /^[A-Z0-9]/.test(t.text) && e > o && t.pos !== 'PRON')
     if (!np || (e > o && w === 'the' && lw[e - 1] !== 'of') || (w === 'back' && verb === 'send')) break
     e++
   }
@@ -197,6 +199,8 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
   // ... unless a verb follows it: the subject of a relative clause ("the car the dealer showed me").
   if (second > 0 && toks.slice(second, e).some((t) => t.pos === 'NOUN' || t.pos === 'PROPN') && !/^(VERB|AUX)$/.test(toks[e]?.pos ?? '')) o = second
   else if (second > 0) e = second
+  // A determiner alone is no object ("buy the" where the tagger lost the noun).
+  while (e > o && OBJECT_DETS.has(lw[e - 1]!) && !/^(one|two|three|all|that|this|these|those)$/.test(lw[e - 1]!)) e--
   let what = e > o ? text.slice(toks[o]!.start, toks[e - 1]!.end) : ''
   if (what === '' && /^(it|them|this|that|one)$/.test(lw[o] ?? '')) what = toks[o]!.text
   if (what === '' && !['recommend', 'complain', 'quit', 'learn'].includes(type)) return undefined
