@@ -27,7 +27,7 @@ import { join } from 'node:path'
 import { createSentimentScorer } from '../src/sentiment/scorer.ts'
 import { createSentimentModel, loadSentimentModel, type SentimentModel } from '../src/sentiment/model.ts'
 import { trainSentimentModel } from '../src/sentiment/train.ts'
-import { cls, f1Scores, pearson, createSafeAnnotate, readRatedDocs, sentimentDirOrExit, TWEETEVAL, type RatedDoc } from './sentiment-data.ts'
+import { cls, f1Scores, pearson, createSafeAnnotate, readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit, SEMEVAL, TWEETEVAL, type RatedDoc } from './sentiment-data.ts'
 import type { AnnotatedDocument } from '../src/nlp/types.ts'
 import type { LexiconFeatures } from '../src/sentiment/scorer.ts'
 
@@ -38,9 +38,11 @@ const SentimentPkg = require('sentiment') as new () => { analyze(t: string): { c
 const repo = fileURLToPath(new URL('..', import.meta.url))
 const args = process.argv.slice(2)
 const foldsAt = args.indexOf('--folds')
+const semAt = args.indexOf('--semeval')
 const K = foldsAt >= 0 ? Number(args[foldsAt + 1]) : 5
-const positional = args.filter((a, i) => !a.startsWith('--') && (foldsAt < 0 || i !== foldsAt + 1))
+const positional = args.filter((a, i) => !a.startsWith('--') && (foldsAt < 0 || i !== foldsAt + 1) && (semAt < 0 || i !== semAt + 1))
 const dir = sentimentDirOrExit(positional[0])
+const semEval = semEvalDirFromArgs(args, positional[0] ?? fileURLToPath(new URL('../../shared/data', import.meta.url)))
 
 const PUBLISHED: Record<string, { r: number; f1: number }> = {
   tweets: { r: 0.881, f1: 0.96 },
@@ -54,7 +56,7 @@ const afinnScore = (t: string): number => afinn.analyze(t).comparative
 const lexScorer = createSentimentScorer({ model: false })
 const annotateSafe = createSafeAnnotate()
 
-const docs = readRatedDocs(dir, annotateSafe, lexScorer)
+const docs = readRatedDocs(dir, annotateSafe, lexScorer, { semEval })
 const corpora = [...new Set(docs.map((d) => d.corpus))]
 
 // Out-of-fold predictions of our trained systems.
@@ -69,13 +71,16 @@ const predictInto = (m: SentimentModel, i: number): void => {
   const p = out.model_sentiment.sentiment_polarity
   modelClass[i] = p === 'positive' ? 2 : p === 'negative' ? 0 : 1
 }
+// Held-out documents (the TweetEval validation tweets when the SemEval tweets are trained on) are in no fold's
+// training set: each is scored by the model of its fold, which never saw it nor any other held-out document.
 for (let f = 0; f < K; f++) {
-  const train = docs.filter((_, i) => i % K !== f).map((d) => d.ex)
+  const train = docs.filter((d, i) => i % K !== f && !d.heldOut).map((d) => d.ex)
   const m = createSentimentModel(trainSentimentModel(train))
   for (let i = f; i < docs.length; i += K) predictInto(m, i)
   process.stderr.write(`fold ${f + 1}/${K} done\n`)
 }
 
+const heldOutTweetEval = docs.some((d) => d.corpus === TWEETEVAL && d.heldOut)
 const systems = ['ours (document score)', 'ours lexicon only', 'model_sentiment', 'VADER (vader-sentiment)', 'sentiment (AFINN)'] as const
 const lines: string[] = []
 lines.push(`Sentiment evaluation, ${K}-fold cross-validation for the trained systems (out-of-fold predictions; folds = position % ${K} over all corpora pooled).`)
@@ -114,7 +119,11 @@ for (const c of corpora) {
     }
     const f1 = f1Scores(pred, gold)
     const paper = s.startsWith('VADER') && pub !== undefined ? `   ${pub.r.toFixed(3)} / ${pub.f1.toFixed(2)}` : ''
-    lines.push(`${`${c} (${idx.length})`.padEnd(22)} ${s.padEnd(26)} ${pearson(scores, human).toFixed(3).padStart(6)} ${f1.weighted.toFixed(3).padStart(6)} ${f1.macro.toFixed(3).padStart(6)}${paper}`)
+    const predicted = [0, 1, 2].map((k) => pred.filter((p) => p === k).length).join('/')
+    const goldCounts = [0, 1, 2].map((k) => gold.filter((g) => g === k).length).join('/')
+    lines.push(
+      `${`${c} (${idx.length})`.padEnd(22)} ${s.padEnd(26)} ${pearson(scores, human).toFixed(3).padStart(6)} ${f1.weighted.toFixed(3).padStart(6)} ${f1.macro.toFixed(3).padStart(6)}   predicted ${predicted} (human ${goldCounts})${paper}`,
+    )
   }
 }
 
@@ -145,8 +154,9 @@ if (existsSync(fixtures)) {
 // trained without its fold), not held-out figures: TweetEval's test split is the held-out judge and is never read here.
 // Classes: ours and VADER by the +-0.05 rule, model_sentiment by its own polarity (its most likely class), AFINN by the
 // sign of its comparative score (0 is neutral).
-const teIdx = docs.flatMap((d, i) => (d.corpus === TWEETEVAL ? [i] : []))
-if (teIdx.length > 0) {
+for (const corpus of [TWEETEVAL, SEMEVAL]) {
+  const teIdx = docs.flatMap((d, i) => (d.corpus === corpus ? [i] : []))
+  if (teIdx.length === 0) continue
   const names = ['ours (document score)', 'ours lexicon only', 'model_sentiment', 'VADER (vader-sentiment)', 'sentiment (AFINN)']
   const confusion = names.map(() => [0, 1, 2].map(() => [0, 0, 0]))
   for (const i of teIdx) {
@@ -157,8 +167,16 @@ if (teIdx.length > 0) {
     pred.forEach((p, k) => confusion[k]![y]![p]!++)
   }
   lines.push('')
-  lines.push(`TweetEval sentiment validation (${teIdx.length} tweets; 3 classes): macro recall and accuracy, %. Ours: out-of-fold (${K}-fold CV, this split is trained on), not held out.`)
-  lines.push('Published on the test split (macro recall): SVM 62.9, FastText 62.9, BLSTM 58.3, RoBERTa-base 72.6.')
+  if (corpus === SEMEVAL) {
+    lines.push(`${SEMEVAL} (${teIdx.length}; TweetEval's training data, TweetEval validation tweets left out): macro recall and accuracy, %. Ours: out-of-fold (${K}-fold CV, trained on).`)
+  } else {
+    lines.push(
+      heldOutTweetEval
+        ? `TweetEval sentiment validation (${teIdx.length} tweets; 3 classes): macro recall and accuracy, %. Ours: HELD OUT (trained on the ${SEMEVAL}, TweetEval's training data, with these tweets left out; no fold model saw them).`
+        : `TweetEval sentiment validation (${teIdx.length} tweets; 3 classes): macro recall and accuracy, %. Ours: out-of-fold (${K}-fold CV, this split is trained on), not held out.`,
+    )
+    lines.push('Published on the test split (macro recall): SVM 62.9, FastText 62.9, BLSTM 58.3, RoBERTa-base 72.6.')
+  }
   lines.push(`${'system'.padEnd(26)} ${'macro R'.padStart(8)} ${'acc'.padStart(6)}   recall neg / neu / pos   predicted neg / neu / pos`)
   names.forEach((n, k) => {
     const c = confusion[k]!
@@ -172,7 +190,7 @@ if (teIdx.length > 0) {
 // Speed, on the tweets and movie snippets: annotation (the pipeline's shared cost), our scorer with and
 // without the model, and the two peers on raw text. The share is sentiment time / (annotation + sentiment).
 {
-  const texts = docs.map((d) => d.text)
+  const texts = docs.filter((d) => d.corpus !== SEMEVAL).map((d) => d.text)
   const time = (f: () => void): number => {
     const s = performance.now()
     f()

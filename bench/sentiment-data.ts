@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { createAnnotator } from '../src/nlp/annotate.ts'
 import { createSentimentScorer, type SentimentScorer } from '../src/sentiment/scorer.ts'
 import { denseFeatures, ngramsOf } from '../src/sentiment/model.ts'
-import { findSentimentDir, findTweetEvalDir, readTweetEval, readVaderCorpora, type RatedText } from '../src/sentiment/corpus.ts'
+import { findSemEvalDir, findSentimentDir, findTweetEvalDir, readSemEvalTweets, readTweetEval, readVaderCorpora, tweetKey, type RatedText } from '../src/sentiment/corpus.ts'
 import type { TrainingExample } from '../src/sentiment/train.ts'
 import type { AnnotatedDocument } from '../src/nlp/types.ts'
 
@@ -31,6 +31,11 @@ export interface RatedDoc {
   readonly doc: AnnotatedDocument
   /** Lexicon-only document score. */
   readonly lexicon: number
+  /**
+   * Never trained on: the TweetEval validation tweets when the SemEval 2013-2016 tweets (TweetEval's training data)
+   * are there to train on instead, so that the validation figures are held out.
+   */
+  readonly heldOut: boolean
 }
 
 /** 3-class rule of the paper and of our polarity: > +0.05 positive (2), < -0.05 negative (0), else neutral (1). */
@@ -44,6 +49,27 @@ export function createSafeAnnotate(): (text: string) => AnnotatedDocument {
 
 /** Name of the TweetEval validation corpus among the rated corpora. */
 export const TWEETEVAL = 'TweetEval validation'
+/** Name of the SemEval 2013-2016 tweets (TweetEval's training data) among the rated corpora. */
+export const SEMEVAL = 'SemEval 2013-16 tweets'
+
+/**
+ * The folder of the SemEval 2013-2016 Task 4A tweets named by `--semeval DIR` in `args`, else found under the data
+ * folder (`sentiment/semeval-2013-2016/`), else undefined. Exits naming the folder when `--semeval` names one
+ * without the files.
+ */
+export function semEvalDirFromArgs(args: readonly string[], dataDir: string): string | undefined {
+  const at = args.indexOf('--semeval')
+  if (at >= 0) {
+    const d = args[at + 1] ?? ''
+    const found = findSemEvalDir(d)
+    if (found === undefined) {
+      console.error(`--semeval ${d}: no SemEval 2013-2016 Task 4A files (twitter-2013train-A.tsv ...) there`)
+      process.exit(1)
+    }
+    return found
+  }
+  return findSemEvalDir(dataDir, join(dataDir, '..'))
+}
 
 /** Options of {@link readRatedDocs}. */
 export interface RatedDocsOptions {
@@ -52,6 +78,12 @@ export interface RatedDocsOptions {
    * them out. @defaultValue found next to the VADER files or under `dir/..`
    */
   readonly tweetEval?: string | false
+  /**
+   * The folder of the SemEval 2013-2016 Task 4A tweets (see `readSemEvalTweets`), TweetEval's training data: when
+   * given they are a training corpus and the TweetEval validation tweets are held out (`heldOut`, and left out of
+   * the SemEval tweets). @defaultValue none
+   */
+  readonly semEval?: string | undefined
 }
 
 /**
@@ -67,13 +99,20 @@ export function readRatedDocs(
   lexScorer: SentimentScorer = createSentimentScorer({ model: false }),
   options: RatedDocsOptions = {},
 ): RatedDoc[] {
-  const corpora: Array<{ name: string; items: RatedText[]; balance: boolean }> = readVaderCorpora(dir).map((c) => ({ ...c, balance: false }))
+  const corpora: Array<{ name: string; items: RatedText[]; balance: boolean; heldOut: boolean }> = readVaderCorpora(dir).map((c) => ({ ...c, balance: false, heldOut: false }))
   const te = options.tweetEval === undefined ? findTweetEvalDir(dir, join(dir, '..')) : options.tweetEval === false ? undefined : options.tweetEval
-  if (te !== undefined) corpora.push({ name: TWEETEVAL, items: readTweetEval(te), balance: true })
-  const total = corpora.reduce((a, c) => a + c.items.length, 0)
+  const teItems = te === undefined ? [] : readTweetEval(te)
+  if (options.semEval !== undefined) {
+    const sem = readSemEvalTweets(options.semEval, new Set(teItems.map((t) => tweetKey(t.text))))
+    process.stderr.write(`${SEMEVAL}: ${sem.items.length} kept (${sem.duplicates} duplicates, ${sem.excluded} TweetEval validation tweets and ${sem.conflicting} with conflicting labels left out)\n`)
+    corpora.push({ name: SEMEVAL, items: sem.items, balance: true, heldOut: false })
+  }
+  if (te !== undefined) corpora.push({ name: TWEETEVAL, items: teItems, balance: true, heldOut: options.semEval !== undefined })
+  const trained = corpora.filter((c) => !c.heldOut)
+  const total = trained.reduce((a, c) => a + c.items.length, 0)
   const docs: RatedDoc[] = []
   for (const c of corpora) {
-    const weight = total / (corpora.length * c.items.length)
+    const weight = c.heldOut ? 0 : total / (trained.length * c.items.length)
     const perClass = [0, 0, 0]
     for (const it of c.items) perClass[cls(it.mean / 4)]!++
     for (const it of c.items) {
@@ -90,7 +129,7 @@ export function readRatedDocs(
       const target = it.mean / 4
       const w = c.balance ? (weight * c.items.length) / (3 * (perClass[cls(target)] ?? 1)) : weight
       const ex: TrainingExample = { grams: ngramsOf(doc), dense: denseFeatures(r.features), lexicon: r.features, target, weight: w }
-      docs.push({ corpus: c.name, text: it.text, target, ex, doc, lexicon: r.lexicon_score })
+      docs.push({ corpus: c.name, text: it.text, target, ex, doc, lexicon: r.lexicon_score, heldOut: c.heldOut })
     }
   }
   return docs

@@ -1,29 +1,44 @@
 /**
- * Train model_sentiment on the VADER ground truth (MIT) and the TweetEval sentiment validation tweets (the only
- * source with a real neutral class; class-balanced) and write `lexicons/en/sentiment-model.json`.
+ * Train model_sentiment and write `lexicons/en/sentiment-model.json`.
  *
- *   npx tsx bench/train-sentiment.ts [dataDir]      (default ../shared/data, or its sentiment/ folder)
+ *   npx tsx bench/train-sentiment.ts [dataDir] [out.json] [--semeval DIR]   (default ../shared/data, or its sentiment/ folder)
  *
- * Deterministic: the same data give byte-identical weights. All corpora are pooled into one training
- * set (no feature says which corpus a text came from). TweetEval: Barbieri et al. 2020, github.com/cardiffnlp/tweeteval
- * (datasets/sentiment/val_text.txt, val_labels.txt; SemEval-2017 Task 4A tweets, research use); its test split is
- * never read.
+ * Training data, pooled (no feature says which corpus a text came from), each source weighing the same in the loss:
+ * - the VADER ground truth (tweets, movie review snippets; Hutto and Gilbert 2014, MIT);
+ * - TweetEval's training data (Barbieri et al. 2020): the SemEval 2013-2016 Task 4A tweets, 3 classes, class-balanced,
+ *   from `--semeval DIR` (or `sentiment/semeval-2013-2016/` of the data folder): the files `twitter-201*-A.tsv` of
+ *   github.com/cbaziotis/datastories-semeval2017-task4 (commit 5671b64, `dataset/Subtask_A/downloaded/`), tweets
+ *   under Twitter's terms, released by the SemEval organisers for research. TweetEval's sentiment train split
+ *   (45,615 tweets) is these tweets with mentions as @user and links removed; they are read in that form, and the
+ *   TweetEval validation tweets are left out of them, so the validation split stays held out (it is not trained on);
+ * - without the SemEval tweets, the TweetEval validation tweets themselves (`sentiment/tweeteval/`, class-balanced), as
+ *   before.
+ * TweetEval's test split (the SemEval-2017 test set) is never read.
+ *
+ * Deterministic: the same data give byte-identical weights.
  */
 import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { trainSentimentModel } from '../src/sentiment/train.ts'
-import { readRatedDocs, sentimentDirOrExit } from './sentiment-data.ts'
+import { readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit } from './sentiment-data.ts'
 
-const dir = sentimentDirOrExit(process.argv[2])
-const out = process.argv[3] ?? fileURLToPath(new URL('../lexicons/en/sentiment-model.json', import.meta.url))
-// Each source weighs the same in the loss, whatever its size (the model never sees which source a text is from).
-const docs = readRatedDocs(dir)
+const args = process.argv.slice(2)
+const semAt = args.indexOf('--semeval')
+const positional = args.filter((a, i) => !a.startsWith('--') && (semAt < 0 || i !== semAt + 1))
+const dir = sentimentDirOrExit(positional[0])
+const out = positional[1] ?? fileURLToPath(new URL('../lexicons/en/sentiment-model.json', import.meta.url))
+const semEval = semEvalDirFromArgs(args, positional[0] ?? fileURLToPath(new URL('../../shared/data', import.meta.url)))
+const docs = readRatedDocs(dir, undefined, undefined, { semEval }).filter((d) => !d.heldOut)
 const examples = docs.map((d) => d.ex)
 const sources = [...new Set(docs.map((d) => d.corpus))]
 const t0 = performance.now()
 const model = trainSentimentModel(examples, {
   trained: {
-    data: `${sources.join(' + ')}: VADER ground truth (MIT) and TweetEval sentiment validation (SemEval-2017 4A, research use); each source weighted equally, TweetEval classes balanced`,
+    data: `${sources.join(' + ')}: VADER ground truth (MIT)${
+      semEval === undefined
+        ? ' and TweetEval sentiment validation (SemEval-2017 4A, research use)'
+        : " and TweetEval's training data, the SemEval 2013-2016 Task 4A tweets (Twitter's terms, research use; TweetEval validation tweets left out)"
+    }; each source weighted equally, tweet classes balanced`,
   },
 })
 const json = JSON.stringify(model)

@@ -89,3 +89,96 @@ export function readTweetEval(dir: string): RatedText[] {
     return { id: `tweeteval-val-${i + 1}`, mean: (Number(y) - 1) * 2, text: texts[i] ?? '' }
   })
 }
+
+/**
+ * The SemEval 2013-2016 Task 4A (Twitter, message polarity) labelled tweets: the data TweetEval's sentiment TRAIN and
+ * validation splits were drawn from (TweetEval's test split is the SemEval-2017 test set, which none of these files
+ * holds). The copy read is the one downloaded by the DataStories team (Baziotis et al., SemEval-2017;
+ * github.com/cbaziotis/datastories-semeval2017-task4, `dataset/Subtask_A/downloaded/`), one tweet a line:
+ * `id<TAB>positive|neutral|negative<TAB>text`, non-ASCII characters written as `\uXXXX`. Twitter's terms apply
+ * (the tweets' authors keep their rights); the organisers released them for research.
+ */
+export const SEMEVAL_TWEET_FILES = [
+  'twitter-2013train-A.tsv',
+  'twitter-2013dev-A.tsv',
+  'twitter-2013test-A.tsv',
+  'twitter-2014sarcasm-A.tsv',
+  'twitter-2014test-A.tsv',
+  'twitter-2015train-A.tsv',
+  'twitter-2015test-A.tsv',
+  'twitter-2016train-A.tsv',
+  'twitter-2016dev-A.tsv',
+  'twitter-2016devtest-A.tsv',
+  'twitter-2016test-A.tsv',
+] as const
+
+/** The folder holding every {@link SEMEVAL_TWEET_FILES} among `dirs` (each itself or its `semeval-2013-2016/`). */
+export function findSemEvalDir(...dirs: readonly string[]): string | undefined {
+  for (const d of dirs) {
+    for (const c of [d, join(d, 'semeval-2013-2016'), join(d, 'sentiment', 'semeval-2013-2016')]) {
+      if (SEMEVAL_TWEET_FILES.every((f) => existsSync(join(c, f)))) return c
+    }
+  }
+  return undefined
+}
+
+/**
+ * A tweet as TweetEval publishes it: `\uXXXX` and `\n` escapes decoded, user mentions written `@user`, web addresses
+ * removed, runs of white space made one space, trimmed.
+ */
+export function tweetEvalForm(raw: string): string {
+  return raw
+    .replace(/\\u([0-9a-fA-F]{4})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16)))
+    .replace(/\\n/g, ' ')
+    .replace(/@\w+/g, '@user')
+    .replace(/https?:\/\/\S+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+/** Key that matches the same tweet across copies: lower case, letters and digits only. */
+export function tweetKey(text: string): string {
+  return tweetEvalForm(text).toLowerCase().replace(/@user/g, '').replace(/[^\p{L}\p{N}]+/gu, '')
+}
+
+/**
+ * Read the SemEval 2013-2016 tweets (see {@link SEMEVAL_TWEET_FILES}) in TweetEval's form, rated as
+ * {@link readTweetEval} rates them (-2 / 0 / +2). A tweet is kept once (the first file, in the order above, wins),
+ * and left out when its key is in `exclude` (the TweetEval validation tweets, so that split stays held out) or when
+ * its copies disagree on the label. A malformed line throws naming the file and line.
+ */
+export function readSemEvalTweets(dir: string, exclude: ReadonlySet<string> = new Set()): { items: RatedText[]; duplicates: number; excluded: number; conflicting: number } {
+  const label: Record<string, number> = { negative: -2, neutral: 0, positive: 2 }
+  const seen = new Map<string, number>()
+  const items: Array<RatedText | undefined> = []
+  let duplicates = 0
+  let excluded = 0
+  for (const f of SEMEVAL_TWEET_FILES) {
+    const lines = readFileSync(join(dir, f), 'utf8').split('\n')
+    lines.forEach((line, i) => {
+      if (line.trim() === '') return
+      const [id, y, ...rest] = line.split('\t')
+      const mean = label[(y ?? '').trim()]
+      if (id === undefined || mean === undefined || rest.length === 0) throw new Error(`${f}:${i + 1}: expected "id<TAB>positive|neutral|negative<TAB>text", instead found "${line.slice(0, 60)}"`)
+      let text = tweetEvalForm(rest.join(' '))
+      if (text.length > 1 && text.startsWith('"') && text.endsWith('"') && !text.slice(1, -1).includes('"')) text = text.slice(1, -1).trim()
+      const key = tweetKey(text)
+      if (key === '') return
+      if (exclude.has(key)) {
+        excluded++
+        return
+      }
+      const at = seen.get(key)
+      if (at !== undefined) {
+        duplicates++
+        const first = items[at]
+        if (first !== undefined && first.mean !== mean) items[at] = undefined
+        return
+      }
+      seen.set(key, items.length)
+      items.push({ id: `semeval-${f.replace(/-A\.tsv$/, '')}-${id}`, mean, text })
+    })
+  }
+  const kept = items.filter((x): x is RatedText => x !== undefined)
+  return { items: kept, duplicates, excluded, conflicting: items.length - kept.length }
+}

@@ -36,8 +36,16 @@ export interface SentimentModelData {
   readonly denseWeights: readonly (readonly number[])[]
   /** n-gram -> per-class weights. */
   readonly ngrams: Readonly<Record<string, readonly number[]>>
-  /** Calibrator: `score = bias + sum(weights[i] * calibrationInputs[i])`, clamped to -1..1. */
-  readonly calibrator: { readonly inputs: readonly string[]; readonly bias: number; readonly weights: readonly number[] }
+  /**
+   * Calibrator: `score = bias + sum(weights[i] * calibrationInputs[i])`, clamped to -1..1, then, when `thresholds`
+   * `[lo, hi]` are given, mapped by {@link decisionMap} so that the 3-class rule at +-0.05 cuts where `lo` and `hi` cut.
+   */
+  readonly calibrator: {
+    readonly inputs: readonly string[]
+    readonly bias: number
+    readonly weights: readonly number[]
+    readonly thresholds?: readonly [number, number]
+  }
 }
 
 /** A loaded model. */
@@ -317,7 +325,7 @@ export function classProbabilities(
  * ({@link neutralForWantOfEvidence}: 0), then clamped.
  */
 export function calibratedScore(
-  calibrator: Pick<SentimentModelData['calibrator'], 'bias' | 'weights'>,
+  calibrator: Pick<SentimentModelData['calibrator'], 'bias' | 'weights' | 'thresholds'>,
   features: LexiconFeatures,
   p: readonly number[],
   x: readonly number[] = calibrationInputs(features, p),
@@ -325,7 +333,26 @@ export function calibratedScore(
   if (neutralForWantOfEvidence(features, p)) return 0
   let s = calibrator.bias
   for (let i = 0; i < x.length; i++) s += (calibrator.weights[i] ?? 0) * (x[i] ?? 0)
-  return Math.max(-1, Math.min(1, s))
+  const clamped = Math.max(-1, Math.min(1, s))
+  return calibrator.thresholds === undefined ? clamped : decisionMap(clamped, calibrator.thresholds)
+}
+
+/** The polarity cut of the document score (the contract's and the VADER paper's rule: above +0.05 positive). */
+export const POLARITY_CUT = 0.05
+
+/**
+ * The monotone, continuous, piecewise-linear map of -1..1 onto itself that sends `lo` to -{@link POLARITY_CUT}, `hi` to
+ * +POLARITY_CUT, and -1, 0 (when lo < 0 < hi) and 1 to themselves: the learned 3-class decision of the calibrated
+ * score (thresholds chosen by `chooseThresholds` in train.ts on out-of-fold scores) read with the fixed +-0.05 rule,
+ * with the order of scores, hence their ranking, kept.
+ */
+export function decisionMap(s: number, thresholds: readonly [number, number]): number {
+  const [lo, hi] = thresholds
+  const c = POLARITY_CUT
+  if (s >= hi) return hi >= 1 ? 1 : c + ((1 - c) * (s - hi)) / (1 - hi)
+  if (s <= lo) return lo <= -1 ? -1 : -c + ((1 - c) * (s - lo)) / (1 + lo)
+  // Inside the neutral band: 0 stays 0 (a text without evidence keeps the score 0).
+  return s >= 0 ? (c * s) / hi : (c * s) / -lo
 }
 
 /** Path of the committed English model (`en/sentiment-model.json` of the data folder, see `resolveDataDir`). */
@@ -360,6 +387,11 @@ export function checkModelData(json: unknown, where: string): SentimentModelData
   }
   numbers(cal?.weights, CALIBRATION_INPUTS.length, 'calibrator.weights')
   if (typeof cal?.bias !== 'number' || !Number.isFinite(cal.bias)) bad(`calibrator.bias should be a finite number, instead found ${JSON.stringify(cal?.bias)}`)
+  if (cal?.thresholds !== undefined) {
+    numbers(cal.thresholds, 2, 'calibrator.thresholds')
+    const [lo = 0, hi = 0] = cal.thresholds
+    if (!(lo > -1 && lo < 0 && hi > 0 && hi < 1)) bad(`calibrator.thresholds should be [lo, hi] with -1 < lo < 0 < hi < 1, instead found ${JSON.stringify(cal.thresholds)}`)
+  }
   return d as SentimentModelData
 }
 

@@ -8,6 +8,7 @@
 import {
   CALIBRATION_INPUTS,
   DENSE_FEATURES,
+  calibratedScore,
   MODEL_CLASSES,
   calibrationInputs,
   classProbabilities,
@@ -49,6 +50,8 @@ export interface TrainOptions {
   readonly decimals?: number
   /** Neutral band on the normalised human score. @defaultValue 0.05 */
   readonly neutralBand?: number
+  /** Learn the 3-class thresholds of the calibrated score (see {@link chooseThresholds}). @defaultValue true */
+  readonly thresholds?: boolean
   /** Provenance written into the model. */
   readonly trained?: Readonly<Record<string, string | number>>
   readonly modelName?: string
@@ -62,6 +65,68 @@ export function classOfTarget(target: number, band = 0.05): number {
 interface Regression {
   readonly dense: number[][]
   readonly ngrams: Map<string, number[]>
+}
+
+/**
+ * The 3-class decision of the calibrated score: the thresholds `[lo, hi]` (score < lo negative, > hi positive) that
+ * maximise the training examples' weighted accuracy (their loss weights: each source weighs the same, tweet classes
+ * balanced, so on the tweets this is macro recall) over the scores given, which are out-of-fold (each from a regression
+ * that never saw the example). Grid of 0.005 on [-0.6, -0.005] x [0.005, 0.6]; ties go to the pair nearest +-0.05.
+ */
+export function chooseThresholds(scores: readonly number[], examples: readonly TrainingExample[], band = 0.05): [number, number] {
+  const step = 0.005
+  const n = Math.round(0.6 / step)
+  // Weighted counts per class of scores below each grid point (strictly) and above (strictly).
+  const order = scores.map((s, i) => i).sort((a, b) => (scores[a] ?? 0) - (scores[b] ?? 0) || a - b)
+  const grid = (k: number): number => Math.round(k * step * 1e6) / 1e6
+  const below = (t: number, y: number): number => {
+    let w = 0
+    for (const i of order) {
+      if ((scores[i] ?? 0) >= t) break
+      const ex = examples[i] as TrainingExample
+      if (classOfTarget(ex.target, band) === y) w += ex.weight ?? 1
+    }
+    return w
+  }
+  const above = (t: number, y: number): number => {
+    let w = 0
+    for (let k = order.length - 1; k >= 0; k--) {
+      const i = order[k] as number
+      if ((scores[i] ?? 0) <= t) break
+      const ex = examples[i] as TrainingExample
+      if (classOfTarget(ex.target, band) === y) w += ex.weight ?? 1
+    }
+    return w
+  }
+  let neutralTotal = 0
+  for (const ex of examples) if (classOfTarget(ex.target, band) === 1) neutralTotal += ex.weight ?? 1
+  const negBelow: number[] = []
+  const neuBelow: number[] = []
+  const posAbove: number[] = []
+  const neuAbove: number[] = []
+  for (let k = 1; k <= n; k++) {
+    negBelow.push(below(-grid(k), 0))
+    neuBelow.push(below(-grid(k), 1))
+    posAbove.push(above(grid(k), 2))
+    neuAbove.push(above(grid(k), 1))
+  }
+  let best: [number, number] = [-band, band]
+  let bestScore = -Infinity
+  let bestDist = Infinity
+  for (let a = 0; a < n; a++) {
+    for (let b = 0; b < n; b++) {
+      const correct = (negBelow[a] ?? 0) + (posAbove[b] ?? 0) + neutralTotal - (neuBelow[a] ?? 0) - (neuAbove[b] ?? 0)
+      const lo = -grid(a + 1)
+      const hi = grid(b + 1)
+      const dist = Math.abs(lo + band) + Math.abs(hi - band)
+      if (correct > bestScore + 1e-9 || (Math.abs(correct - bestScore) <= 1e-9 && dist < bestDist)) {
+        bestScore = correct
+        bestDist = dist
+        best = [lo, hi]
+      }
+    }
+  }
+  return best
 }
 
 /** Train the logistic regression alone (deterministic). */
@@ -211,6 +276,7 @@ function resolveOptions(options: TrainOptions): ResolvedOptions {
     ridge: options.ridge ?? 1,
     decimals: options.decimals ?? 3,
     neutralBand: options.neutralBand ?? 0.05,
+    thresholds: options.thresholds ?? true,
   }
 }
 
@@ -273,7 +339,10 @@ export function fitCalibrator(
  */
 export function trainSentimentModel(examples: readonly TrainingExample[], options: TrainOptions = {}): SentimentModelData {
   const o = resolveOptions(options)
-  const calibrator = fitCalibrator(examples, outOfFoldProbabilities(examples, options), options)
+  const oof = outOfFoldProbabilities(examples, options)
+  const linear = fitCalibrator(examples, oof, options)
+  const thresholds = o.thresholds ? chooseThresholds(examples.map((ex, i) => calibratedScore(linear, ex.lexicon, oof[i] ?? [0, 1, 0])), examples, o.neutralBand) : undefined
+  const calibrator = thresholds === undefined ? linear : { ...linear, thresholds }
   const full = regressionData(trainRegression(examples, o), o.decimals)
   return {
     format: 'textengine-sentiment-model/1',

@@ -6,10 +6,14 @@ import {
   CALIBRATION_INPUTS,
   DENSE_FEATURES,
   checkModelData,
+  decisionMap,
   defaultModelPath,
   loadSentimentModel,
   type SentimentModelData,
 } from '../../src/sentiment/model.ts'
+import { chooseThresholds, type TrainingExample } from '../../src/sentiment/train.ts'
+import { SEMEVAL_TWEET_FILES, readSemEvalTweets, tweetEvalForm, tweetKey } from '../../src/sentiment/corpus.ts'
+import type { LexiconFeatures } from '../../src/sentiment/scorer.ts'
 
 // A small valid model; each test damages one part of a copy.
 const valid = (): SentimentModelData => ({
@@ -68,5 +72,81 @@ describe('sentiment model file validation', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'te-model-')), 'broken.json')
     writeFileSync(path, '{"format": ')
     expect(() => loadSentimentModel(path)).toThrow(`${path}: not valid JSON`)
+  })
+})
+
+describe('decision thresholds of the document score', () => {
+  it('maps lo and hi onto -0.05 and +0.05, keeps -1, 0 and 1, and keeps the order of scores', () => {
+    const t: [number, number] = [-0.2, 0.12]
+    expect(decisionMap(-0.2, t)).toBeCloseTo(-0.05, 12)
+    expect(decisionMap(0.12, t)).toBeCloseTo(0.05, 12)
+    expect(decisionMap(0, t)).toBe(0)
+    expect(decisionMap(1, t)).toBeCloseTo(1, 12)
+    expect(decisionMap(-1, t)).toBeCloseTo(-1, 12)
+    let prev = -Infinity
+    for (let s = -1; s <= 1.0000001; s += 0.01) {
+      const m = decisionMap(s, t)
+      expect(m).toBeGreaterThan(prev)
+      prev = m
+    }
+    // A score between 0.05 and hi is neutral by the +-0.05 rule once mapped; one above hi is positive.
+    expect(decisionMap(0.1, t)).toBeLessThan(0.05)
+    expect(decisionMap(0.13, t)).toBeGreaterThan(0.05)
+  })
+
+  it('rejects thresholds that do not bracket 0', () => {
+    const bad = damaged((d) => ((d.calibrator as Record<string, unknown>).thresholds = [0.1, 0.2]))
+    expect(() => checkModelData(bad, 'm.json')).toThrow('calibrator.thresholds should be [lo, hi] with -1 < lo < 0 < hi < 1, instead found [0.1,0.2]')
+    const ok = damaged((d) => ((d.calibrator as Record<string, unknown>).thresholds = [-0.1, 0.2]))
+    expect(() => checkModelData(ok, 'm.json')).not.toThrow()
+  })
+
+  it('chooses the cuts that classify weighted training scores best', () => {
+    const lexicon = {} as LexiconFeatures
+    const ex = (target: number, weight = 1): TrainingExample => ({ grams: [], dense: [], lexicon, target, weight })
+    // Negatives score -0.31 and below, neutrals -0.25..0.2, positives 0.26 and above: the cuts fall in those gaps
+    // (score < lo negative, > hi positive).
+    const scores = [-0.6, -0.4, -0.31, -0.25, -0.1, 0, 0.1, 0.2, 0.26, 0.5, 0.9]
+    const examples = [ex(-0.5), ex(-0.5), ex(-0.5), ex(0), ex(0), ex(0), ex(0), ex(0), ex(0.5), ex(0.5), ex(0.5)]
+    const [lo, hi] = chooseThresholds(scores, examples)
+    expect(lo).toBeLessThanOrEqual(-0.25)
+    expect(lo).toBeGreaterThan(-0.31)
+    expect(hi).toBeGreaterThanOrEqual(0.2)
+    expect(hi).toBeLessThan(0.26)
+    // With the neutral examples weightless, the cuts go back to the rule's +-0.05 wherever ties allow.
+    const [lo2, hi2] = chooseThresholds([-0.5, 0.5], [ex(-0.5), ex(0.5)])
+    expect([lo2, hi2]).toEqual([-0.05, 0.05])
+  })
+})
+
+describe('SemEval 2013-2016 tweets reader (TweetEval training data)', () => {
+  it('reads tweets in TweetEval form, once each, leaving out excluded and conflicting ones', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'te-semeval-'))
+    for (const f of SEMEVAL_TWEET_FILES) writeFileSync(join(dir, f), '')
+    writeFileSync(
+      join(dir, 'twitter-2013train-A.tsv'),
+      [
+        '1\tpositive\tGas by my house hit $3.39!!!! I\\u2019m going to Chapel Hill on Sat. :)',
+        '2\tneutral\t"Ben Smith (concussion) remains out @NHL_Sharks http://t.co/abc #NHL"',
+        '3\tnegative\tThis one is in the validation split',
+        '4\tpositive\tSame text, two labels',
+        '',
+      ].join('\n'),
+    )
+    writeFileSync(join(dir, 'twitter-2016test-A.tsv'), '5\tpositive\tgas by my house hit $3.39 I’m going to chapel hill on sat\n6\tnegative\tSame text, two labels\n')
+    const r = readSemEvalTweets(dir, new Set([tweetKey('this one is in the VALIDATION split!')]))
+    expect(r.items.map((t) => [t.text, t.mean])).toEqual([
+      ['Gas by my house hit $3.39!!!! I’m going to Chapel Hill on Sat. :)', 2],
+      ['Ben Smith (concussion) remains out @user #NHL', 0],
+    ])
+    expect([r.duplicates, r.excluded, r.conflicting]).toEqual([2, 1, 1])
+    expect(tweetEvalForm('hi @bob\\nsee https://x.co/1 ')).toBe('hi @user see')
+  })
+
+  it('names the file and line of a malformed line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'te-semeval-'))
+    for (const f of SEMEVAL_TWEET_FILES) writeFileSync(join(dir, f), '')
+    writeFileSync(join(dir, 'twitter-2015test-A.tsv'), '1\tpositive\tfine\n2\tgreat\ttext\n')
+    expect(() => readSemEvalTweets(dir)).toThrow('twitter-2015test-A.tsv:2: expected "id<TAB>positive|neutral|negative<TAB>text"')
   })
 })
