@@ -4,6 +4,9 @@
  *
  *   npx tsx bench/eval-ner.ts [dataDir]      (default ../shared/data; npm run eval:ner)
  *
+ * With TEXTENGINE_NER_WEIGHTS=open it measures the tagger trained on openly licensed corpora only
+ * (`tagger-open.bin.gz`) everywhere, the engine included.
+ *
  * Exact span and type, PER/ORG/LOC (our Person/Company/Place), five ways on testa:
  * 1. the tagger alone on the CoNLL tokens, each document whole (its document memory and context at work);
  * 2. the tagger alone on the CoNLL tokens, each sentence a document of its own;
@@ -22,7 +25,7 @@ import { fileURLToPath } from 'node:url'
 import { join, resolve } from 'node:path'
 import nlp from 'compromise'
 import { readConll, spansOfLabels, tokenStarts, type TypedSpan } from '../src/entities/conll.ts'
-import { createEntityTagger, loadDefaultModel, NER_LEXICON_DIR } from '../src/entities/tagger.ts'
+import { createEntityTagger, loadDefaultModel, NER_LEXICON_DIR, taggerFileName } from '../src/entities/tagger.ts'
 import { extractEntities, loadEntityLexicons, type ExtractTrace } from '../src/entities/extract.ts'
 import { createAnnotator } from '../src/nlp/annotate.ts'
 import { createEngine } from '../src/engine/create-engine.ts'
@@ -71,7 +74,7 @@ const row = (name: string, t: Map<string, Counts>): string =>
   `  ${name.padEnd(40)} ${T3.map((x) => f3(prf(t.get(x)!)[2])).join('  ')}   ${prf(t.get('ALL')!).map(f3).join(' / ')}`
 
 // --- 1, 2: the tagger alone ------------------------------------------------------------------
-const modelPath = NER_LEXICON_DIR + 'tagger.bin.gz'
+const modelPath = NER_LEXICON_DIR + taggerFileName()
 const l0 = performance.now()
 const model = loadDefaultModel()
 const loadMs = performance.now() - l0

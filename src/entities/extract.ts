@@ -470,10 +470,15 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       candidates.push({ type: 'Product', start: m.start, end, confidence: 90, title, source: 'lexicon' })
     }
   }
+  // A tagger span that starts with a lexicon name and goes on for three words or more in a headline is the
+  // headline read as a name: the lexicon name wins.
+  const runsOn = (span: { start: number; end: number }, m: { start: number; end: number }): boolean =>
+    headline[m.start] === 1 && span.start === m.start && span.end - m.end >= 3
   if (companies !== undefined) {
     for (const m of matchLexicon(tokens, lowers, companies, true)) {
-      // A known company name inside a longer tagger span ("Ford" in "Rob Ford") is that span's word.
-      const inside = taggerSpans.some((c) => c.start <= m.start && c.end >= m.end && c.end - c.start > m.end - m.start)
+      // A known company name inside a longer tagger span ("Ford" in "Rob Ford") is that span's word, unless the
+      // span runs on through a headline from the name ("Disney Plans Layoffs As Streaming Losses Mount").
+      const inside = taggerSpans.some((c) => c.start <= m.start && c.end >= m.end && c.end - c.start > m.end - m.start && !runsOn(c, m))
       if (!inside) candidates.push({ type: 'Company', start: m.start, end: m.end, confidence: 90, priority: 5, source: 'lexicon' })
     }
   }
@@ -495,7 +500,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       // In a headline, a known name wins over a longer tagger span that only adds common words ("Bellagio Is").
       const outer = taggerSpans.find((c) => c.start <= m.start && c.end >= m.end && c.end - c.start > m.end - m.start)
       const padding = outer === undefined ? [] : [...lowers.slice(outer.start, m.start), ...lowers.slice(m.end, outer.end)]
-      const onlyCommon = headline[m.start] === 1 && commonWords !== undefined && padding.every((w) => commonWords.has(w) || !HAS_ALNUM.test(w))
+      const onlyCommon = (headline[m.start] === 1 && commonWords !== undefined && padding.every((w) => commonWords.has(w) || !HAS_ALNUM.test(w))) || (outer !== undefined && runsOn(outer, m))
       if (outer !== undefined && m.end - m.start < 2 && !onlyCommon) continue
       let end = m.end
       if (type === 'Product') while (end < tokens.length && PRODUCT_SUFFIX.test(tokens[end]?.text ?? '') && tokens[end]?.spaceBefore === true) end++

@@ -105,10 +105,23 @@ export function readNerFile(name: string, dataDir?: string): Buffer {
   }
 }
 
-/** Read the committed model file and gazetteer (the default of {@link createEntityTagger}). */
+/**
+ * The tagger weights file to read: `tagger.bin.gz` (trained on CoNLL-2003, research use, with wikigold), or with
+ * `TEXTENGINE_NER_WEIGHTS=open` `tagger-open.bin.gz` (trained on openly licensed corpora only: wikigold, BTC,
+ * WNUT17 CC BY 4.0 and SEC filings CC BY 3.0; less accurate, see lexicons/en/ner/README.md).
+ */
+export function taggerFileName(env: Readonly<Record<string, string | undefined>> = typeof process === 'undefined' ? {} : process.env): string {
+  const v = env['TEXTENGINE_NER_WEIGHTS']
+  if (v === undefined || v === '' || v === 'default') return 'tagger.bin.gz'
+  if (v === 'open') return 'tagger-open.bin.gz'
+  throw new Error(`TEXTENGINE_NER_WEIGHTS should be "default" or "open", instead found ${JSON.stringify(v)}`)
+}
+
+/** Read the committed model file ({@link taggerFileName}) and gazetteer (the default of {@link createEntityTagger}). */
 export function loadDefaultModel(dataDir?: string): { weights: PerceptronWeights; gazetteer: Gazetteer; clusters?: WordClusters } {
   const dir = nerLexiconDir(dataDir)
-  const weights = decodeModel(readNerFile('tagger.bin.gz', dataDir), dir + 'tagger.bin.gz')
+  const file = taggerFileName()
+  const weights = decodeModel(readNerFile(file, dataDir), dir + file)
   const gazetteer = readGazetteer(readNerFile('gazetteer.tsv', dataDir).toString('utf8'), dir + 'gazetteer.tsv')
   const clusterFile = weights.trained['clusters']
   if (typeof clusterFile !== 'string') return { weights, gazetteer }
