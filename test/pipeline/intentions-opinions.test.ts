@@ -138,6 +138,13 @@ describe('opinions', () => {
     expect(withEntities('Customers say the new app is slow.', [])).toEqual([])
   })
 
+  it('should not take a date, an amount or a time word as the topic of a quotation', () => {
+    const topics = (text: string): string[] => opinionsOf(text).found.map((o) => o.topic)
+    expect(topics('Google said on Wednesday that it would invest $2 billion in Malaysia.')).toEqual(['Malaysia'])
+    expect(topics('Gordon Ramsay tweeted that the restaurant would reopen in June.')).toEqual(['restaurant'])
+    expect(topics('"The crowd was unbelievable tonight," Coco Gauff told reporters.')).toEqual(['crowd'])
+  })
+
   const speakers = ['Tim Cook', 'Angela Merkel', 'Maria Lopez', 'Satya Nadella']
   const quotes = ['The results were excellent', 'We will not raise prices', 'This is a terrible decision. It hurts everyone']
   const forms = [

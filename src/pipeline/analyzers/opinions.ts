@@ -19,7 +19,8 @@ import { documentEntities, isEnglish, type DocumentEntity } from './relations.ts
  * extractor already merges "Cook" into "Tim Cook"), or, for he/she, the nearest Person mentioned before; a
  * capitalised name the recogniser missed stands as written; anything else (a common noun, "it") gives no opinion.
  * `type` is `user` when the speaker is a user entity. `topic` is the first entity named inside the quotation
- * other than the speaker, else its longest noun phrase. Sentiment is the sentiment section's span sentiment of
+ * other than the speaker (not a date, amount, percentage, job title or contact), else its longest noun phrase
+ * outside entities and time words. Sentiment is the sentiment section's span sentiment of
  * the quotation's tokens. `named_opinions_limit` and `user_opinions_limit` cap each kind, in text order.
  */
 export type OpinionsSection = Opinion[]
@@ -46,6 +47,10 @@ const HONORIFICS = new Set([
 /** Lower-case words inside names ("Ursula von der Leyen"). */
 const NAME_PARTICLES = new Set(['von', 'der', 'van', 'de', 'den', 'da', 'di', 'du', 'la', 'le', 'bin', 'al', 'el', 'ibn'])
 const PERSON_PRONOUNS = new Set(['he', 'she'])
+/** Entity types that do not name what a quotation is about. */
+const NOT_TOPIC_TYPES = /^(date|time|money|percentage|percent|number|phone|email|url|job title|hashtag|mention)$/i
+/** Time nouns that are not a quotation's topic. */
+const TIME_NOUNS = new Set(['today', 'tonight', 'tomorrow', 'yesterday', 'week', 'weekend', 'month', 'year', 'years', 'months', 'weeks', 'day', 'days', 'morning', 'evening', 'night', 'time', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
 const OPEN = new Set(['"', '“', '„', '«'])
 const CLOSE_OF: Readonly<Record<string, string>> = { '“': '”', '„': '“', '«': '»', '"': '"' }
 
@@ -278,19 +283,22 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     while (to > from && toks[to - 1]!.kind === 'punctuation' && !/^[?!]$/.test(toks[to - 1]!.text)) to--
     if (to <= from) return
     const quotation = doc.text.slice(toks[from]!.start, toks[to - 1]!.end)
-    // Topic: the first entity inside other than the speaker, else the longest noun phrase (ties: the first).
+    // Topic: the first entity inside other than the speaker that names a theme (a Person, Company, Place,
+    // Product...: not a Date, Money, Percentage, Phone, Job Title...), else the longest noun phrase (ties: the
+    // first) that ends with a noun or name other than a time word ("late on Sunday", "tonight").
     let topic = ''
     for (let k = from; k < to && topic === ''; k++) {
       const ei = entityAt.get(k)
-      if (ei !== undefined && ei !== speaker[2]) topic = entities[ei]!.title
+      if (ei !== undefined && ei !== speaker[2] && !NOT_TOPIC_TYPES.test(entities[ei]!.entity_type)) topic = entities[ei]!.title
     }
     if (topic === '') {
+      const inPhrase = (x: number): boolean => /^(NOUN|PROPN|ADJ)$/.test(toks[x]!.pos) && !TIME_NOUNS.has(lw[x]!) && !entityAt.has(x)
       let best: [number, number] = [0, 0]
       let k = from
       while (k < to) {
-        if (toks[k]!.pos === 'NOUN' || toks[k]!.pos === 'PROPN' || toks[k]!.pos === 'ADJ') {
+        if (inPhrase(k)) {
           let e = k
-          while (e < to && (toks[e]!.pos === 'NOUN' || toks[e]!.pos === 'PROPN' || toks[e]!.pos === 'ADJ')) e++
+          while (e < to && inPhrase(e)) e++
           let last = e
           while (last > k && toks[last - 1]!.pos === 'ADJ') last--
           if (last - k > best[1] - best[0]) best = [k, last]
