@@ -17,7 +17,9 @@
  * (`CLASS_TO_IAB`, one or more tier-1 names). The baselines count the occurrences of each category's name words
  * (lemmas, stop words left out) and rank by count; a story none of whose words occurs has no prediction
  * (wrong). Last, the choices of `src/semantic/` measured on the same stories through the same functions:
- * term weighting (sif, idf, uniform) and scoring a tier-1 node by its own vector or by its branch.
+ * term weighting (sif, idf, uniform) and scoring a tier-1 node by its own vector or by its branch, and the
+ * weight of the learned head (`lexicons/en/category-model.json`, trained by `bench/train-categories.ts` on the
+ * HuffPost News Category Dataset, not on these stories).
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -27,7 +29,7 @@ import { createAnnotator } from '../src/nlp/annotate.ts'
 import { createSemanticModel, type SemanticModel } from '../src/semantic/index.ts'
 import { CORPUS_WEIGHT, loadTaxonomyModel } from '../src/semantic/taxonomy.ts'
 import { dataPath } from '../src/resources.ts'
-import { categoryText, rankCategories, type CategoryOptions } from '../src/pipeline/analyzers/categories.ts'
+import { categoryText, HEAD_WEIGHT, rankCategories, type CategoryOptions } from '../src/pipeline/analyzers/categories.ts'
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
 const designOnly = process.argv.includes('--design-only')
@@ -142,11 +144,17 @@ const bowClass = bagOfWords(Object.keys(CONCEPTS), classNameWords)
 const variants: Array<[string, Score]> = []
 const withTaxonomy = (corpusWeight: number, balanced: boolean): SemanticModel => ({
   vectors: semantic.vectors,
+  head: semantic.head,
   taxonomy: loadTaxonomyModel(dataPath(undefined, 'en', 'iab-taxonomy.tsv'), semantic.vectors, { corpusWeight, balanced }),
 })
 const rankAll = (model: SemanticModel, options: CategoryOptions): string[][] =>
   docs.map((doc) => rankCategories(model, categoryText(model.vectors, doc, options), options).map((x) => x.node.name))
 const DESIGNS: Array<[string, number, CategoryOptions, boolean?]> = [
+  ['names + neighbours + corpus words x2, votes, no learned head', 2, { headWeight: 0 }],
+  ['  + learned head x0.2', 2, { headWeight: 0.2 }],
+  ['  + learned head x0.4', 2, { headWeight: 0.4 }],
+  ['  + learned head x0.8', 2, { headWeight: 0.8 }],
+  ['  + learned head x1.6', 2, { headWeight: 1.6 }],
   ['names + neighbours in context, cosine only (sif)', 0, { votes: false }],
   ['names + neighbours in context, + word votes', 0, {}],
   ['+ corpus words x1', 1, {}],
@@ -187,6 +195,6 @@ console.log(row('  as reported (threshold 0: none when nothing is near)', accura
 console.log(row('  baseline: bag of IAB tier-1 name words', accuracy(bowIab, iabOk)))
 console.log(row('concept topics (10 classes, <= 10 sample words)', accuracy(conceptRanked, classOk)))
 console.log(row('  baseline: bag of class-name words', accuracy(bowClass, classOk)))
-console.log(`\nauto_categories designs (IAB tier-1, ranking only; the engine's defaults are + corpus words x${CORPUS_WEIGHT}, sif, word votes):`)
+console.log(`\nauto_categories designs (IAB tier-1, ranking only; the engine's defaults are + corpus words x${CORPUS_WEIGHT}, sif, word votes, learned head x${HEAD_WEIGHT}):`)
 for (const [name, s] of variants) console.log(row(`  ${name}`, s))
 console.log(`\nclass -> IAB tier-1: ${Object.entries(CLASS_TO_IAB).map(([k, v]) => `${k} -> ${v.join(' | ')}`).join('; ')}`)

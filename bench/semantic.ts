@@ -1,6 +1,6 @@
 /**
- * The semantic layer's cost: load time and memory of the word vectors and the taxonomy (in a fresh process, so
- * nothing else is counted), the pipeline's rate on the sample texts with concept topics and auto_categories on
+ * The semantic layer's cost: load time and memory of the word vectors, the taxonomy and the learned head of
+ * auto_categories (in a fresh process, so nothing else is counted), the pipeline's rate on the sample texts with concept topics and auto_categories on
  * beside off, in the same run (the two alternating every 20 texts over three passes; docs per CPU-second of this process, which
  * moves less with the machine's load than the wall clock), and the milliseconds per document of the two steps
  * (`auto_categories`, `topics`: concept topics here) per sample set, each text analysed once (so every word is
@@ -30,11 +30,13 @@ if (process.argv[2] === '--load') {
   const t1 = performance.now()
   const nodes = m.taxonomy.nodes.length
   const t2 = performance.now()
+  const head = m.head === undefined ? 'none' : `${m.head.rows.filter((r) => r !== undefined).length} categories`
+  const t3 = performance.now()
   global.gc?.()
   const after = process.memoryUsage()
   const mb = (x: number): string => (x / 1e6).toFixed(1)
   console.log(
-    `vectors: ${size} words loaded in ${(t1 - t0).toFixed(0)} ms; taxonomy: ${nodes} nodes in ${(t2 - t1).toFixed(0)} ms; ` +
+    `vectors: ${size} words loaded in ${(t1 - t0).toFixed(0)} ms; taxonomy: ${nodes} nodes in ${(t2 - t1).toFixed(0)} ms; learned head: ${head} in ${(t3 - t2).toFixed(1)} ms; ` +
       `memory +${mb(after.heapUsed + after.arrayBuffers - before.heapUsed - before.arrayBuffers)} MB heap and buffers, +${mb(after.rss - before.rss)} MB RSS`,
   )
   process.exit(0)

@@ -3,10 +3,12 @@ import { existsSync, readFileSync } from 'node:fs'
 import { dataPath } from '../resources.ts'
 import { decodeWordVectors, type WordVectors } from './vectors.ts'
 import { decodeNearestTable, parseTaxonomyModel, semanticInputsDigest, type SemanticIndex, type TaxonomyModel } from './taxonomy.ts'
+import { parseCategoryHead, type CategoryHead } from './head.ts'
 
 export { loadWordVectors, decodeWordVectors, encodeWordVectors, type WordVectors } from './vectors.ts'
 export { spanVector, phraseVector, samplesVector, termWeight, dot, normalize, type TermWeighting, type TextVector } from './embed.ts'
 export { documentVectors, compileSamples, matchSamples, type DocumentVectors, type SampleSet, type ConceptMatch } from './concepts.ts'
+export { parseCategoryHead, headProbabilities, type CategoryHead, type CategoryModelFile } from './head.ts'
 export { loadTaxonomyModel, parseTaxonomyModel, nearestTable, type TaxonomyModel, type TaxonomyModelNode } from './taxonomy.ts'
 
 /**
@@ -16,6 +18,11 @@ export { loadTaxonomyModel, parseTaxonomyModel, nearestTable, type TaxonomyModel
 export interface SemanticModel {
   readonly vectors: WordVectors
   readonly taxonomy: TaxonomyModel
+  /**
+   * The learned head of `auto_categories` (`lexicons/en/category-model.json`), when that file exists and was
+   * trained on these vectors; undefined otherwise (the categories are then ranked by similarity alone).
+   */
+  readonly head?: CategoryHead | undefined
 }
 
 function readData(path: string, what: string): Buffer {
@@ -30,12 +37,14 @@ function readData(path: string, what: string): Buffer {
  * A lazily loaded {@link SemanticModel} over `lexicons/en/vectors.bin` and `lexicons/en/iab-taxonomy.tsv`, with
  * the nearest taxonomy node of every word and the nodes' vectors from `lexicons/en/iab-nearest.bin` when that
  * file was computed from these two files (`bench/build-semantic-index.ts`; otherwise the node vectors are computed
- * at load and each word's nearest node when first needed, with the same results).
+ * at load and each word's nearest node when first needed, with the same results), and the learned head of
+ * `auto_categories` from `lexicons/en/category-model.json` when that file exists and was trained on these vectors.
  */
 export function createSemanticModel(dataDir?: string): SemanticModel {
   let vectors: WordVectors | undefined
   let vectorsDigest: Uint8Array | undefined
   let taxonomy: TaxonomyModel | undefined
+  let head: CategoryHead | undefined | null = null
   const model: SemanticModel = {
     get vectors() {
       if (vectors === undefined) {
@@ -61,6 +70,14 @@ export function createSemanticModel(dataDir?: string): SemanticModel {
         taxonomy = parseTaxonomyModel(text, v, path, index === undefined ? {} : { nearestTable: index.nearest, nodeVectors: index })
       }
       return taxonomy
+    },
+    get head() {
+      if (head === null) {
+        const t = model.taxonomy
+        const path = dataPath(dataDir, 'en', 'category-model.json')
+        head = existsSync(path) ? parseCategoryHead(readData(path, 'category model').toString('utf8'), t, model.vectors.dims, Buffer.from(vectorsDigest!).toString('hex'), path) : undefined
+      }
+      return head
     },
   }
   return model

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '../../src/engine/create-engine.ts'
 import type { AutoCategory } from '../../src/model/output.ts'
+import { createAnnotator } from '../../src/nlp/annotate.ts'
+import { createSemanticModel } from '../../src/semantic/index.ts'
+import { categoryText, rankCategories } from '../../src/pipeline/analyzers/categories.ts'
 
 const walk = (list: readonly AutoCategory[], f: (c: AutoCategory) => void): void => {
   for (const c of list) {
@@ -73,6 +76,36 @@ describe('auto_categories', () => {
     expect(JSON.stringify(a.auto_categories)).toBe(JSON.stringify(b.auto_categories))
     expect(a.auto_categories![0]!.title).toBe('Technology & Computing')
     await engine.close()
+  })
+})
+
+describe('auto_categories for news, reviews and tweets', () => {
+  const top = async (text: string): Promise<string | undefined> => {
+    const engine = createEngine({ background: false })
+    await engine.account(engine.defaultAccount).updateConfigurations({ concept_topics_threshold: 0 })
+    const out = await engine.analyze(text)
+    await engine.close()
+    return out.auto_categories?.[0]?.title
+  }
+
+  it('should file a news story, a review and a tweet under the tier-1 category a person would pick', async () => {
+    expect(await top('The Senate passed the budget bill on Friday after Democrats and Republicans agreed on spending cuts, and the president is expected to sign it.')).toBe('Politics')
+    expect(await top('Great little restaurant: the pasta was fresh, the pizza crust perfectly crispy and the tiramisu was the best dessert we had all week.')).toBe('Food & Drink')
+    expect(await top('Unreal finish tonight!! Two goals in stoppage time and we are top of the league #matchday')).toBe('Sports')
+  })
+
+  it('should rank by the learned head as well as by similarity, and keep the similarity calibration for unrelated text', () => {
+    const semantic = createSemanticModel()
+    const annotator = createAnnotator()
+    const text = categoryText(semantic.vectors, annotator.annotate('The Senate passed the budget bill after Democrats and Republicans agreed on spending cuts.'))
+    const withHead = rankCategories(semantic, text)
+    const without = rankCategories(semantic, text, { headWeight: 0 })
+    expect(withHead[0]!.node.name).toBe('Politics')
+    // The head shifts the shares, never the cosines the strength is calibrated from.
+    expect(withHead.find((r) => r.node.name === 'Politics')!.cosine).toBe(without.find((r) => r.node.name === 'Politics')!.cosine)
+    expect(withHead.find((r) => r.node.name === 'Politics')!.share).toBeGreaterThan(without.find((r) => r.node.name === 'Politics')!.share)
+    const neutral = rankCategories(semantic, categoryText(semantic.vectors, annotator.annotate('The meeting is at 3 pm on Tuesday.')))
+    expect(Math.max(...neutral.map((r) => r.strength))).toBeLessThan(0.2)
   })
 })
 

@@ -4,6 +4,7 @@ import { dot, normalize, spanVector, type EmbedOptions, type TextVector } from '
 import { DRIVER_SIMILARITY } from '../../semantic/concepts.ts'
 import type { SemanticModel } from '../../semantic/index.ts'
 import type { TaxonomyModelNode } from '../../semantic/taxonomy.ts'
+import { headProbabilities } from '../../semantic/head.ts'
 import { contextSentiment, round4, type TokenRange } from '../spans.ts'
 import { need } from '../pipeline.ts'
 import type { Analyzer, SentimentSection } from '../types.ts'
@@ -84,7 +85,17 @@ export interface CategoryOptions extends EmbedOptions {
   readonly properNounWeight?: number
   /** Weight of words that are not nouns (verbs, adjectives, adverbs). @defaultValue 1 */
   readonly otherPosWeight?: number
+  /** Weight of the learned head's probabilities ({@link HEAD_WEIGHT}; 0: similarity alone). */
+  readonly headWeight?: number
 }
+
+/**
+ * Weight of the learned head (`SemanticModel.head`: logistic regression from the text vector to the tier-1
+ * categories, trained on a labelled news corpus and the taxonomy's own node descriptions) in a tier-1 node's
+ * score: its probability times this is added to cosine + vote share. Chosen on the design half of 500N-KPCrowd
+ * (`bench/eval-categories.ts --design-only`: 0.2, 0.4, 0.8, 1.6 measured; 0.8 best top-1 and top-3 together).
+ */
+export const HEAD_WEIGHT = 0.8
 
 /**
  * The vector a text is classified by: its words weighted by importance (`spanVector`), the first sentence's
@@ -195,7 +206,13 @@ export type CategoriesSection = readonly FoundCategory[]
  * (`bench/eval-categories.ts`) ranks with this same function.
  */
 export function rankCategories(semantic: SemanticModel, text: TextVector, options: CategoryOptions = {}): RankedCategory[] {
-  const extra = options.votes === false ? undefined : options.softVotes === true ? softVotes(semantic, text) : rootVotes(semantic, text)
+  let extra = options.votes === false ? undefined : options.softVotes === true ? softVotes(semantic, text) : rootVotes(semantic, text)
+  const hw = options.headWeight ?? HEAD_WEIGHT
+  const head = hw > 0 ? semantic.head : undefined
+  if (head !== undefined) {
+    const p = headProbabilities(head, text.vector)
+    extra = Array.from(p, (x, i) => hw * x + (extra?.[i] ?? 0))
+  }
   return shares(text, semantic.taxonomy.roots, extra).sort(byStrength)
 }
 

@@ -1,0 +1,141 @@
+/**
+ * Train `lexicons/en/category-model.json`, the learned head of `auto_categories` (src/semantic/head.ts):
+ * multinomial logistic regression from a text's vector (the engine's own `categoryText`: SIF-weighted mean of
+ * the word vectors of `lexicons/en/vectors.bin`, unit length) to IAB 3.1 tier-1 categories, on the HuffPost News
+ * Category Dataset (Misra 2022, CC BY 4.0; one JSON object a line with `category`, `headline`,
+ * `short_description`; each story is read as "headline. short_description"). Sections map to tier-1 nodes by
+ * {@link SECTION_TO_TIER1}, written from the section and node names alone (the same choices as
+ * `bench/build-taxonomy.ts`, lifted to tier 1); sections about a readership or a format rather than a subject are
+ * left out. Each node of the taxonomy is an example too (its own vector, labelled with its tier-1 ancestor), so
+ * that every tier-1 category is learned, those the corpus lacks from their descriptions alone. Only the weights
+ * ship (101 numbers per category), never the stories.
+ *
+ *   npx tsx bench/train-categories.ts <News_Category_Dataset_v3.json>     (npm run train:categories -- <path>)
+ *
+ * Training is deterministic: full-batch gradient descent from zero weights, a fixed number of steps, stories in
+ * file order, class-balanced loss (each category weighs the same whatever its number of stories), L2 penalty;
+ * weights written with 6 decimals. The same inputs give the same bytes.
+ */
+import { createHash } from 'node:crypto'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { join, resolve } from 'node:path'
+import { createAnnotator } from '../src/nlp/annotate.ts'
+import { createSemanticModel } from '../src/semantic/index.ts'
+import type { CategoryModelFile } from '../src/semantic/head.ts'
+import { categoryText } from '../src/pipeline/analyzers/categories.ts'
+
+const repo = fileURLToPath(new URL('..', import.meta.url))
+const input = process.argv.slice(2).find((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--out')
+if (input === undefined) {
+  console.error('usage: npx tsx bench/train-categories.ts <News_Category_Dataset_v3.json>')
+  process.exit(1)
+}
+const out = process.argv.includes('--out') ? resolve(process.argv[process.argv.indexOf('--out') + 1]!) : join(repo, 'lexicons/en/category-model.json')
+
+/** HuffPost sections -> IAB 3.1 tier-1 node id. */
+export const SECTION_TO_TIER1: Readonly<Record<string, string>> = {
+  POLITICS: '386', // Politics
+  ENTERTAINMENT: 'JLBCU7', // Entertainment
+  SPORTS: '483', // Sports
+  CRIME: '380', // Crime
+  'STYLE & BEAUTY': '552', // Style & Fashion
+  STYLE: '552',
+  'HOME & LIVING': '274', // Home & Garden
+  WELLNESS: '223', // Healthy Living
+  'HEALTHY LIVING': '223',
+  PARENTING: '186', // Family and Relationships
+  PARENTS: '186',
+  DIVORCE: '186',
+  'FOOD & DRINK': '210', // Food & Drink
+  TASTE: '210',
+  BUSINESS: '52', // Business and Finance
+  MONEY: '391', // Personal Finance
+  'CULTURE & ARTS': '201', // Fine Art
+  'ARTS & CULTURE': '201',
+  ARTS: '201',
+  TECH: '596', // Technology & Computing
+  SCIENCE: '464', // Science
+  ENVIRONMENT: '464', // Science (Science > Environment)
+  GREEN: '464',
+  RELIGION: '453', // Religion & Spirituality
+  TRAVEL: '653', // Travel
+  EDUCATION: '132', // Education
+  COLLEGE: '132',
+  WEDDINGS: '163', // Personal Celebrations & Life Events
+}
+/** Gradient steps, step size, L2 penalty. */
+const STEPS = 300
+const RATE = 5
+const L2 = 1e-3
+
+const semantic = createSemanticModel()
+const vectors = semantic.vectors
+const roots = semantic.taxonomy.roots
+const dims = vectors.dims
+const annotator = createAnnotator()
+const examples: Array<{ k: number; v: Float32Array }> = []
+const rootOf = new Map(roots.map((r) => [r.id, r]))
+const texts: Array<{ id: string; text: string }> = []
+for (const line of readFileSync(resolve(input), 'utf8').split('\n')) {
+  if (line.trim() === '') continue
+  const r = JSON.parse(line) as { category?: string; headline?: string; short_description?: string }
+  const id = SECTION_TO_TIER1[r.category ?? '']
+  if (id === undefined) continue
+  if (!rootOf.has(id)) throw new Error(`section ${r.category} maps to ${id}, not a tier-1 node of lexicons/en/iab-taxonomy.tsv`)
+  texts.push({ id, text: `${r.headline ?? ''}. ${r.short_description ?? ''}` })
+}
+// Classes: every tier-1 node, in taxonomy order.
+const classes = roots
+const classIndex = new Map(classes.map((r, k) => [r.id, k]))
+for (const t of texts) {
+  const k = classIndex.get(t.id)
+  if (k === undefined) continue
+  const tv = categoryText(vectors, annotator.annotate(t.text))
+  if (tv.terms.length > 0) examples.push({ k, v: tv.vector })
+}
+// The taxonomy's own descriptions as examples too: every node's vector (its name, neighbour and corpus words,
+// see src/semantic/taxonomy.ts) labelled with its tier-1 ancestor, so that the head covers every tier-1
+// category, also those no section of the corpus maps to (they are learned from their subtree's descriptions).
+const stories = examples.length
+for (const node of semantic.taxonomy.nodes) examples.push({ k: classIndex.get(roots[node.root]!.id)!, v: node.vector })
+const K = classes.length
+const n = new Array<number>(K).fill(0)
+for (const e of examples) n[e.k]!++
+const W = Array.from({ length: K }, () => new Float64Array(dims + 1))
+const z = new Float64Array(K)
+for (let step = 0; step < STEPS; step++) {
+  const G = Array.from({ length: K }, () => new Float64Array(dims + 1))
+  let loss = 0
+  for (const e of examples) {
+    let max = -Infinity
+    for (let k = 0; k < K; k++) {
+      const w = W[k]!
+      let s = w[dims]!
+      for (let d = 0; d < dims; d++) s += w[d]! * e.v[d]!
+      z[k] = s
+      if (s > max) max = s
+    }
+    let sum = 0
+    for (let k = 0; k < K; k++) sum += z[k] = Math.exp(z[k]! - max)
+    const weight = 1 / (n[e.k]! * K)
+    loss -= weight * Math.log(z[e.k]! / sum)
+    for (let k = 0; k < K; k++) {
+      const g = weight * (z[k]! / sum - (k === e.k ? 1 : 0))
+      const row = G[k]!
+      for (let d = 0; d < dims; d++) row[d]! += g * e.v[d]!
+      row[dims]! += g
+    }
+  }
+  for (let k = 0; k < K; k++) for (let d = 0; d <= dims; d++) W[k]![d]! -= RATE * (G[k]![d]! + (d < dims ? L2 * W[k]![d]! : 0))
+  if (step % 50 === 0 || step === STEPS - 1) console.log(`step ${step}: balanced loss ${loss.toFixed(4)}`)
+}
+const vectorsSha1 = createHash('sha1').update(readFileSync(join(repo, 'lexicons/en/vectors.bin'))).digest('hex')
+const model: CategoryModelFile = {
+  about: `Learned head of auto_categories (bench/train-categories.ts): logistic regression from the text vector to IAB Tech Lab Content Taxonomy 3.1 tier-1 categories (CC BY 3.0), trained on ${stories} stories of the HuffPost News Category Dataset (Rishabh Misra, 2022, CC BY 4.0) and the ${examples.length - stories} node descriptions of the taxonomy; ${STEPS} steps, rate ${RATE}, L2 ${L2}`,
+  vectors_sha1: vectorsSha1,
+  dims,
+  classes: classes.map((r, k) => ({ id: r.id, name: r.name, examples: n[k]!, weights: Array.from(W[k]!, (x) => Number(x.toFixed(6))) })),
+}
+writeFileSync(out, JSON.stringify(model) + '\n')
+console.log(`${out}: ${K} categories (examples: ${classes.map((r, k) => `${r.name} ${n[k]}`).join(', ')}), ${stories} stories and ${examples.length - stories} nodes`)

@@ -1,0 +1,63 @@
+import type { TaxonomyModel } from './taxonomy.ts'
+
+/**
+ * A learned head over the text vector: multinomial logistic regression from a text's unit vector (the
+ * importance-weighted mean of its word vectors, what `auto_categories` scores by) to the tier-1 categories a
+ * labelled news corpus covers (`lexicons/en/category-model.json`, trained by `bench/train-categories.ts` on the
+ * HuffPost News Category Dataset, Misra 2022, CC BY 4.0). Categories the corpus does not cover get no score
+ * from it; the embedding similarity ranks them as before.
+ */
+export interface CategoryHead {
+  /** Per tier-1 node (in `TaxonomyModel.roots` order): its weights (`dims` floats then the bias), or undefined when not covered. */
+  readonly rows: ReadonlyArray<Float64Array | undefined>
+  readonly dims: number
+}
+
+/** What `bench/train-categories.ts` writes. */
+export interface CategoryModelFile {
+  readonly about: string
+  /** SHA-1 (hex) of the `vectors.bin` the text vectors were made with: the head is not used with other vectors. */
+  readonly vectors_sha1: string
+  readonly dims: number
+  readonly classes: ReadonlyArray<{ readonly id: string; readonly name: string; readonly examples: number; readonly weights: readonly number[] }>
+}
+
+/**
+ * Read a head for a taxonomy: undefined when it was trained on other vectors (`vectorsSha1` differs) or for
+ * another number of dimensions; an error naming `source` when a class names no tier-1 node or has the wrong
+ * number of weights.
+ */
+export function parseCategoryHead(text: string, taxonomy: TaxonomyModel, dims: number, vectorsSha1: string, source = 'category model'): CategoryHead | undefined {
+  const file = JSON.parse(text) as CategoryModelFile
+  if (file.vectors_sha1 !== vectorsSha1 || file.dims !== dims) return undefined
+  const rows: Array<Float64Array | undefined> = taxonomy.roots.map(() => undefined)
+  for (const c of file.classes) {
+    const root = taxonomy.roots.find((r) => r.id === c.id)
+    if (root === undefined) throw new Error(`${source}: class "${c.id}" (${c.name}) is not a tier-1 node of the taxonomy`)
+    if (c.weights.length !== dims + 1) throw new Error(`${source}: class "${c.id}" has ${c.weights.length} weights, expected ${dims + 1}`)
+    rows[root.root] = Float64Array.from(c.weights)
+  }
+  return { rows, dims }
+}
+
+/**
+ * The head's probabilities for a unit text vector, per tier-1 node (softmax over the covered nodes; 0 for the
+ * others).
+ */
+export function headProbabilities(head: CategoryHead, vector: Float32Array): Float64Array {
+  const out = new Float64Array(head.rows.length)
+  const z = new Float64Array(head.rows.length).fill(-Infinity)
+  let max = -Infinity
+  head.rows.forEach((w, i) => {
+    if (w === undefined) return
+    let s = w[head.dims]!
+    for (let d = 0; d < head.dims; d++) s += w[d]! * vector[d]!
+    z[i] = s
+    if (s > max) max = s
+  })
+  if (max === -Infinity) return out
+  let sum = 0
+  for (let i = 0; i < z.length; i++) if (z[i] !== -Infinity) sum += out[i] = Math.exp(z[i]! - max)
+  for (let i = 0; i < out.length; i++) out[i]! /= sum
+  return out
+}
