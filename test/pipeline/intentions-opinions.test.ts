@@ -138,6 +138,17 @@ describe('opinions', () => {
     expect(withEntities('Customers say the new app is slow.', [])).toEqual([])
   })
 
+  it('should read single outer quotes, attribution after an apposition or "according to", a name and colon, and "adding that"', () => {
+    const pairs = (text: string): string[] => opinionsOf(text).found.map((o) => `${o.speaker}|${o.quotation}`)
+    expect(pairs('‘We are very happy with the results,’ said Tim Cook.')).toEqual(['Tim Cook|We are very happy with the results'])
+    expect(pairs("'We are very happy with the results,' said Tim Cook.")).toEqual(['Tim Cook|We are very happy with the results'])
+    expect(pairs("The players' union said 'no' to the deal.")).toEqual([])
+    expect(pairs('“We are happy,” Tim Cook, Apple’s chief executive, told analysts on Thursday.')).toEqual(['Tim Cook|We are happy'])
+    expect(pairs('"We are happy," according to Tim Cook.')).toEqual(['Tim Cook|We are happy'])
+    expect(pairs('Tim Cook: "Sales are strong."')).toEqual(['Tim Cook|Sales are strong'])
+    expect(pairs('Tim Cook said the iPhone was selling well, adding that China remained a challenge.')).toEqual(['Tim Cook|the iPhone was selling well', 'Tim Cook|China remained a challenge'])
+  })
+
   it('should not take a date, an amount or a time word as the topic of a quotation', () => {
     const topics = (text: string): string[] => opinionsOf(text).found.map((o) => o.topic)
     expect(topics('Google said on Wednesday that it would invest $2 billion in Malaysia.')).toEqual(['Malaysia'])

@@ -8,16 +8,23 @@ import { documentEntities, isEnglish, type DocumentEntity } from './relations.ts
 
 /**
  * `opinions` (English): quotations attributed to a speaker, in the forms news uses:
- * - direct quotes in straight or curly double quotes, attributed after (`"…," said Cook`, `"…," Cook said`,
- *   `"…," he added`) or before (`Cook said: "…"`, `Cook said, "…"`); a quote may span sentences; quotes inside
+ * - direct quotes in straight or curly double quotes, or single ones as the outer quotes (`‘…,’ said Cook`),
+ *   attributed after (`"…," said Cook`, `"…," Cook said`, `"…," he added`, `"…," Cook, Apple's chief executive,
+ *   told analysts`, `"…," according to Cook`) or before (`Cook said: "…"`, `Cook said, "…"`, `Cook told the
+ *   summit: "…"`, `Cook: "…"` opening a sentence); a quote may span sentences; quotes inside
  *   it (single or nested) stay part of it; a quote with no attribution that follows an attributed one of the same
  *   paragraph continues that speaker's words;
- * - reported speech: `X says that …`, `X said that …`, `X told reporters that …` (the clause to the sentence end);
+ * - reported speech: `X says that …`, `X said that …`, `X told reporters that …` (the clause to the sentence end;
+ *   `…, adding that …` starts a second opinion of the same speaker);
  * - `according to X, …` and `…, according to X.`
  *
  * The speaker is resolved to an entity of the document: the entity with a mention on the speaker's words (the
- * extractor already merges "Cook" into "Tim Cook"), or, for he/she, the nearest Person mentioned before; a
- * capitalised name the recogniser missed stands as written; anything else (a common noun, "it") gives no opinion.
+ * extractor already merges "Cook" into "Tim Cook"; a surname it keeps apart, "Mr. Musk", becomes the nearest
+ * Person named before with that surname), or, for he/she, the nearest Person mentioned before outside quotations
+ * (no such Person: no opinion); titles, roles and a possessor before the name are not part of it ("said
+ * Georgia's secretary of state, Brad Raffensperger"); a capitalised name the recogniser missed stands as written
+ * (but not a lone word opening a sentence: "Customers say"); anything else (a common noun, "a spokesman",
+ * "analysts", "it") gives no opinion, and so does a quotation with no attribution at all.
  * `type` is `user` when the speaker is a user entity. `topic` is the first entity named inside the quotation
  * other than the speaker (not a date, amount, percentage, job title or contact), else its longest noun phrase
  * outside entities and time words. Sentiment is the sentiment section's span sentiment of
@@ -73,6 +80,24 @@ function quotes(text: string): Quote[] {
       const close = CLOSE_OF[ch]!
       const j = text.indexOf(close, i + 1)
       const para = text.indexOf('\n\n', i + 1)
+      if (j > i + 1 && (para < 0 || para > j)) {
+        out.push({ open: i, close: j, start: i + 1, end: j })
+        i = j + 1
+        continue
+      }
+    }
+    // Single quotes as the outer quotes (British news: ‘…,’ said Cook): an opening ‘, or ' at a word start, and
+    // a closing mark that ends a word and follows punctuation or precedes it (an apostrophe, "don't", "players'
+    // union", is neither).
+    if (ch === '‘' || (ch === "'" && (i === 0 || /[\s(\[—–]/.test(text[i - 1]!)) && /[\p{L}\d]/u.test(text[i + 1] ?? ''))) {
+      const close = ch === '‘' ? '’' : "'"
+      const para = text.indexOf('\n\n', i + 1)
+      let j = text.indexOf(close, i + 1)
+      while (j > 0 && (para < 0 || j < para)) {
+        const after = text[j + 1] ?? ''
+        if (!/[\p{L}\d]/u.test(after) && (/[,.!?]/.test(text[j - 1]!) || /^[,;:.]?$/.test(after) || /^[,;:.]/.test(after))) break
+        j = text.indexOf(close, j + 1)
+      }
       if (j > i + 1 && (para < 0 || para > j)) {
         out.push({ open: i, close: j, start: i + 1, end: j })
         i = j + 1
@@ -271,7 +296,7 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     const text = doc.text.slice(toks[sp.from]!.start, toks[sp.to - 1]!.end)
     // A single capitalised word the recogniser did not take, at the start of a sentence, is as likely a common
     // noun ("Customers say ...") as a name: not a speaker.
-    const first = sp.from === 0 || toks[sp.from - 1]!.sentence !== toks[sp.from]!.sentence || /^["“„«]$/.test(lw[sp.from - 1]!)
+    const first = sp.from === 0 || toks[sp.from - 1]!.sentence !== toks[sp.from]!.sentence || allQuotes.some((q) => q.open === toks[sp.from - 1]!.start)
     if (sp.to - sp.from === 1 && first) return undefined
     return /^\p{Lu}/u.test(text) ? fuller([text, 'named', undefined], sp.from) : undefined
   }
@@ -335,10 +360,18 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     let k = firstAtOrAfter(q.close + 1)
     while (k < toks.length && toks[k]!.kind === 'punctuation' && k < to + 3 && !OPEN.has(toks[k]!.text) && lw[k] !== '.') k++
     if (SPEECH.has(lw[k] ?? '')) sp = speakerRight(k + 1)
+    else if (lw[k] === 'according' && lw[k + 1] === 'to') sp = speakerRight(k + 2)
     else {
-      // `"…," Cook said`, and with an adverb between: `"…," Hastings once said`.
+      // `"…," Cook said`, with an adverb between (`"…," Hastings once said`) or an apposition set off by commas
+      // (`"…," Tim Cook, Apple's chief executive, told analysts`, `"…," Cook, 63, said`).
       const s = speakerRight(k)
-      if (s !== undefined && (SPEECH.has(lw[s.to] ?? '') || (isAdverb(s.to) && SPEECH.has(lw[s.to + 1] ?? '')))) sp = s
+      let v = s?.to ?? -1
+      if (s !== undefined && lw[v] === ',') {
+        let c = v + 1
+        while (c < toks.length && c < v + 10 && lw[c] !== ',' && toks[c]!.kind !== 'punctuation' || (c < toks.length && /^['’]s$/.test(lw[c]!))) c++
+        if (lw[c] === ',') v = c + 1
+      }
+      if (s !== undefined && (SPEECH.has(lw[v] ?? '') || (isAdverb(v) && SPEECH.has(lw[v + 1] ?? '')))) sp = s
     }
     // Before: `X said: "` / `X said, "` / `X says "`.
     if (sp === undefined) {
@@ -351,6 +384,11 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
         if (h >= 0 && h < b && SPEECH.has(lw[h]!)) b = h
       }
       if (b >= 0 && SPEECH.has(lw[b]!)) sp = speakerBefore(b)
+      // A name and a colon opening a sentence: `Tim Cook: "Sales are strong."`
+      else if (b >= 0 && lw[from - 1] !== undefined && lw[b + 1] === ':') {
+        const s = speakerLeft(b)
+        if (s !== undefined && (s.from === 0 || toks[s.from - 1]!.sentence !== toks[s.from]!.sentence || /^[.\n]$/.test(lw[s.from - 1]!))) sp = s
+      }
     }
     let speaker = sp === undefined ? undefined : resolve(sp)
     // A bare quote right after an attributed one of the same paragraph continues it.
@@ -402,7 +440,16 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
         else continue
         const speaker = resolve(s)
         if (speaker === undefined) continue
-        emit(t + 1, last, speaker)
+        // `…, adding that CLAUSE`: a second reported clause of the same speaker.
+        let cut = last
+        for (let x = t + 2; x < last - 2; x++) {
+          if (lw[x] === ',' && /^(adding|saying|noting|warning|arguing|explaining|insisting)$/.test(lw[x + 1]!) && lw[x + 2] === 'that') {
+            cut = x
+            break
+          }
+        }
+        emit(t + 1, cut, speaker)
+        if (cut < last) emit(cut + 3, last, speaker)
         break
       }
     }
