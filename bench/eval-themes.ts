@@ -13,7 +13,7 @@ import retextKeywords from 'retext-keywords'
 import { toString } from 'nlcst-to-string'
 import { createAnnotator } from '../src/nlp/annotate.ts'
 import type { AnnotatedDocument } from '../src/nlp/types.ts'
-import { keyThemes, loadBackground, themeTitle } from '../src/themes/index.ts'
+import { keyThemes, loadBackground, ownSpan, themeTitle } from '../src/themes/index.ts'
 import { dataDir } from './samples.ts'
 import { KEYPHRASE_SETS, loadKeyphraseSet, meanF1, type KeyphraseDoc } from './keyphrase-data.ts'
 
@@ -44,7 +44,7 @@ const PUBLISHED: Record<string, { method: string; f1at10: number }[]> = {
 
 /** Our themes: the analyzer's candidates, ranking and redundancy removal, titles as on the wire. */
 function ours(doc: AnnotatedDocument, background: ReturnType<typeof loadBackground>): string[] {
-  return keyThemes(doc, background, 10).map((t) => themeTitle(doc, t.spans[0]!))
+  return keyThemes(doc, background, 10).map((t) => themeTitle(doc, ownSpan(t)))
 }
 
 /** The ten most frequent content words (not stop words, with a letter), by stem; ties by first occurrence. */

@@ -1,12 +1,18 @@
 /**
- * Learns the theme score's weights (`DEFAULT_THEME_WEIGHTS` in src/themes/rank.ts) on the development keyphrase
- * sets: coordinate ascent over a fixed grid per weight, maximising the mean F1@10 (plus half the mean F1@5) of the
- * three sets, on the even-numbered documents of each set (in file-name order); the odd-numbered ones are printed
- * as a check on unseen documents. Deterministic: fixed grid, fixed order, ties keep the earlier value.
+ * Learns the theme ranker (`THEME_MODEL` in src/themes/model.ts): a pairwise logistic regression over the
+ * candidate features of `candidateFeatures` (src/themes/rank.ts), one model for every kind of text, trained on the
+ * even-numbered documents (file-name order) of the three development keyphrase sets; the odd-numbered ones are
+ * never trained on and are printed as the check (`npm run eval:themes` prints the same halves). Each set weighs
+ * the same in the loss, each document the same within its set. Per document, every gold candidate is paired with
+ * the 40 best other candidates by the hand score and every fifth of the rest. Deterministic: fixed pairs, full-batch
+ * gradient descent from zero for a fixed number of steps, weights rounded to 6 significant digits.
  * The held-out half of 500N-KPCrowd is not in the data folder and is never read.
  *
- * Run: `npx tsx bench/train-themes.ts [data dir]` (a few minutes; `TRAIN_LIMIT=n` reads the first n documents per set, default all); `--write` rewrites the defaults in
- * src/themes/rank.ts with the weights found.
+ * `--hand` instead searches the hand weights (`DEFAULT_THEME_WEIGHTS` in src/themes/rank.ts, the first feature of
+ * the model) by coordinate ascent over a fixed grid, maximising mean F1@10 + half mean F1@5 on the even half.
+ *
+ * Run: `npx tsx bench/train-themes.ts [data dir] [--write]` (`TRAIN_LIMIT=n` reads the first n documents per set);
+ * `--write` rewrites src/themes/model.ts (or, with `--hand`, the weights literal in src/themes/rank.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -14,15 +20,22 @@ import { createAnnotator } from '../src/nlp/annotate.ts'
 import type { AnnotatedDocument } from '../src/nlp/types.ts'
 import {
   DEFAULT_THEME_WEIGHTS,
+  THEME_FEATURES,
+  candidateFeatures,
   extractCandidates,
-  keyThemes,
   loadBackground,
+  modelScore,
+  ownSpan,
+  removeRedundant,
   themeTitle,
+  type CandidateFeatures,
+  type RankedCandidate,
+  type ThemeModel,
   type ThemeSpan,
   type ThemeWeights,
 } from '../src/themes/index.ts'
 import { dataDir } from './samples.ts'
-import { KEYPHRASE_SETS, loadKeyphraseSet, meanF1, type KeyphraseDoc } from './keyphrase-data.ts'
+import { KEYPHRASE_SETS, joinedForm, loadKeyphraseSet, matchForm, meanF1, type KeyphraseDoc } from './keyphrase-data.ts'
 
 const GRID: Record<keyof ThemeWeights, readonly number[]> = {
   lengthNorm: [-1, -0.75, -0.5, -0.25, 0, 0.25, 0.5, 0.75, 1],
@@ -40,6 +53,12 @@ const GRID: Record<keyof ThemeWeights, readonly number[]> = {
   singleOnce: [0.3, 0.5, 0.7, 0.85, 1],
   single: [0.3, 0.5, 0.7, 0.85, 1],
 }
+/** Rounds of coordinate ascent over the model's weights at most. */
+const ROUNDS = Number(process.env['TRAIN_ROUNDS'] ?? 2)
+/** A stem enters the keyphraseness prior when candidates hold it in at least this many training documents. */
+const PRIOR_MIN_DOCS = 3
+/** Pseudo-counts pulling a stem's keyphraseness toward the average word's. */
+const PRIOR_SHRINK = 10
 
 interface Prepared {
   readonly name: string
@@ -48,14 +67,10 @@ interface Prepared {
   readonly candidates: ThemeSpan[][]
 }
 
-const dir = dataDir(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? fileURLToPath(new URL('../../shared/data', import.meta.url)))
+const args = process.argv.slice(2)
+const dir = dataDir(args.find((a) => !a.startsWith('--')) ?? fileURLToPath(new URL('../../shared/data', import.meta.url)))
 let annotator = createAnnotator()
 const background = loadBackground()
-const half = (parity: number): Prepared[] =>
-  prepared.map((p) => {
-    const keep = (_: unknown, i: number): boolean => i % 2 === parity
-    return { name: p.name, docs: p.docs.filter(keep), annotated: p.annotated.filter(keep), candidates: p.candidates.filter(keep) }
-  })
 // At most this many documents per set (the first, in name order); default all.
 const perSet = Number(process.env['TRAIN_LIMIT'] ?? Infinity)
 const prepared: Prepared[] = KEYPHRASE_SETS.map((name) => {
@@ -73,56 +88,255 @@ const prepared: Prepared[] = KEYPHRASE_SETS.map((name) => {
   })
   return { name, docs, annotated, candidates: annotated.map(extractCandidates) }
 })
+const half = (parity: number): Prepared[] =>
+  prepared.map((p) => {
+    const keep = (_: unknown, i: number): boolean => i % 2 === parity
+    return { name: p.name, docs: p.docs.filter(keep), annotated: p.annotated.filter(keep), candidates: p.candidates.filter(keep) }
+  })
 
-function scores(sets: readonly Prepared[], w: ThemeWeights): { f5: number[]; f10: number[] } {
+/** Top-10 titles of every document of the sets, ranked by `rank`. */
+function scores(sets: readonly Prepared[], rank: (d: AnnotatedDocument, c: ThemeSpan[]) => RankedCandidate[]): { f5: number[]; f10: number[] } {
   const f5: number[] = []
   const f10: number[] = []
   for (const s of sets) {
-    const ranks = s.annotated.map((d, i) => keyThemes(d, background, 10, w, s.candidates[i]).map((t) => themeTitle(d, t.spans[0]!)))
+    const ranks = s.annotated.map((d, i) => removeRedundant(rank(d, s.candidates[i]!), 10).map((t) => themeTitle(d, ownSpan(t))))
     f5.push(meanF1(ranks, s.docs, 5))
     f10.push(meanF1(ranks, s.docs, 10))
   }
   return { f5, f10 }
 }
+const sorted = (list: RankedCandidate[]): RankedCandidate[] =>
+  list.sort((a, b) => b.score - a.score || a.spans[0]!.tokenStart - b.spans[0]!.tokenStart || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+const byHand = (w: ThemeWeights) => (d: AnnotatedDocument, c: ThemeSpan[]): RankedCandidate[] =>
+  sorted(candidateFeatures(d, c, background, w).map((f) => ({ key: f.key, spans: f.spans, score: f.hand })))
+const byModel = (m: ThemeModel) => (d: AnnotatedDocument, c: ThemeSpan[]): RankedCandidate[] =>
+  sorted(candidateFeatures(d, c, background).map((f) => ({ key: f.key, spans: f.spans, score: modelScore(m, f.x) })))
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length
 const objective = (s: { f5: number[]; f10: number[] }): number => mean(s.f10) + 0.5 * mean(s.f5)
-
-const train = half(0)
-const check = half(1)
-let best: ThemeWeights = { ...DEFAULT_THEME_WEIGHTS }
-let bestScore = objective(scores(train, best))
-console.log(`start ${bestScore.toFixed(4)}`)
-for (let round = 0; round < 3; round++) {
-  let improved = false
-  for (const key of Object.keys(GRID) as (keyof ThemeWeights)[]) {
-    for (const v of GRID[key]) {
-      if (v === best[key]) continue
-      const w = { ...best, [key]: v }
-      const s = objective(scores(train, w))
-      if (s > bestScore + 1e-9) {
-        best = w
-        bestScore = s
-        improved = true
-      }
-    }
-    console.log(`round ${round} ${key} = ${best[key]}  objective ${bestScore.toFixed(4)}`)
-  }
-  if (!improved) break
-}
-const show = (label: string, sets: readonly Prepared[], w: ThemeWeights): void => {
-  const s = scores(sets, w)
+const show = (label: string, sets: readonly Prepared[], rank: (d: AnnotatedDocument, c: ThemeSpan[]) => RankedCandidate[]): void => {
+  const s = scores(sets, rank)
   console.log(`${label.padEnd(28)} ` + sets.map((p, i) => `${p.name} F1@5 ${s.f5[i]!.toFixed(3)} F1@10 ${s.f10[i]!.toFixed(3)}`).join('  '))
 }
-show('defaults, even (train)', train, DEFAULT_THEME_WEIGHTS)
-show('learned, even (train)', train, best)
-show('defaults, odd (check)', check, DEFAULT_THEME_WEIGHTS)
-show('learned, odd (check)', check, best)
-const literal = `export const DEFAULT_THEME_WEIGHTS: ThemeWeights = {\n${Object.entries(best).map(([k, v]) => `  ${k}: ${v},`).join('\n')}\n}`
-console.log(literal)
-if (process.argv.includes('--write')) {
-  const file = fileURLToPath(new URL('../src/themes/rank.ts', import.meta.url))
-  const src = readFileSync(file, 'utf8')
-  const next = src.replace(/export const DEFAULT_THEME_WEIGHTS: ThemeWeights = \{[^}]*\}/, literal)
-  writeFileSync(file, next)
-  console.log(`wrote ${file}`)
+const train = half(0)
+const check = half(1)
+const round6 = (x: number): number => Number(x.toPrecision(6))
+
+if (args.includes('--hand')) {
+  let best: ThemeWeights = { ...DEFAULT_THEME_WEIGHTS }
+  let bestScore = objective(scores(train, byHand(best)))
+  console.log(`start ${bestScore.toFixed(4)}`)
+  for (let round = 0; round < 3; round++) {
+    let improved = false
+    for (const key of Object.keys(GRID) as (keyof ThemeWeights)[]) {
+      for (const v of GRID[key]) {
+        if (v === best[key]) continue
+        const w = { ...best, [key]: v }
+        const s = objective(scores(train, byHand(w)))
+        if (s > bestScore + 1e-9) {
+          best = w
+          bestScore = s
+          improved = true
+        }
+      }
+      console.log(`round ${round} ${key} = ${best[key]}  objective ${bestScore.toFixed(4)}`)
+    }
+    if (!improved) break
+  }
+  show('defaults, even (train)', train, byHand(DEFAULT_THEME_WEIGHTS))
+  show('learned, even (train)', train, byHand(best))
+  show('defaults, odd (check)', check, byHand(DEFAULT_THEME_WEIGHTS))
+  show('learned, odd (check)', check, byHand(best))
+  const literal = `export const DEFAULT_THEME_WEIGHTS: ThemeWeights = {\n${Object.entries(best).map(([k, v]) => `  ${k}: ${v},`).join('\n')}\n}`
+  console.log(literal)
+  if (args.includes('--write')) {
+    const file = fileURLToPath(new URL('../src/themes/rank.ts', import.meta.url))
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/export const DEFAULT_THEME_WEIGHTS: ThemeWeights = \{[^}]*\}/, literal))
+    console.log(`wrote ${file}`)
+  }
+} else {
+  // Per document, once: its candidates' features and each candidate's match form (for F1 without re-titling).
+  interface DocRows {
+    readonly rows: CandidateFeatures[]
+    readonly keys: readonly string[]
+    readonly joined: readonly string[]
+    readonly titles: readonly string[]
+    /** matchForm and joinedForm of each title. */
+    readonly forms: readonly (readonly [string, string])[]
+  }
+  // Gold or not, per candidate of each training document (labels do not depend on the prior).
+  const isKey = (d: AnnotatedDocument, doc: KeyphraseDoc, r: CandidateFeatures): boolean => {
+    const title = themeTitle(d, r.spans[0]!)
+    return doc.keys.includes(matchForm(title)) || doc.joined.includes(joinedForm(title))
+  }
+  const labelled = train.map((s) =>
+    s.annotated.map((d, i) => candidateFeatures(d, s.candidates[i]!, background, DEFAULT_THEME_WEIGHTS, new Map()).map((r) => ({ key: r.key, gold: isKey(d, s.docs[i]!, r) }))),
+  )
+  /** Keyphraseness of stems from the training documents `keep` selects (see src/themes/prior.ts). */
+  const priorFrom = (keep: (i: number) => boolean): Map<string, number> => {
+    const n = new Map<string, number>()
+    const k = new Map<string, number>()
+    const docs = new Map<string, number>()
+    let all = 0
+    let hits = 0
+    for (const set of labelled) set.forEach((rows, i) => {
+      if (!keep(i)) return
+      const seen = new Set<string>()
+      for (const r of rows) for (const stem of new Set(r.key.split(' '))) {
+        n.set(stem, (n.get(stem) ?? 0) + 1)
+        all++
+        if (r.gold) {
+          k.set(stem, (k.get(stem) ?? 0) + 1)
+          hits++
+        }
+        seen.add(stem)
+      }
+      for (const stem of seen) docs.set(stem, (docs.get(stem) ?? 0) + 1)
+    })
+    const p0 = hits / Math.max(1, all)
+    const base = Math.log(p0 / (1 - p0))
+    const out = new Map<string, number>()
+    for (const [stem, count] of [...n].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+      if ((docs.get(stem) ?? 0) < PRIOR_MIN_DOCS) continue
+      const g = k.get(stem) ?? 0
+      const v = Math.round((Math.log((g + PRIOR_SHRINK * p0) / (count - g + PRIOR_SHRINK * (1 - p0))) - base) * 100) / 100
+      if (v !== 0) out.set(stem, v)
+    }
+    return out
+  }
+  // The shipped prior is learned on every training document; while the weights are learned, each training
+  // document reads a prior from the other half of the training documents (so that the weights do not trust a prior
+  // that has seen the document's own keys); the check half reads the shipped one.
+  const prior = priorFrom(() => true)
+  const foldPrior = [priorFrom((i) => i % 2 === 1), priorFrom((i) => i % 2 === 0)]
+  const rowsOf = (sets: readonly Prepared[], priorOf: (i: number) => ReadonlyMap<string, number>): DocRows[][] =>
+    sets.map((s) =>
+      s.annotated.map((d, i) => {
+        const rows = candidateFeatures(d, s.candidates[i]!, background, DEFAULT_THEME_WEIGHTS, priorOf(i))
+        const titles = rows.map((r) => themeTitle(d, r.spans[0]!))
+        return { rows, keys: s.docs[i]!.keys, joined: s.docs[i]!.joined, titles, forms: titles.map((t) => [matchForm(t), joinedForm(t)] as const) }
+      }),
+    )
+  const trainRows = rowsOf(train, (i) => foldPrior[i % 2]!)
+  const checkRows = rowsOf(check, () => prior)
+  console.log(`prior: ${prior.size} stems`)
+  const F = THEME_FEATURES.length
+  // Feature spread on the training rows: each coordinate step is a multiple of 1/sd (steps in standard units).
+  const sd = new Array<number>(F).fill(0)
+  {
+    const mu = new Array<number>(F).fill(0)
+    let n = 0
+    for (const set of trainRows) for (const d of set) for (const r of d.rows) {
+      n++
+      for (let f = 0; f < F; f++) mu[f] = mu[f]! + r.x[f]!
+    }
+    for (let f = 0; f < F; f++) mu[f] = mu[f]! / n
+    for (const set of trainRows) for (const d of set) for (const r of d.rows) for (let f = 0; f < F; f++) sd[f] = sd[f]! + (r.x[f]! - mu[f]!) ** 2
+    for (let f = 0; f < F; f++) sd[f] = Math.sqrt(sd[f]! / n) || 1
+  }
+  /** Mean F1@10 + half mean F1@5 over the sets, ranking by weights `w` then removing redundancy as keyThemes does. */
+  const evaluate = (sets: DocRows[][], w: readonly number[]): { f5: number[]; f10: number[] } => {
+    const f5: number[] = []
+    const f10: number[] = []
+    for (const set of sets) {
+      let s5 = 0
+      let s10 = 0
+      for (const d of set) {
+        const ranked = d.rows
+          .map((r, k) => ({ key: r.key, spans: r.spans, score: r.x.reduce((a, v, f) => a + v * w[f]!, 0), k }))
+          .sort((a, b) => b.score - a.score || a.spans[0]!.tokenStart - b.spans[0]!.tokenStart || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+        // The first 80 are enough to fill ten after redundancy removal in nearly every text (the rest only fold).
+        const kept = removeRedundant(ranked.slice(0, 80), 10)
+        const index = new Map(ranked.map((r) => [r.key, r.k]))
+        // f1At of bench/keyphrase-data.ts on the precomputed forms.
+        const seen: string[] = []
+        const hitsAt: boolean[] = []
+        const used = new Set<number>()
+        for (const t of kept) {
+          const [m, j] = d.forms[index.get(t.key)!]!
+          if (m === '' || seen.includes(m)) continue
+          seen.push(m)
+          let g = d.keys.indexOf(m)
+          if (g < 0 || used.has(g)) g = d.joined.findIndex((x, q) => x === j && !used.has(q))
+          if (g >= 0 && !used.has(g)) used.add(g)
+          hitsAt.push(g >= 0)
+        }
+        const f1 = (k: number): number => {
+          const n = Math.min(k, hitsAt.length)
+          const hits = hitsAt.slice(0, n).filter((h) => h).length
+          return hits === 0 || d.keys.length === 0 ? 0 : (2 * (hits / n) * (hits / d.keys.length)) / (hits / n + hits / d.keys.length)
+        }
+        s5 += f1(5)
+        s10 += f1(10)
+      }
+      f5.push(s5 / set.length)
+      f10.push(s10 / set.length)
+    }
+    return { f5, f10 }
+  }
+  // Start from the hand score alone and move one weight at a time by fixed steps (in standard units) while the
+  // training objective improves; ties keep the earlier weights.
+  const STEPS_SD = [-1, -0.5, -0.25, -0.1, 0.1, 0.25, 0.5, 1]
+  let w: number[] = THEME_FEATURES.map((f) => (f === 'handScore' ? 1 : 0))
+  let best = objective(evaluate(trainRows, w))
+  console.log(`hand score alone: objective ${best.toFixed(4)} (even half)`)
+  for (let round = 0; round < ROUNDS; round++) {
+    let improved = false
+    // The keyphraseness features first: they are new to the hand score.
+    const order = THEME_FEATURES.map((_, f) => f).sort((a, b) => Number(!THEME_FEATURES[a]!.startsWith('prior')) - Number(!THEME_FEATURES[b]!.startsWith('prior')) || a - b)
+    for (const f of order) {
+      if (THEME_FEATURES[f] === 'handScore') continue
+      for (const step of STEPS_SD) {
+        const next = [...w]
+        next[f] = round6(next[f]! + step / sd[f]!)
+        const o = objective(evaluate(trainRows, next))
+        if (o > best + 1e-9) {
+          best = o
+          w = next
+          improved = true
+        }
+      }
+      console.log(`round ${round} ${THEME_FEATURES[f]} = ${w[f]}  objective ${best.toFixed(4)}`)
+    }
+    if (!improved) break
+  }
+  const model: ThemeModel = { features: [...THEME_FEATURES], weights: w, bias: 0 }
+  const hand = THEME_FEATURES.map((f) => (f === 'handScore' ? 1 : 0))
+  const line = (label: string, e: { f5: number[]; f10: number[] }): void =>
+    console.log(`${label.padEnd(28)} ` + KEYPHRASE_SETS.map((name, i) => `${name} F1@5 ${e.f5[i]!.toFixed(3)} F1@10 ${e.f10[i]!.toFixed(3)}`).join('  '))
+  line('hand, even (train)', evaluate(trainRows, hand))
+  line('model, even (train)', evaluate(trainRows, w))
+  line('hand, odd (check)', evaluate(checkRows, hand))
+  line('model, odd (check)', evaluate(checkRows, w))
+  const body = THEME_FEATURES.map((f, i) => `    ${JSON.stringify(f)}: ${model.weights[i]},`).join('\n')
+  const source = `import type { ThemeModel } from './rank.ts'
+
+/**
+ * The theme ranker, written by \`bench/train-themes.ts --write\`: pairwise logistic regression over the features of
+ * \`candidateFeatures\` (src/themes/rank.ts), trained on the even-numbered documents of the Inspec, SemEval2017 and
+ * 500N-KPCrowd development sets. Do not edit by hand: retrain.
+ */
+const WEIGHTS: Record<string, number> = {
+${body}
 }
+
+export const THEME_MODEL: ThemeModel | null = {
+  features: Object.keys(WEIGHTS),
+  weights: Object.values(WEIGHTS),
+  bias: ${model.bias},
+}
+`
+  console.log(source)
+  if (args.includes('--write')) {
+    const file = fileURLToPath(new URL('../src/themes/model.ts', import.meta.url))
+    writeFileSync(file, source)
+    const priorFile = fileURLToPath(new URL('../lexicons/en/theme-word-prior.tsv', import.meta.url))
+    const header = [
+      '# Keyphraseness of word stems: stem<TAB>log-odds that a candidate phrase holding the stem is a key phrase, relative',
+      '# to all stems. Written by bench/train-themes.ts --write from the even-numbered documents of the Inspec, SemEval2017',
+      '# and 500N-KPCrowd development sets (see lexicons/README.md for their licences).',
+    ]
+    writeFileSync(priorFile, [...header, ...[...prior].map(([stem, v]) => `${stem}\t${v}`)].join('\n') + '\n')
+    console.log(`wrote ${file} and ${priorFile}`)
+  }
+}
+

@@ -19,6 +19,8 @@ export interface ThemeSpan {
   readonly words: readonly string[]
   /** Per word: whether it is a proper noun. */
   readonly proper: readonly boolean[]
+  /** Per word: whether it is an adjective-like modifier ("discrete", "distributed", "state-of-the-art"). */
+  readonly adjective: readonly boolean[]
   /**
    * Whether this is a part of a longer noun phrase standing at the same place (a noun of "battery life", the name
    * of "Obama administration"): a candidate for ranking, not a phrase of its own for facets.
@@ -243,6 +245,7 @@ export function extractCandidates(doc: AnnotatedDocument): ThemeSpan[] {
       isProper: head.cls === 'P',
       words: words.map((u) => u.surface),
       proper: words.map((u) => u.cls === 'P'),
+      adjective: words.map((u) => u.cls === 'A'),
       isPart,
     })
   }

@@ -9,7 +9,20 @@ import { extractCandidates, type ThemeSpan } from './candidates.ts'
 import { DEFAULT_THEME_WEIGHTS, rankCandidates, removeRedundant, type RankedCandidate, type ThemeWeights } from './rank.ts'
 
 export { extractCandidates, type ThemeSpan } from './candidates.ts'
-export { DEFAULT_THEME_WEIGHTS, rankCandidates, removeRedundant, type RankedCandidate, type ThemeWeights } from './rank.ts'
+export {
+  DEFAULT_THEME_WEIGHTS,
+  THEME_FEATURES,
+  candidateFeatures,
+  modelScore,
+  rankCandidates,
+  removeRedundant,
+  type CandidateFeatures,
+  type RankedCandidate,
+  type ThemeModel,
+  type ThemeWeights,
+} from './rank.ts'
+export { THEME_MODEL } from './model.ts'
+export { loadThemePrior, parseThemePrior, type ThemePrior } from './prior.ts'
 export { loadBackground, parseBackground, type Background } from './background.ts'
 
 /**
@@ -19,6 +32,14 @@ export { loadBackground, parseBackground, type Background } from './background.t
 export function themeTitle(doc: AnnotatedDocument, span: ThemeSpan): string {
   const text = doc.text.slice(doc.tokens[span.tokenStart]!.start, doc.tokens[span.tokenEnd - 1]!.end).replace(/\s+/g, ' ')
   return span.proper.some((p) => p) ? text : text.toLowerCase()
+}
+
+/**
+ * The first occurrence of a ranked theme's own phrase: after redundancy removal its occurrences also hold those of
+ * the phrases folded into it ("battery" said before "battery life"), which must not give it their title.
+ */
+export function ownSpan(theme: RankedCandidate): ThemeSpan {
+  return theme.spans.find((s) => s.stemmed === theme.key) ?? theme.spans[0]!
 }
 
 /** Ranked, non-redundant themes of a document (at most `limit`), with the candidates they came from. */

@@ -1,6 +1,8 @@
 import type { AnnotatedDocument } from '../nlp/types.ts'
 import { UNSEEN_ZIPF, type Background } from './background.ts'
 import type { ThemeSpan } from './candidates.ts'
+import { THEME_MODEL } from './model.ts'
+import { loadThemePrior, type ThemePrior } from './prior.ts'
 
 /**
  * Weights of the theme score (see {@link rankCandidates}). The defaults are the ones `bench/train-themes.ts`
@@ -76,18 +78,80 @@ export interface RankedCandidate {
 }
 
 /**
- * Rank candidate phrases. Each word (by stem) gets a score from how often it occurs inside candidates and how
- * rare it is in everyday English (the background list), YAKE's and TF-IDF's two strongest signals; a phrase
- * sums its words' scores, divided by its length to the power `lengthNorm`, and is lifted by its own frequency, an
- * early first mention, names and spread. Ties break by first position, then key: the order is a pure function
- * of the document.
+ * Features of a candidate phrase that the learned ranker ({@link ThemeModel}, trained by `bench/train-themes.ts`)
+ * weighs, in this order. `L` is the log of the text's length over 100 tokens (clamped to -1.5..3): products with it
+ * let one model weigh recurrence and phrase length differently in abstracts and in news stories.
  */
-export function rankCandidates(
+export const THEME_FEATURES = [
+  'handScore', // log of the hand-weighted score (ThemeWeights)
+  'words1', // a single word
+  'words2', // two words
+  'words3plus', // three words or more
+  'logCount', // log of the phrase's occurrences
+  'logCountAlone', // log(1 + occurrences that are not parts of a longer phrase)
+  'firstAt', // relative position of the first mention, 0..1
+  'firstSentence', // first mention in the first sentence (a title)
+  'spread', // share of sentences between first and last mention
+  'specMean', // mean term specificity of the words (background list)
+  'specMin', // specificity of the most common word
+  'specHead', // specificity of the last word
+  'properShare', // share of name words
+  'partOnly', // seen only inside longer phrases
+  'adjectiveFirst', // a phrase of several words opening with an adjective ("new entrants")
+  'acronym', // written in capitals, 2 to 6 letters ("IBS", "CL")
+  'digit', // holds a digit
+  'hyphen', // holds a hyphenated compound
+  'logWordFreq', // mean log frequency of its words in the text's phrases
+  'logContainers', // log(1 + distinct longer candidates holding the phrase)
+  'priorMean', // mean keyphraseness of its words (ThemePrior)
+  'priorHead', // keyphraseness of the last word
+  'priorMin', // keyphraseness of the least telling word
+  'L*words1',
+  'L*logCount',
+  'L*firstAt',
+  'L*specMean',
+  'L*properShare',
+  'L*partOnly',
+  'L*handScore',
+  'L*firstSentence',
+  'L*logWordFreq',
+] as const
+
+/** A linear scorer over {@link THEME_FEATURES}: score = sigmoid(bias + weights . features). */
+export interface ThemeModel {
+  /** The feature names the weights were trained for (must equal {@link THEME_FEATURES}). */
+  readonly features: readonly string[]
+  readonly weights: readonly number[]
+  readonly bias: number
+}
+
+/** One candidate phrase (its occurrences grouped by stems), its hand score and its features. */
+export interface CandidateFeatures {
+  readonly key: string
+  readonly spans: ThemeSpan[]
+  /** The hand-weighted score ({@link ThemeWeights}). */
+  readonly hand: number
+  /** Values of {@link THEME_FEATURES}, in order. */
+  readonly x: number[]
+}
+
+const EMPTY_PRIOR: ThemePrior = new Map()
+
+const ACRONYM = /^[A-Z][A-Z0-9]{1,5}s?$/
+
+/**
+ * Group a document's candidates by stems and compute each group's hand score and features. Each word (by stem)
+ * gets a score from how often it occurs inside candidates and how rare it is in everyday English (the background
+ * list), YAKE's and TF-IDF's two strongest signals; the hand score sums its words' scores, divided by its length to
+ * the power `lengthNorm`, and is lifted by its own frequency, an early first mention, names and spread.
+ */
+export function candidateFeatures(
   doc: AnnotatedDocument,
   spans: readonly ThemeSpan[],
   background: Background,
   w: ThemeWeights = DEFAULT_THEME_WEIGHTS,
-): RankedCandidate[] {
+  prior: ThemePrior = loadThemePrior(),
+): CandidateFeatures[] {
   const groups = new Map<string, ThemeSpan[]>()
   const wordFreq = new Map<string, number>()
   for (const s of spans) {
@@ -103,6 +167,7 @@ export function rankCandidates(
   const phraseFrequency = w.phraseFrequency + w.phraseFrequencyPerLogTokens * Math.max(0, Math.log(Math.max(1, doc.tokens.length) / 300))
   const nTokens = Math.max(1, doc.tokens.length)
   const nSentences = Math.max(1, doc.sentences.length)
+  const L = Math.min(3, Math.max(-1.5, logLength))
   const specificity = (surface: string, isName: boolean): number => {
     // A hyphenated compound is as specific as its rarest part.
     let zipf = 99
@@ -115,34 +180,133 @@ export function rankCandidates(
     const s = Math.max(0.02, (w.zipfCeiling - zipf) / w.zipfCeiling)
     return w.specificity === 1 ? s : Math.pow(s, w.specificity)
   }
-  const out: RankedCandidate[] = []
+  // Distinct longer candidates holding each key ("battery" in "battery life" and "long battery life").
+  const padded = [...groups.keys()].filter((k) => k.includes(' ')).map((k) => ` ${k} `)
+  const out: CandidateFeatures[] = []
   for (const [key, list] of groups) {
     const first = list[0]!
     const stems = key.split(' ')
     let sum = 0
     let properWords = 0
+    let specSum = 0
+    let specMin = 1
+    let specLast = 0
+    let logWf = 0
+    let priorSum = 0
+    let priorMin = Infinity
+    let priorLast = 0
     for (let k = 0; k < stems.length; k++) {
-      sum += specificity(first.words[k] ?? stems[k]!, first.proper[k] === true) * (1 + Math.log(wordFreq.get(stems[k]!) ?? 1))
+      const pr = prior.get(stems[k]!) ?? 0
+      priorSum += pr
+      priorMin = Math.min(priorMin, pr)
+      priorLast = pr
+      const spec = specificity(first.words[k] ?? stems[k]!, first.proper[k] === true)
+      const wf = wordFreq.get(stems[k]!) ?? 1
+      sum += spec * (1 + Math.log(wf))
+      specSum += spec
+      specMin = Math.min(specMin, spec)
+      specLast = spec
+      logWf += Math.log(wf)
       if (first.proper[k] === true) properWords++
     }
     const n = stems.length
     const firstAt = first.tokenStart / nTokens
     const s0 = doc.tokens[first.tokenStart]!.sentence
     const s1 = doc.tokens[list[list.length - 1]!.tokenStart]!.sentence
-    const score =
+    const partOnly = list.every((s) => s.isPart)
+    const hand =
       (sum / Math.pow(n, lengthNorm)) *
       (1 + phraseFrequency * Math.log(list.length)) *
       (1 + w.position * (1 - firstAt) * (1 - firstAt)) *
       (1 + (w.proper * properWords) / n) *
       (1 + (w.spread * (s1 - s0)) / nSentences) *
-      (list.every((s) => s.isPart) ? (n > 1 ? w.partPhraseOnly : w.partOnly) : 1) *
+      (partOnly ? (n > 1 ? w.partPhraseOnly : w.partOnly) : 1) *
       (n === 1 && list.length === 1 && properWords === 0 ? w.singleOnce : 1) *
       (n === 1 && properWords === 0 ? w.single : 1)
-    out.push({ key, spans: list, score })
+    const handLog = Math.log(Math.max(1e-9, hand))
+    const logCount = Math.log(list.length)
+    const specMean = specSum / n
+    const properShare = properWords / n
+    const inFirst = s0 === 0 ? 1 : 0
+    const surface = doc.text.slice(doc.tokens[first.tokenStart]!.start, doc.tokens[first.tokenEnd - 1]!.end)
+    const p = ` ${key} `
+    let containers = 0
+    for (const q of padded) if (q.length > p.length && q.includes(p)) containers++
+    const meanLogWf = logWf / n
+    out.push({
+      key,
+      spans: list,
+      hand,
+      x: [
+        handLog,
+        n === 1 ? 1 : 0,
+        n === 2 ? 1 : 0,
+        n >= 3 ? 1 : 0,
+        logCount,
+        Math.log(1 + list.filter((s) => !s.isPart).length),
+        firstAt,
+        inFirst,
+        (s1 - s0) / nSentences,
+        specMean,
+        specMin,
+        specLast,
+        properShare,
+        partOnly ? 1 : 0,
+        n > 1 && first.adjective[0] === true ? 1 : 0,
+        n === 1 && ACRONYM.test(surface) ? 1 : 0,
+        /\d/.test(surface) ? 1 : 0,
+        first.words.some((x) => x.includes('-')) ? 1 : 0,
+        meanLogWf,
+        Math.log(1 + containers),
+        priorSum / n,
+        priorLast,
+        priorMin,
+        L * (n === 1 ? 1 : 0),
+        L * logCount,
+        L * firstAt,
+        L * specMean,
+        L * properShare,
+        L * (partOnly ? 1 : 0),
+        L * handLog,
+        L * inFirst,
+        L * meanLogWf,
+      ],
+    })
   }
+  return out
+}
+
+/** The learned score of a candidate's features: sigmoid(bias + weights . x). */
+export function modelScore(model: ThemeModel, x: readonly number[]): number {
+  let z = model.bias
+  for (let i = 0; i < x.length; i++) z += (model.weights[i] ?? 0) * x[i]!
+  return 1 / (1 + Math.exp(-z))
+}
+
+/**
+ * Rank candidate phrases: by the learned model over {@link candidateFeatures} (the default, {@link THEME_MODEL}),
+ * or by the hand score alone when `model` is null. Ties break by first position, then key: the order is a pure
+ * function of the document.
+ */
+export function rankCandidates(
+  doc: AnnotatedDocument,
+  spans: readonly ThemeSpan[],
+  background: Background,
+  w: ThemeWeights = DEFAULT_THEME_WEIGHTS,
+  model: ThemeModel | null = THEME_MODEL,
+  prior?: ThemePrior,
+): RankedCandidate[] {
+  const out: RankedCandidate[] = candidateFeatures(doc, spans, background, w, prior ?? (model === null ? EMPTY_PRIOR : loadThemePrior())).map((c) => ({
+    key: c.key,
+    spans: c.spans,
+    score: model === null ? c.hand : modelScore(model, c.x),
+  }))
   out.sort((a, b) => b.score - a.score || a.spans[0]!.tokenStart - b.spans[0]!.tokenStart || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
   return out
 }
+
+/** Whether a word said on its own often stays beside a phrase holding it (see {@link removeRedundant}). */
+export const STANDALONE_WORDS = false
 
 /**
  * Drop redundant themes: a single word that is a word of a better-ranked phrase, or a phrase holding a
@@ -152,13 +316,25 @@ export function rankCandidates(
  * both (F1@10 0.294 against 0.267 when they are folded too, Inspec), unless every occurrence of the shorter one
  * lies inside an occurrence of the kept one ("new battery" and "battery life" of "new battery life"). Order is kept.
  */
-export function removeRedundant(ranked: readonly RankedCandidate[], limit = Infinity): RankedCandidate[] {
-  const kept: { key: string; padded: string; spans: ThemeSpan[]; score: number }[] = []
+export function removeRedundant(ranked: readonly RankedCandidate[], limit = Infinity, standalone = STANDALONE_WORDS): RankedCandidate[] {
+  const kept: { key: string; padded: string; spans: ThemeSpan[]; score: number; alone: number }[] = []
+  // Occurrences of a word standing as a noun phrase of its own ("the battery"), not inside a longer one.
+  const aloneOf = (c: RankedCandidate): number => c.spans.filter((s) => s.isPart !== true).length
+  const overlapping = (a: readonly ThemeSpan[], b: readonly ThemeSpan[]): number =>
+    a.filter((s) => b.some((t) => s.tokenStart < t.tokenEnd && t.tokenStart < s.tokenEnd)).length
   for (const c of ranked) {
     const padded = ` ${c.key} `
     const single = !c.key.includes(' ')
+    const alone = single ? aloneOf(c) : 0
+    // A word said on its own at least twice, and more often than inside the phrase, names a theme of its own.
+    const ownTheme = (wordAlone: number, inside: number): boolean => standalone && wordAlone >= 2 && wordAlone > inside
     const into =
-      kept.find((k) => (single || !k.key.includes(' ')) && (k.padded.includes(padded) || padded.includes(k.padded))) ??
+      kept.find(
+        (k) =>
+          (single || !k.key.includes(' ')) &&
+          (k.padded.includes(padded) || padded.includes(k.padded)) &&
+          !(single ? ownTheme(alone, overlapping(c.spans, k.spans)) : ownTheme(k.alone, overlapping(k.spans, c.spans))),
+      ) ??
       // A phrase seen only inside one kept theme's occurrences ("new battery" of "new battery life").
       kept.find((k) => k.padded.includes(padded) && c.spans.every((s) => k.spans.some((t) => t.tokenStart <= s.tokenStart && s.tokenEnd <= t.tokenEnd)))
     if (into !== undefined) {
@@ -167,7 +343,7 @@ export function removeRedundant(ranked: readonly RankedCandidate[], limit = Infi
       continue
     }
     if (kept.length >= limit) continue
-    kept.push({ key: c.key, padded, spans: [...c.spans], score: c.score })
+    kept.push({ key: c.key, padded, spans: [...c.spans], score: c.score, alone })
   }
   return kept.map((k) => ({ key: k.key, spans: k.spans.sort((a, b) => a.tokenStart - b.tokenStart), score: k.score }))
 }

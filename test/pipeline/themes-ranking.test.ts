@@ -1,14 +1,29 @@
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '../../src/engine/create-engine.ts'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
-import { extractCandidates, keyThemes, loadBackground, parseBackground, removeRedundant, themeTitle, type RankedCandidate } from '../../src/themes/index.ts'
+import {
+  THEME_FEATURES,
+  THEME_MODEL,
+  candidateFeatures,
+  extractCandidates,
+  keyThemes,
+  loadBackground,
+  loadThemePrior,
+  ownSpan,
+  parseBackground,
+  parseThemePrior,
+  removeRedundant,
+  themeTitle,
+  type RankedCandidate,
+} from '../../src/themes/index.ts'
+import { f1At, joinedForm, matchForm } from '../../bench/keyphrase-data.ts'
 
 const annotator = createAnnotator()
 const background = loadBackground()
 const candidates = (text: string): string[] => extractCandidates(annotator.annotate(text)).filter((c) => !c.isPart).map((c) => c.normalized)
 const themes = (text: string, limit = 10): string[] => {
   const doc = annotator.annotate(text)
-  return keyThemes(doc, background, limit).map((t) => themeTitle(doc, t.spans[0]!))
+  return keyThemes(doc, background, limit).map((t) => themeTitle(doc, ownSpan(t)))
 }
 
 describe('theme candidates', () => {
@@ -97,6 +112,19 @@ describe('theme ranking', () => {
     expect(out[1]!.spans.map((s) => s.tokenStart)).toEqual([5, 20])
   })
 
+  it('should title a theme by its own phrase, not by a word folded into it that was said first', () => {
+    const span = (start: number, end: number, stemmed: string) => ({ tokenStart: start, tokenEnd: end, stemmed }) as never
+    const ranked: RankedCandidate[] = [
+      { key: 'neural network', spans: [span(5, 7, 'neural network')], score: 2 },
+      { key: 'network', spans: [span(0, 1, 'network')], score: 1 },
+    ]
+    const [theme] = removeRedundant(ranked)
+    expect(theme!.spans.map((s) => s.tokenStart)).toEqual([0, 5])
+    expect(ownSpan(theme!).tokenStart).toBe(5)
+    const doc = annotator.annotate('The network failed twice. Our neural network learns fast, and the neural network is small.')
+    for (const t of keyThemes(doc, background)) expect(ownSpan(t).stemmed).toBe(t.key)
+  })
+
   it('should fold a phrase seen only inside a kept theme, and keep one that also stands elsewhere', () => {
     const span = (start: number, end: number) => ({ tokenStart: start, tokenEnd: end }) as never
     const ranked: RankedCandidate[] = [
@@ -121,6 +149,32 @@ describe('theme ranking', () => {
       return JSON.stringify({ themes: out.themes, entities: out.entities })
     }
     expect(await run()).toBe(await run())
+  })
+
+  it('should score with a trained model over the features it was trained for, and a telling word prior', () => {
+    expect(THEME_MODEL).not.toBeNull()
+    expect(THEME_MODEL!.features).toEqual([...THEME_FEATURES])
+    expect(THEME_MODEL!.weights).toHaveLength(THEME_FEATURES.length)
+    const doc = annotator.annotate('We propose a new method for training recurrent neural networks. Results show the method is fast.')
+    for (const c of candidateFeatures(doc, extractCandidates(doc), background)) {
+      expect(c.x).toHaveLength(THEME_FEATURES.length)
+      expect(c.x.every(Number.isFinite)).toBe(true)
+    }
+    // Keyphraseness: "network" is a key phrase's word far more often than "result".
+    const prior = loadThemePrior()
+    expect(prior.get('network')!).toBeGreaterThan(0)
+    expect(prior.get('result') ?? 0).toBeLessThan(prior.get('network')!)
+    expect(parseThemePrior('# c\nnetwork\t1.5\n').get('network')).toBe(1.5)
+    expect(() => parseThemePrior('network\t1\nresult minus\n')).toThrow(/line 2/)
+  })
+
+  it('should match hyphenated words written with or without hyphens, on both sides alike', () => {
+    // 500N-KPCrowd's keys drop the hyphens the text has ("37yearold"); Inspec's keep them.
+    expect(joinedForm('37-year-old actors')).toBe(joinedForm('37yearold actor'))
+    expect(matchForm('syntax-sensitive rules')).toBe('syntax sensit rule')
+    expect(f1At(['37-year-old actor', 'syntax-sensitive rules'], [matchForm('37yearold actor'), matchForm('syntax-sensitive rules')], 10, [joinedForm('37yearold actor'), joinedForm('syntax-sensitive rules')])).toBe(1)
+    // A key matches once, however many of its forms are predicted.
+    expect(f1At(['37-year-old actor', '37yearold actor'], [matchForm('37yearold actor')], 10, [joinedForm('37yearold actor')])).toBeCloseTo((2 * 0.5 * 1) / 1.5)
   })
 
   it('should read the background list and name the line of a malformed entry', () => {

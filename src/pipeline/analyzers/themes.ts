@@ -4,7 +4,7 @@ import { contextSentiment, round4, spanMentions, type TokenRange } from '../span
 import { need } from '../pipeline.ts'
 import type { Analyzer, SentimentSection } from '../types.ts'
 import { resolveDataDir } from '../../resources.ts'
-import { extractCandidates, keyThemes, loadBackground, themeTitle, type Background, type ThemeSpan } from '../../themes/index.ts'
+import { extractCandidates, keyThemes, loadBackground, ownSpan, themeTitle, type Background, type ThemeSpan } from '../../themes/index.ts'
 
 export type { ThemeSpan } from '../../themes/index.ts'
 export { extractCandidates } from '../../themes/index.ts'
@@ -86,7 +86,7 @@ export function rankThemes(
   limit = Infinity,
 ): FoundTheme[] {
   return keyThemes(doc, background, limit, undefined, candidates).map((c) => {
-    const first = c.spans[0]!
+    const first = ownSpan(c)
     const context = contextSentiment(doc, c.spans, sentiment)
     const evidence = context.sentences.filter((i) => sentiment.sentencePolar[i] === true).length
     return {

@@ -1,0 +1,47 @@
+import type { ThemeModel } from './rank.ts'
+
+/**
+ * The theme ranker, written by `bench/train-themes.ts --write`: pairwise logistic regression over the features of
+ * `candidateFeatures` (src/themes/rank.ts), trained on the even-numbered documents of the Inspec, SemEval2017 and
+ * 500N-KPCrowd development sets. Do not edit by hand: retrain.
+ */
+const WEIGHTS: Record<string, number> = {
+    "handScore": 1,
+    "words1": -0.302806,
+    "words2": 0,
+    "words3plus": -0.314026,
+    "logCount": 0,
+    "logCountAlone": 0,
+    "firstAt": 0,
+    "firstSentence": 0,
+    "spread": 0,
+    "specMean": 0,
+    "specMin": 0,
+    "specHead": -0.568637,
+    "properShare": 0,
+    "partOnly": -3.01798,
+    "adjectiveFirst": 0,
+    "acronym": 2.6605,
+    "digit": 0,
+    "hyphen": 0.414225,
+    "logWordFreq": 0,
+    "logContainers": 0,
+    "priorMean": 1.77572,
+    "priorHead": -0.288853,
+    "priorMin": 0,
+    "L*words1": 0.154793,
+    "L*logCount": 0,
+    "L*firstAt": 0,
+    "L*specMean": 0,
+    "L*properShare": 0,
+    "L*partOnly": -1.69558,
+    "L*handScore": 0.16647,
+    "L*firstSentence": 0,
+    "L*logWordFreq": 0.156964,
+}
+
+export const THEME_MODEL: ThemeModel | null = {
+  features: Object.keys(WEIGHTS),
+  weights: Object.values(WEIGHTS),
+  bias: 0,
+}
