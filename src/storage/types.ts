@@ -15,9 +15,10 @@ export { StorageUnavailableError, StorageValueError, isStorageUnavailable, isSto
  * booleans, null; properties holding `undefined` are dropped, as JSON drops them). Every backend stores
  * exactly what Redis can keep, so memory and Redis answer alike.
  *
- * Returned items are the caller's to read, not to change: the memory storage hands out its stored
- * `input`/`output` objects deeply frozen (no copy per read), so changing them throws a TypeError in strict
- * code (every ES module) and can never alter what is stored; other backends may hand out fresh copies.
+ * Returned items are the caller's to read, not to change: the memory storage hands out its stored `input`
+ * objects deeply frozen (no copy per read), so changing them throws a TypeError in strict code (every ES
+ * module) and can never alter what is stored, and a fresh `output` parsed from the encoded form it keeps;
+ * other backends may hand out fresh copies of both.
  * The item object itself (status, seq, ...) is always a fresh shallow object the caller may change.
  *
  * Errors: a backend that cannot be reached throws {@link StorageUnavailableError} quickly (answer 503 with
