@@ -3,25 +3,31 @@
  * predicted relation counts only when both arguments' token spans and types and the relation type equal a gold
  * relation (the measure of Miwa and Sasaki 2014, Bekoulis et al. 2018 and SpERT 2020).
  *
- *   npx tsx bench/eval-relations.ts [dataDir]      (default ../shared/data; npm run eval:relations)
+ *   npx tsx bench/eval-relations.ts [dataDir] [split] [--spaced]   (default ../shared/data dev; npm run eval:relations)
  *
  * Two settings: with the gold entities given (the classifier and rules alone), and end to end, where the
- * entities come from our own recognition (the engine's entity extractor over the sentence's tokens joined by
- * spaces, Person -> Peop, Company -> Org, Place -> Loc; other types dropped). The published figures are on the
+ * entities come from our own recognition (the engine's entity extractor, Person -> Peop, Company -> Org,
+ * Place -> Loc; other types dropped). The engine reads each sentence as running text (`conll04Text`: no space
+ * before commas and periods, `doesn 't` -> `doesn't`, `O 'Brien` -> `O'Brien`); `--spaced` feeds it the tokens
+ * joined by spaces instead. A recognised mention counts only when it falls on CoNLL04 token boundaries
+ * (`alignSpan`: leftover punctuation inside a token, as in CoNLL04's `China.`, is allowed); one that does not is
+ * a false positive, and so is every relation that has it as an argument. The published figures are on the
  * CoNLL04 test split, end to end.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { join, resolve } from 'node:path'
-import { tokenStarts } from '../src/entities/conll.ts'
-import { readConll04, type Conll04Sentence } from '../src/relations/conll04.ts'
+import { conll04Text, conllSpanOf, docSpanOf, readConll04, spacedText, type Conll04Sentence } from '../src/relations/conll04.ts'
 import { argTypeOf, findRelations, loadRelationResources, type RelationEntity } from '../src/relations/index.ts'
 import { createEntityExtractor } from '../src/entities/extract.ts'
 import { createAnnotator } from '../src/nlp/annotate.ts'
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
-const dataArg = resolve(process.argv[2] ?? resolve(repo, '../shared/data'))
-const split = process.argv[3] ?? 'dev'
+const argv = process.argv.slice(2)
+const positional = argv.filter((a) => !a.startsWith('--'))
+const spaced = argv.includes('--spaced')
+const dataArg = resolve(positional[0] ?? resolve(repo, '../shared/data'))
+const split = positional[1] ?? 'dev'
 const file = [join(dataArg, 'relations', `conll04-${split}.txt`), join(dataArg, `conll04-${split}.txt`)].find((p) => existsSync(p))
 if (file === undefined) {
   console.error(`no conll04-${split}.txt in ${dataArg} or ${dataArg}/relations`)
@@ -38,12 +44,8 @@ const LABELS = ['Work_For', 'Live_In', 'Located_In', 'OrgBased_In', 'Kill']
 
 interface Counts { tp: number; fp: number; fn: number }
 const table = (): Map<string, Counts> => new Map(['ALL', ...LABELS].map((l) => [l, { tp: 0, fp: 0, fn: 0 }]))
-const gold = (s: Conll04Sentence): string[] =>
-  s.relations.map((r) => {
-    const a = s.mentions[r.a]!
-    const b = s.mentions[r.b]!
-    return `${r.label}|${a.start}:${a.end}:${a.type}|${b.start}:${b.end}:${b.type}`
-  })
+const mentionKey = (m: { start: number; end: number; type: string }): string => `${m.start}:${m.end}:${m.type}`
+const gold = (s: Conll04Sentence): string[] => s.relations.map((r) => `${r.label}|${mentionKey(s.mentions[r.a]!)}|${mentionKey(s.mentions[r.b]!)}`)
 function tally(t: Map<string, Counts>, g: readonly string[], p: readonly string[]): void {
   const gs = new Set(g)
   const ps = new Set(p)
@@ -55,57 +57,38 @@ function tally(t: Map<string, Counts>, g: readonly string[], p: readonly string[
   }
   for (const k of gs) if (!ps.has(k)) { t.get(k.split('|')[0]!)!.fn++; t.get('ALL')!.fn++ }
 }
+const f1 = (c: Counts): number => (c.tp === 0 ? 0 : (2 * c.tp) / (2 * c.tp + c.fp + c.fn))
 const prf = (c: Counts): string => {
   const p = c.tp / Math.max(1, c.tp + c.fp)
   const r = c.tp / Math.max(1, c.tp + c.fn)
-  const f = p + r === 0 ? 0 : (2 * p * r) / (p + r)
-  return `P ${p.toFixed(3)}  R ${r.toFixed(3)}  F1 ${f.toFixed(3)}  (tp ${c.tp}, fp ${c.fp}, fn ${c.fn})`
+  return `P ${p.toFixed(3)}  R ${r.toFixed(3)}  F1 ${f1(c).toFixed(3)}  (tp ${c.tp}, fp ${c.fp}, fn ${c.fn})`
 }
 
 const withGold = table()
 const endToEnd = table()
-const ner = { tp: 0, fp: 0, fn: 0 }
+const ner = new Map(['ALL', 'Peop', 'Org', 'Loc'].map((l) => [l, { tp: 0, fp: 0, fn: 0 }]))
 let relMs = 0
 let reachable = 0
 let nerMs = 0
+let unmappedGold = 0
+let splitGold = 0
 for (const s of sentences) {
-  const text = s.tokens.join(' ')
-  const starts = tokenStarts(s.tokens)
-  const doc = annotator.annotate(text)
-  // Document token index of the CoNLL04 token starting at a character offset (and ending at one).
-  const byStart = new Map<number, number>()
-  const byEnd = new Map<number, number>()
-  doc.tokens.forEach((t) => { byStart.set(t.start, t.index); byEnd.set(t.end, t.index) })
-  const conllOfStart = new Map(starts.map((c, i) => [c, i]))
-  const conllOfEnd = new Map(starts.map((c, i) => [c + s.tokens[i]!.length, i]))
-  const toDoc = (a: number, b: number): { tokenStart: number; tokenEnd: number } | undefined => {
-    const x = byStart.get(starts[a]!)
-    const y = byEnd.get(starts[b - 1]! + s.tokens[b - 1]!.length)
-    return x === undefined || y === undefined ? undefined : { tokenStart: x, tokenEnd: y + 1 }
-  }
-  const toConll = (m: { tokenStart: number; tokenEnd: number }): [number, number] | undefined => {
-    const a = conllOfStart.get(doc.tokens[m.tokenStart]!.start)
-    const b = conllOfEnd.get(doc.tokens[m.tokenEnd - 1]!.end)
-    return a === undefined || b === undefined ? undefined : [a, b + 1]
-  }
-  const keyOf = (label: string | undefined, ents: readonly RelationEntity[], args: readonly [number, number], spans: readonly { tokenStart: number; tokenEnd: number }[]): string | undefined => {
-    if (label === undefined) return undefined
-    const a = toConll(spans[0]!)
-    const b = toConll(spans[1]!)
-    const ta = argTypeOf(ents[args[0]]!.entity_type)
-    const tb = argTypeOf(ents[args[1]]!.entity_type)
-    if (a === undefined || b === undefined) return undefined
-    return `${label}|${a[0]}:${a[1]}:${ta}|${b[0]}:${b[1]}:${tb}`
-  }
+  const t = spaced ? spacedText(s.tokens) : conll04Text(s.tokens)
+  const doc = annotator.annotate(t.text)
   const g = gold(s)
-  // 1. Gold entities.
+  // 1. Gold entities: one entity per gold mention, relations keyed by the gold mention itself.
   const goldEnts: RelationEntity[] = []
-  for (const m of s.mentions) {
-    const span = toDoc(m.start, m.end)
-    if (span !== undefined) goldEnts.push({ title: s.tokens.slice(m.start, m.end).join(' '), entity_type: ENTITY_TYPE[m.type], mentions: [span] })
-  }
+  const goldOf: number[] = []
+  s.mentions.forEach((m, k) => {
+    const span = docSpanOf(t, doc, m.start, m.end)
+    if (span === undefined) { unmappedGold++; return }
+    goldEnts.push({ title: s.tokens.slice(m.start, m.end).join(' '), entity_type: ENTITY_TYPE[m.type], mentions: [span] })
+    goldOf.push(k)
+  })
+  const sentenceOf = new Map(goldEnts.map((e, i) => [goldOf[i]!, doc.tokens[e.mentions[0]!.tokenStart]!.sentence]))
+  for (const r of s.relations) if (sentenceOf.get(r.a) !== sentenceOf.get(r.b)) splitGold++
   const pg = findRelations(doc, goldEnts, res.model, res.triggers, res.jobTitles)
-  tally(withGold, g, pg.map((r) => keyOf(r.label, goldEnts, r.args, r.spans)).filter((k): k is string => k !== undefined))
+  tally(withGold, g, pg.filter((r) => r.label !== undefined).map((r) => `${r.label}|${mentionKey(s.mentions[goldOf[r.args[0]]!]!)}|${mentionKey(s.mentions[goldOf[r.args[1]]!]!)}`))
   // 2. Our own entities.
   const t0 = performance.now()
   const ents: RelationEntity[] = extractor.extract(doc).filter((e) => argTypeOf(e.entity_type) !== undefined)
@@ -114,26 +97,32 @@ for (const s of sentences) {
   const t2 = performance.now()
   nerMs += t1 - t0
   relMs += t2 - t1
-  tally(endToEnd, g, pe.map((r) => keyOf(r.label, ents, r.args, r.spans)).filter((k): k is string => k !== undefined))
-  const gm = new Set(s.mentions.map((m) => `${m.start}:${m.end}:${m.type}`))
-  const pm = new Set<string>()
-  for (const e of ents) for (const m of e.mentions) { const c = toConll(m); if (c !== undefined) pm.add(`${c[0]}:${c[1]}:${argTypeOf(e.entity_type)}`) }
-  for (const k of pm) if (gm.has(k)) ner.tp++; else ner.fp++
-  for (const r of s.relations) {
-    const a = s.mentions[r.a]!
-    const b = s.mentions[r.b]!
-    if (pm.has(`${a.start}:${a.end}:${a.type}`) && pm.has(`${b.start}:${b.end}:${b.type}`)) reachable++
+  // A mention that does not fall on CoNLL04 tokens gets a key no gold mention has.
+  const keyOfMention = (m: { tokenStart: number; tokenEnd: number }, type: string): string => {
+    const c = conllSpanOf(t, doc, m)
+    return c === undefined ? `doc${m.tokenStart}-${m.tokenEnd}:${type}` : `${c[0]}:${c[1]}:${type}`
   }
-  for (const k of gm) if (!pm.has(k)) ner.fn++
+  tally(endToEnd, g, pe.filter((r) => r.label !== undefined).map((r) => `${r.label}|${keyOfMention(r.spans[0], argTypeOf(ents[r.args[0]]!.entity_type)!)}|${keyOfMention(r.spans[1], argTypeOf(ents[r.args[1]]!.entity_type)!)}`))
+  const gm = new Set(s.mentions.map(mentionKey))
+  const pm = new Set<string>()
+  for (const e of ents) for (const m of e.mentions) pm.add(keyOfMention(m, argTypeOf(e.entity_type)!))
+  for (const k of pm) {
+    const c = gm.has(k) ? 'tp' : 'fp'
+    ner.get('ALL')![c]++
+    ner.get(k.split(':').pop()!)![c]++
+  }
+  for (const k of gm) if (!pm.has(k)) { ner.get('ALL')!.fn++; ner.get(k.split(':').pop()!)!.fn++ }
+  for (const r of s.relations) if (pm.has(mentionKey(s.mentions[r.a]!)) && pm.has(mentionKey(s.mentions[r.b]!))) reachable++
 }
 
 const rels = sentences.reduce((a, s) => a + s.relations.length, 0)
-console.log(`${file}: ${sentences.length} sentences, ${rels} gold relations; model ${res.model.weights.size} features`)
+console.log(`${file}: ${sentences.length} sentences, ${rels} gold relations; model ${res.model.weights.size} features; text ${spaced ? 'tokens joined by spaces' : 'detokenised (conll04Text)'}`)
 console.log('\nwith gold entities (strict relation):')
 for (const [l, c] of withGold) console.log(`  ${l.padEnd(12)} ${prf(c)}`)
+console.log(`  (${unmappedGold} gold mentions not on engine tokens; ${splitGold} gold relations whose arguments the engine puts in two sentences)`)
 console.log('\nend to end, our entity recognition (strict relation):')
 for (const [l, c] of endToEnd) console.log(`  ${l.padEnd(12)} ${prf(c)}`)
-console.log(`  entities (Peop/Org/Loc, exact span and type): ${prf(ner)}`)
+for (const [l, c] of ner) console.log(`  entities ${l.padEnd(4)} (exact span and type): ${prf(c)}`)
 console.log(`  gold relations whose two arguments our recognition finds exactly (span and type): ${reachable} of ${rels} (${((100 * reachable) / rels).toFixed(1)}%, the recall ceiling end to end)`)
 console.log(`\ntime: entity extraction ${nerMs.toFixed(0)} ms, relations ${relMs.toFixed(0)} ms over ${sentences.length} sentences`)
 console.log('\npublished, CoNLL04 test split, end-to-end strict relation F1: table filling (Miwa and Sasaki 2014) ~0.61, multi-head selection (Bekoulis et al. 2018) 0.62, SpERT (2020) 0.715')

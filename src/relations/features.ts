@@ -7,8 +7,9 @@
  * words and bigrams between the two mentions, the whole between-string when short, its first and last word,
  * head (last) words and full words of both mentions, one- and two-word windows outside the pair, the distance
  * in buckets, how many other mentions (and of which types) stand between, a possessive or a bare comma between
- * them (apposition, "Austin, Texas"), and trigger classes from `lexicons/en/relations/triggers.tsv` (job titles,
- * location and killing verbs, residence words) for the words between and around.
+ * them (apposition, "Austin, Texas"), trigger classes from `lexicons/en/relations/triggers.tsv` (job titles,
+ * location and killing verbs, residence words) for the words between and around, and, when the engine's
+ * annotation gives them, verb lemmas between and around and the POS sequence between.
  */
 
 /** Argument types of CoNLL04 (Other never takes part in a relation). */
@@ -33,13 +34,25 @@ function bucket(n: number): string {
   return n <= 3 ? String(n) : n <= 5 ? '4-5' : n <= 8 ? '6-8' : n <= 12 ? '9-12' : '13+'
 }
 
+/** Per word list: the trigger class of the phrase of n words (n = 1..3) starting at each word, computed once. */
+const triggerTables = new WeakMap<readonly string[], { triggers: TriggerLexicon; table: (string | undefined)[][] }>()
+
+function triggerTable(words: readonly string[], triggers: TriggerLexicon): (string | undefined)[][] {
+  const cached = triggerTables.get(words)
+  if (cached !== undefined && cached.triggers === triggers) return cached.table
+  const table = words.map((w, i) => [undefined, triggers.get(w), i + 1 < words.length ? triggers.get(`${w} ${words[i + 1]}`) : undefined, i + 2 < words.length ? triggers.get(`${w} ${words[i + 1]} ${words[i + 2]}`) : undefined])
+  triggerTables.set(words, { triggers, table })
+  return table
+}
+
 /** Trigger classes of the words in [from, to), phrases of up to three words first. */
 export function triggerClasses(words: readonly string[], from: number, to: number, triggers: TriggerLexicon): string[] {
   const out: string[] = []
+  const table = triggerTable(words, triggers)
   for (let i = Math.max(0, from); i < Math.min(to, words.length); i++) {
     for (let n = 3; n >= 1; n--) {
       if (i + n > to) continue
-      const c = triggers.get(words.slice(i, i + n).join(' '))
+      const c = table[i]![n]
       if (c !== undefined) {
         out.push(c)
         i += n - 1
@@ -50,8 +63,17 @@ export function triggerClasses(words: readonly string[], from: number, to: numbe
   return out
 }
 
+/** A sentence as the classifier sees it: lower-cased words, their lemmas and POS tags when known, the mentions. */
+export interface PairContext {
+  readonly words: readonly string[]
+  readonly lemmas?: readonly string[]
+  readonly tags?: readonly string[]
+  readonly mentions: readonly ArgMention[]
+}
+
 /** Feature names of the ordered pair (a, b): a is the first argument. Deterministic, duplicates allowed. */
-export function pairFeatures(words: readonly string[], mentions: readonly ArgMention[], a: ArgMention, b: ArgMention, triggers: TriggerLexicon): string[] {
+export function pairFeatures(ctx: PairContext, a: ArgMention, b: ArgMention, triggers: TriggerLexicon): string[] {
+  const { words, mentions } = ctx
   const forward = a.start < b.start
   const L = forward ? a : b
   const R = forward ? b : a
@@ -91,6 +113,18 @@ export function pairFeatures(words: readonly string[], mentions: readonly ArgMen
   for (const c of new Set(lc)) add(`lc=${c}`)
   const rc = triggerClasses(words, R.end, R.end + 3, triggers)
   for (const c of new Set(rc)) add(`rc=${c}`)
+  // Verb lemmas between and just outside the pair ("was born in", "works for", "killed"), the POS sequence
+  // between when short, and how many other mentions of each argument's type stand between (the nearest place
+  // to a person is the likelier residence).
+  const { lemmas, tags } = ctx
+  if (lemmas !== undefined && tags !== undefined) {
+    for (let i = L.end; i < R.start; i++) if (tags[i] === 'VERB') add(`bv=${lemmas[i]}`)
+    for (let i = Math.max(0, L.start - 4); i < L.start; i++) if (tags[i] === 'VERB') add(`lv=${lemmas[i]}`)
+    for (let i = R.end; i < Math.min(words.length, R.end + 4); i++) if (tags[i] === 'VERB') add(`rv=${lemmas[i]}`)
+    if (between.length <= 8) add(`bp=${tags.slice(L.end, R.start).join('_')}`)
+  }
+  add(`nb=${Math.min(others.filter((m) => m.type === b.type).length, 2)}`)
+  add(`na=${Math.min(others.filter((m) => m.type === a.type).length, 2)}`)
   add(`l1=${words[L.start - 1] ?? '<s>'}`)
   add(`l2=${words[L.start - 2] ?? '<s>'}_${words[L.start - 1] ?? '<s>'}`)
   add(`r1=${words[R.end] ?? '</s>'}`)

@@ -63,10 +63,73 @@ const ACQUIRE = new Set(['acquired', 'acquires', 'acquire', 'bought', 'buys', 'b
 const FOUND = new Set(['founded', 'co-founded', 'cofounded', 'founds', 'found', 'co-founds', 'established', 'started'])
 const BASED = new Set(['based', 'headquartered'])
 
-interface SentMention extends ArgMention {
+export interface SentMention extends ArgMention {
   readonly entity: number
   readonly tokenStart: number
   readonly tokenEnd: number
+}
+
+/** One sentence as the classifier sees it: its words, the document token of each word, the typed mentions in it. */
+export interface SentenceView {
+  /** Index of the sentence in `doc.sentences`. */
+  readonly sentence: number
+  /** Lower-cased words (digits folded), whitespace tokens left out. */
+  readonly words: readonly string[]
+  /** Lemmas and POS tags of the words. */
+  readonly lemmas: readonly string[]
+  readonly tags: readonly string[]
+  /** Document token index of each word. */
+  readonly tokenIdx: readonly number[]
+  /** Mentions of Person/Company/Place entities, as word ranges, sorted by position. */
+  readonly mentions: readonly SentMention[]
+}
+
+/**
+ * The sentences of the document that hold at least two mentions of typed entities (Person, Company, Place), each
+ * with its words and the mentions re-indexed onto them. Shared by {@link findRelations} and the training script,
+ * so that the classifier is trained on the words it sees at run time.
+ */
+export function sentenceViews(doc: AnnotatedDocument, entities: readonly RelationEntity[]): SentenceView[] {
+  const bySentence = new Map<number, Omit<SentMention, 'start' | 'end'>[]>()
+  entities.forEach((e, ei) => {
+    const type = argTypeOf(e.entity_type)
+    if (type === undefined) return
+    for (const m of e.mentions) {
+      const s = doc.tokens[m.tokenStart]?.sentence
+      if (s === undefined) continue
+      const list = bySentence.get(s) ?? []
+      list.push({ entity: ei, type, tokenStart: m.tokenStart, tokenEnd: m.tokenEnd })
+      bySentence.set(s, list)
+    }
+  })
+  const out: SentenceView[] = []
+  for (const [si, raw] of [...bySentence].sort((x, y) => x[0] - y[0])) {
+    if (raw.length < 2) continue // a relation needs two mentions in the sentence
+    const sent = doc.sentences[si]!
+    // The sentence's words (whitespace tokens left out) and the mentions re-indexed onto them.
+    const tokenIdx: number[] = []
+    const wordAt = new Map<number, number>()
+    for (let t = sent.tokenStart; t < sent.tokenEnd; t++) {
+      const tok = doc.tokens[t]!
+      if (tok.kind === 'tabCRLF' || tok.text.trim() === '') continue
+      wordAt.set(t, tokenIdx.length)
+      tokenIdx.push(t)
+    }
+    const mentions: SentMention[] = raw
+      .filter((m) => wordAt.has(m.tokenStart) && wordAt.has(m.tokenEnd - 1))
+      .map((m) => ({ ...m, start: wordAt.get(m.tokenStart)!, end: wordAt.get(m.tokenEnd - 1)! + 1 }))
+      .sort((a, b) => a.start - b.start || a.end - b.end || a.entity - b.entity)
+    if (mentions.length < 2) continue
+    out.push({
+      sentence: si,
+      words: tokenIdx.map((t) => normWord(doc.tokens[t]!.text)),
+      lemmas: tokenIdx.map((t) => doc.tokens[t]!.lemma),
+      tags: tokenIdx.map((t) => doc.tokens[t]!.pos),
+      tokenIdx,
+      mentions,
+    })
+  }
+  return out
 }
 
 /**
@@ -88,37 +151,9 @@ export function findRelations(
     // Rules run first: their extra (the job title, "based in") stays; the classifier may only raise the confidence.
     else found.set(key, { ...old, confidence: Math.max(old.confidence, r.confidence), extra: old.extra !== '' ? old.extra : r.extra })
   }
-  // Mentions of the typed entities, per sentence.
-  const bySentence = new Map<number, SentMention[]>()
-  entities.forEach((e, ei) => {
-    const type = argTypeOf(e.entity_type)
-    if (type === undefined) return
-    for (const m of e.mentions) {
-      const s = doc.tokens[m.tokenStart]?.sentence
-      if (s === undefined) continue
-      const list = bySentence.get(s) ?? []
-      list.push({ entity: ei, type, tokenStart: m.tokenStart, tokenEnd: m.tokenEnd, start: 0, end: 0 })
-      bySentence.set(s, list)
-    }
-  })
   const text = (a: number, b: number): string => (b > a ? doc.text.slice(doc.tokens[a]!.start, doc.tokens[b - 1]!.end) : '')
-  for (const [si, raw] of [...bySentence].sort((x, y) => x[0] - y[0])) {
-    if (raw.length < 2) continue // a relation needs two mentions in the sentence
-    const sent = doc.sentences[si]!
-    // The sentence's words (whitespace tokens left out) and the mentions re-indexed onto them.
-    const tokenIdx: number[] = []
-    const wordAt = new Map<number, number>()
-    for (let t = sent.tokenStart; t < sent.tokenEnd; t++) {
-      const tok = doc.tokens[t]!
-      if (tok.kind === 'tabCRLF' || tok.text.trim() === '') continue
-      wordAt.set(t, tokenIdx.length)
-      tokenIdx.push(t)
-    }
-    const words = tokenIdx.map((t) => normWord(doc.tokens[t]!.text))
-    const mentions: SentMention[] = raw
-      .filter((m) => wordAt.has(m.tokenStart) && wordAt.has(m.tokenEnd - 1))
-      .map((m) => ({ ...m, start: wordAt.get(m.tokenStart)!, end: wordAt.get(m.tokenEnd - 1)! + 1 }))
-      .sort((a, b) => a.start - b.start || a.end - b.end || a.entity - b.entity)
+  for (const view of sentenceViews(doc, entities)) {
+    const { words, tokenIdx, mentions } = view
     const span = (m: SentMention): { tokenStart: number; tokenEnd: number } => ({ tokenStart: m.tokenStart, tokenEnd: m.tokenEnd })
     const between = (L: SentMention, R: SentMention): string[] => words.slice(L.end, R.start)
     const addRule = (label: string, a: SentMention, b: SentMention, extra: string): void => {
@@ -131,6 +166,12 @@ export function findRelations(
         if (jobTitles.has(words.slice(i, i + n).join(' '))) return [i + n, text(tokenIdx[i]!, tokenIdx[i + n - 1]! + 1)]
       }
       return undefined
+    }
+    /** Whether a place mention is followed by ", <place>", "and <place>" or "or <place>" (a list goes on). */
+    const listGoesOn = (R: SentMention): boolean => {
+      const w = words[R.end]
+      const next = w === ',' && (words[R.end + 1] === 'and' || words[R.end + 1] === 'or') ? R.end + 2 : R.end + 1
+      return (w === ',' || w === 'and' || w === 'or') && mentions.some((m) => m.start === next && m.type === 'Loc')
     }
     // Hand rules over adjacent mention pairs.
     for (let x = 0; x < mentions.length; x++) {
@@ -170,7 +211,8 @@ export function findRelations(
           // "Apple, founded by Steve Jobs"
           if (btw.length <= 4 && btw[btw.length - 1] === 'by' && btw.some((w) => FOUND.has(w))) addRule('Founder', R, L, btw.find((w) => FOUND.has(w))!)
         }
-        if (L.type === 'Loc' && R.type === 'Loc' && bs === ',') addRule('Located_In', L, R, ',')
+        // "Austin, Texas", but not a list of places ("Mexico, Guadalajara, Monterrey", "Tennessee, Kentucky and ...")
+        if (L.type === 'Loc' && R.type === 'Loc' && bs === ',' && !listGoesOn(R) && words[R.end] !== "'s") addRule('Located_In', L, R, ',')
         if (L.type === 'Org' && R.type === 'Org' && btw.length <= 4) {
           const v = btw.find((w) => ACQUIRE.has(w))
           if (v !== undefined && !btw.includes('by') && !btw.some((w) => w === 'not' || w === "n't" || w === 'never')) {
@@ -189,7 +231,7 @@ export function findRelations(
       }
     }
     // The classifier over every ordered pair.
-    for (const p of predictRelations(model, words, mentions, triggers)) {
+    for (const p of predictRelations(model, view, triggers)) {
       const a = mentions[p.a]!
       const b = mentions[p.b]!
       if (a.entity === b.entity) continue

@@ -15,9 +15,9 @@ import { decodeRelationModel, type RelationModel } from './model.ts'
 import { readNerFile } from '../entities/tagger.ts'
 import { readPhraseLexicon } from '../entities/extract.ts'
 
-export { findRelations, argTypeOf, RELATION_TYPES, type FoundRelation, type RelationEntity } from './find.ts'
+export { findRelations, argTypeOf, sentenceViews, RELATION_TYPES, type FoundRelation, type RelationEntity, type SentenceView } from './find.ts'
 export { decodeRelationModel, encodeRelationModel, predictRelations, trainRelationModel, type RelationModel } from './model.ts'
-export { normWord, pairFeatures, readTriggers, type ArgMention, type ArgType, type TriggerLexicon } from './features.ts'
+export { normWord, pairFeatures, readTriggers, type ArgMention, type ArgType, type PairContext, type TriggerLexicon } from './features.ts'
 
 /** What {@link findRelations} needs besides the document. */
 export interface RelationResources {

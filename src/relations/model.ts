@@ -11,12 +11,15 @@
  * weights: {feature: [w per label]} }`, weights rounded to 2 decimals, features in sorted order, so the same
  * data gives the same bytes.
  */
-import { pairFeatures, type ArgMention, type TriggerLexicon } from './features.ts'
+import { pairFeatures, type ArgMention, type PairContext, type TriggerLexicon } from './features.ts'
 import { seededRandom } from '../entities/train.ts'
 
 /** One training sentence: words, mentions and gold relations between mention indices. */
 export interface RelationSentence {
   readonly words: readonly string[]
+  /** Lemmas and POS tags of the words, when known (the engine's annotation). */
+  readonly lemmas?: readonly string[]
+  readonly tags?: readonly string[]
   readonly mentions: readonly ArgMention[]
   readonly relations: readonly { readonly a: number; readonly b: number; readonly label: string }[]
 }
@@ -103,14 +106,14 @@ export function trainRelationModel(sentences: readonly RelationSentence[], trigg
         if (i === j) return
         const cands = allowed.get(signature(a, b))
         if (cands === undefined) return
-        const feats = pairFeatures(s.words, s.mentions, a, b, triggers)
+        const feats = pairFeatures(s, a, b, triggers)
         for (const f of feats) counts.set(f, (counts.get(f) ?? 0) + 1)
         const g = gold.get(`${i},${j}`) ?? 0
         examples.push({ feats, gold: cands.includes(g) ? g : 0, cands: [0, ...cands] })
       }),
     )
   }
-  for (const e of examples) e.feats = e.feats.filter((f) => (counts.get(f) ?? 0) >= minCount)
+  for (const e of examples) e.feats = [...new Set(e.feats.filter((f) => (counts.get(f) ?? 0) >= minCount))]
   const w = new Map<string, Float64Array>()
   const acc = new Map<string, Float64Array>() // sum of c * update, for averaging
   const row = (m: Map<string, Float64Array>, f: string): Float64Array => {
@@ -169,7 +172,8 @@ export function trainRelationModel(sentences: readonly RelationSentence[], trigg
  * Classify every ordered pair of the sentence's mentions; only pairs whose best label is a relation are returned,
  * in pair order (a, then b).
  */
-export function predictRelations(model: RelationModel, words: readonly string[], mentions: readonly ArgMention[], triggers: TriggerLexicon): PairPrediction[] {
+export function predictRelations(model: RelationModel, ctx: PairContext, triggers: TriggerLexicon): PairPrediction[] {
+  const mentions = ctx.mentions
   const out: PairPrediction[] = []
   const scores = new Float64Array(model.labels.length)
   const nBias = model.nBias ?? 0
@@ -178,7 +182,7 @@ export function predictRelations(model: RelationModel, words: readonly string[],
       if (i === j) return
       const cands = model.allowed.get(signature(a, b))
       if (cands === undefined) return
-      scoreInto(model.weights, pairFeatures(words, mentions, a, b, triggers), scores)
+      scoreInto(model.weights, pairFeatures(ctx, a, b, triggers), scores)
       scores[0]! -= nBias
       let best = 0
       let second = Number.NEGATIVE_INFINITY

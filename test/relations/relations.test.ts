@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
 import { createEntityExtractor } from '../../src/entities/extract.ts'
 import { findRelations, loadRelationResources, decodeRelationModel, encodeRelationModel, trainRelationModel, readTriggers } from '../../src/relations/index.ts'
-import { readConll04 } from '../../src/relations/conll04.ts'
+import { alignSpan, conll04Text, readConll04, spacedText } from '../../src/relations/conll04.ts'
 
 const annotator = createAnnotator()
 const extractor = createEntityExtractor()
@@ -25,6 +25,12 @@ describe('relations: hand rules', () => {
   })
   it('should find a place within a place', () => {
     expect(summary('The company opened an office in Austin, Texas.')).toContain('Location(Austin, Texas) [,]')
+  })
+  it('should not chain the places of a list into place-within-place relations', () => {
+    const text = 'The cities surveyed were Guadalajara, Monterrey, Tijuana and Puebla.'
+    expect(relationsOf(text).entities.filter((e) => e.entity_type === 'Place').length).toBeGreaterThanOrEqual(3)
+    const found = summary(text)
+    expect(found.filter((s) => s.startsWith('Location(') && s.endsWith('[,]'))).toEqual([])
   })
   it('should find acquisitions and founders', () => {
     expect(summary('Microsoft acquired LinkedIn in 2016.')).toContain('Acquisition(Microsoft, LinkedIn) [acquired]')
@@ -78,5 +84,25 @@ describe('relations: properties', () => {
       }),
       { numRuns: 40 },
     )
+  })
+})
+
+describe('relations: CoNLL04 text and alignment', () => {
+  const tokens = ['Kevin', 'O', "'Brien", ',', 'who', 'doesn', "'t", 'live', 'in', 'China.', '`', '`', 'Hi', "'", "'", '(', 'AP', ')', 'Va', '.']
+  it('should detokenise the corpus tokenisation and keep every token on its own characters', () => {
+    const t = conll04Text(tokens)
+    expect(t.text).toBe("Kevin O'Brien, who doesn't live in China. ``Hi'' (AP) Va.")
+    tokens.forEach((tok, i) => expect(t.text.slice(t.starts[i], t.ends[i])).toBe(tok))
+    expect(spacedText(['a', ',', 'b']).text).toBe('a , b')
+  })
+  it('should align character spans to tokens exactly, with glued or separate punctuation only', () => {
+    const t = conll04Text(tokens)
+    const at = (s: string): [number, number] => [t.text.indexOf(s), t.text.indexOf(s) + s.length]
+    expect(alignSpan(t, ...at("Kevin O'Brien"))).toEqual([0, 3])
+    expect(alignSpan(t, ...at('China'))).toEqual([9, 10]) // CoNLL04 glued the period: the token is 'China.'
+    expect(alignSpan(t, ...at('Va.'))).toEqual([18, 19]) // CoNLL04 split it: the entity is 'Va'
+    expect(alignSpan(t, ...at("Kevin O'"))).toBeUndefined() // stops inside a word
+    expect(alignSpan(t, ...at('Kevin O'))).toEqual([0, 2])
+    expect(alignSpan(t, ...at('AP'))).toEqual([16, 17])
   })
 })
