@@ -79,6 +79,12 @@ describe('intentions', () => {
     expect(found('i want to by a new phone')).toEqual(['buy|i|a new phone'])
     expect(found('Going to send this phone back tomorrow.')).toEqual(['complain|I|this phone'])
     expect(found('They were going to buy it.')).toEqual([])
+    expect(found('Cancelling my subscription!!')).toEqual(['quit|I|my subscription'])
+    expect(found('Cancelling my plan was easy.')).toEqual([])
+    expect(found('Buying a house is stressful.')).toEqual([])
+    expect(found('Please cancel my subscription.')).toEqual(['quit|I|my subscription'])
+    expect(found('Please return the form.')).toEqual([])
+    expect(found('Time to cancel Netflix.')).toEqual(['quit|I|Netflix'])
   })
 })
 

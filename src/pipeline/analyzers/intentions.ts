@@ -9,7 +9,8 @@ import { isEnglish } from './relations.ts'
  * Design. An intention is an intent cue followed by an action verb of one of the types, then its object:
  * - cues: "want(s) to", "would like to", "'d like to", "going to", "gonna", "plan(ning) to", "intend to",
  *   "decided to", "hope to", "need to", "about to", "ready to", "looking to", "saving up to", "trying to",
- *   "aiming to", "eager to", "wish to", "have to", "will", "'ll", "'d", "can't wait to",
+ *   "aiming to", "eager to", "wish to", "have to", "meaning to", "time to" (opening a sentence), "plan on" + -ing,
+ *   "will", "'ll", "'d", "can't wait to", "please" (opening a support request, quit only: "Please cancel my plan"),
  *   "thinking of/about" + -ing, "considering" + -ing, "looking forward to" + -ing; and, for recommend and complain,
  *   the present tense itself with a first-person subject ("I recommend", "we highly recommend");
  * - action verbs by type: buy (buy, purchase, order, pre-order, book), sell (sell), quit (cancel, quit, leave,
@@ -25,7 +26,9 @@ import { isEnglish } from './relations.ts'
  *   an indirect object pronoun or a beneficiary is not the object ("buy me a watch", "buying my son a bike");
  *   "return to" is a visit; "send X back" a return; frequent misspellings of the verbs count ("want to by");
  *   the present progressive states an arrangement for quit, complain and hire ("the store is hiring cashiers"),
- *   and, with I/we, for buy, sell, start and visit ("I am selling my bike").
+ *   and, with I/we, for buy, sell, start and visit ("I am selling my bike"); a progressive opening a sentence has
+ *   the writer as subject ("Cancelling my subscription!!") unless a verb follows its object ("Cancelling my plan
+ *   was easy").
  *
  * Not intentions, and left out: negated statements (a negation among the cue's words or just before it:
  * "I will never buy", "I don't want to cancel", "won't"; but "I can't recommend it enough" is praise),
@@ -79,7 +82,9 @@ const CUES: readonly (readonly string[])[] = [
   ['intend', 'to', 'V'], ['intends', 'to', 'V'], ['intending', 'to', 'V'], ['aim', 'to', 'V'], ['aims', 'to', 'V'], ['aiming', 'to', 'V'],
   ['saving', 'up', 'to', 'V'], ['saving', 'to', 'V'], ['trying', 'to', 'V'], ['hoping', 'to', 'V'], ['eager', 'to', 'V'], ['excited', 'to', 'V'],
   ['determined', 'to', 'V'], ['wish', 'to', 'V'], ['wishes', 'to', 'V'], ['ready', 'to', 'V'], ['getting', 'ready', 'to', 'V'], ['have', 'to', 'V'],
-  ['has', 'to', 'V'], ['gotta', 'V'], ['want', 'ta', 'V'], ['wan', 'na', 'V'], ['gon', 'na', 'V'], ['decided', 'to', 'V'], ['have', 'decided', 'to', 'V'], ['hope', 'to', 'V'], ['hopes', 'to', 'V'],
+  ['has', 'to', 'V'], ['gotta', 'V'], ['time', 'to', 'V'], ['plan', 'on', 'ING'], ['plans', 'on', 'ING'], ['meaning', 'to', 'V'], ['wanting', 'to', 'V'],
+  // A support request: "Please cancel my subscription" (quit only).
+  ['please', 'V'], ['want', 'ta', 'V'], ['wan', 'na', 'V'], ['gon', 'na', 'V'], ['decided', 'to', 'V'], ['have', 'decided', 'to', 'V'], ['hope', 'to', 'V'], ['hopes', 'to', 'V'],
   ['need', 'to', 'V'], ['needs', 'to', 'V'], ['about', 'to', 'V'], ['ready', 'to', 'V'], ['looking', 'to', 'V'],
   ['will', 'be', 'ING'], ["'ll", 'be', 'ING'], ['will', 'definitely', 'be', 'ING'],
   ['would', 'highly', 'V'], ['will', 'highly', 'V'], ["'d", 'highly', 'V'], ["'d", 'definitely', 'V'],
@@ -116,7 +121,7 @@ const CONDITIONAL = new Set(['if', 'unless', 'whether'])
 const TIME_WORDS = new Set(['next', 'last', 'tomorrow', 'today', 'tonight', 'yesterday', 'soon', 'now', 'again', 'week', 'weekend', 'month', 'year', 'summer', 'winter', 'spring', 'autumn', 'fall', 'morning', 'evening', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
 const PRONOUNS = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'it'])
 const FIRST_PERSON = new Set(['i', 'we'])
-const SKIP_BEFORE_CUE = new Set(['am', "'m", 'is', "'s", 'are', "'re", 'really', 'also', 'just', 'still', 'finally', 'now', 'so', 'seriously', 'definitely', 'totally', 'absolutely', 'probably', 'soon', 'all', 'both', 'has', 'have', "'ve"])
+const SKIP_BEFORE_CUE = new Set(['am', "'m", 'is', "'s", 'are', "'re", 'really', 'also', 'just', 'still', 'finally', 'now', 'so', 'seriously', 'definitely', 'totally', 'absolutely', 'probably', 'soon', 'all', 'both', 'has', 'have', "'ve", 'been'])
 const OBJECT_DETS = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'this', 'that', 'these', 'those', 'some', 'another', 'one', 'two', 'three', 'more', 'all'])
 
 /** Lower-cased words of a sentence (whitespace left out) with their tokens. */
@@ -287,7 +292,11 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         if (bare && (!PRESENT_TYPES.has(type) || !FIRST_PERSON.has(who.toLowerCase()))) continue
         if (bare && verbTok.pos !== 'VERB' && verbTok.pos !== 'AUX') continue
         const afterContraction = cue.length === 1 && cue[0] === 'ING'
-        if (afterContraction && !/^(i|we|they|you)['’](m|re)$/.test(lw[i - 1] ?? '')) continue
+        // ... or opening the sentence, tweet style ("Cancelling my subscription!!"), where the writer is the subject.
+        const opening = afterContraction && i === 0
+        if (afterContraction && !opening && !/^(i|we|they|you)['’](m|re)$/.test(lw[i - 1] ?? '')) continue
+        if (cue[0] === 'please' && (type !== 'quit' || i !== 0)) continue
+        if (cue[0] === 'time' && i !== 0) continue
         const progressive = afterContraction || (cue.length === 2 && cue[1] === 'ING' && /^(am|'m|are|'re|is)$/.test(cue[0]!))
         if (progressive && !PROGRESSIVE_TYPES.has(type) && type !== 'hire' && !(PROGRESSIVE_FIRST_PERSON_TYPES.has(type) && FIRST_PERSON.has(who.toLowerCase()))) continue
         // Negation: among the cue's words or within two words before it.
@@ -312,6 +321,8 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         if (hypothetical) continue
         const first = objectOf(doc.text, toks, lw, vAt, verb, type)
         if (first === undefined) continue
+        // A gerund opening a sentence is its subject when a verb follows ("Cancelling my plan was easy").
+        if (opening && (first.what === '' || /^(VERB|AUX)$/.test(toks[first.end]?.pos ?? ''))) continue
         if (first.what === '' && progressive) continue
         out.push({ type: first.type, who, what: first.what, evidence_phrase: span(toks[i]!, toks[first.evEnd]!) })
         for (let n = i; n <= first.evEnd; n++) used.add(n)
