@@ -440,7 +440,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
         const phrase = lowers.slice(start, last + 1).join(' ')
         if (known?.phrases.has(phrase) !== true && companies?.phrases.has(phrase) !== true) continue
       }
-      const type = TAGGER_TYPES[span.type]
+      // A name ending in a corporate suffix is a company, whatever its first words look like ("Larami Corp.").
+      const type = span.type !== 'ORG' && b - a > 1 && CORPORATE_SUFFIX.has(lowers[last] ?? '') && /^[A-Z]/.test(words[b - 1] ?? '') ? 'Company' : TAGGER_TYPES[span.type]
       const phrase = lowers.slice(start, last + 1).join(' ')
       const knownType = known?.phrases.get(phrase)?.split('\t')[0] ?? (companies?.phrases.has(phrase) === true ? 'Company' : places?.has(phrase) === true ? 'Place' : undefined)
       const conf = Math.min(0.9999, Math.max(0.0001, span.confidence))

@@ -79,6 +79,11 @@ describe('entity types a news reader would trust (issue 16)', () => {
     expect((await typed('Federer Wins Wimbledon For The Seventh Time')).some((e) => e.includes('Wimbledon'))).toBe(false)
   })
 
+  it('makes a name ending in a corporate suffix a company, and cuts a headline run on after a known company', async () => {
+    expect(await typed('The toys are made by Larami Corp. of Philadelphia.')).toEqual(['Company:Larami Corp.', 'Place:Philadelphia'])
+    expect(await typed('Disney Plans Layoffs As Streaming Losses Mount')).toEqual(['Company:Disney'])
+  })
+
   it('detects title-case headlines, not sentences or capitals', () => {
     expect(isTitleSentence('Rory McIlroy Leads By Two Shots At Augusta'.split(' '))).toBe(true)
     expect(isTitleSentence('Rory McIlroy leads by two shots at Augusta'.split(' '))).toBe(false)
