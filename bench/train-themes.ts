@@ -1,18 +1,21 @@
 /**
- * Learns the theme ranker (`THEME_MODEL` in src/themes/model.ts): a pairwise logistic regression over the
- * candidate features of `candidateFeatures` (src/themes/rank.ts), one model for every kind of text, trained on the
- * even-numbered documents (file-name order) of the three development keyphrase sets; the odd-numbered ones are
- * never trained on and are printed as the check (`npm run eval:themes` prints the same halves). Each set weighs
- * the same in the loss, each document the same within its set. Per document, every gold candidate is paired with
- * the 40 best other candidates by the hand score and every fifth of the rest. Deterministic: fixed pairs, full-batch
- * gradient descent from zero for a fixed number of steps, weights rounded to 6 significant digits.
+ * Learns the theme ranker: the linear model `THEME_MODEL` (src/themes/model.ts) over the candidate features of
+ * `candidateFeatures` (src/themes/rank.ts) and the word keyphraseness list `lexicons/en/theme-word-prior.tsv`, one
+ * model for every kind of text, from the even-numbered documents (file-name order) of the three development
+ * keyphrase sets; the odd-numbered ones are never read for training and are printed as the check
+ * (`npm run eval:themes` prints the same halves). The prior is per-stem log-odds of being in a gold key; while the
+ * weights are learned, each training document reads a prior counted on the other training documents of the other
+ * parity (out of fold). The weights start from the hand score alone and move by coordinate ascent, one weight at a
+ * time by fixed steps in standard units, maximising mean F1@10 + half mean F1@5 of the three sets (each set weighs
+ * the same). Deterministic: fixed steps, fixed order, ties keep the earlier weights, the prior sorted by stem.
  * The held-out half of 500N-KPCrowd is not in the data folder and is never read.
  *
- * `--hand` instead searches the hand weights (`DEFAULT_THEME_WEIGHTS` in src/themes/rank.ts, the first feature of
- * the model) by coordinate ascent over a fixed grid, maximising mean F1@10 + half mean F1@5 on the even half.
+ * `--hand` instead searches the hand weights (`DEFAULT_THEME_WEIGHTS` in src/themes/rank.ts, the model's first
+ * feature) by coordinate ascent over a fixed grid (ranking by the hand score alone, as with `THEME_MODEL` null).
  *
- * Run: `npx tsx bench/train-themes.ts [data dir] [--write]` (`TRAIN_LIMIT=n` reads the first n documents per set);
- * `--write` rewrites src/themes/model.ts (or, with `--hand`, the weights literal in src/themes/rank.ts).
+ * Run: `npx tsx bench/train-themes.ts [data dir] [--write]` (about 5 minutes; `TRAIN_LIMIT=n` reads the first n
+ * documents per set, `TRAIN_ROUNDS` rounds of ascent, default 1); `--write` rewrites src/themes/model.ts and
+ * lexicons/en/theme-word-prior.tsv (with `--hand`, the weights literal in src/themes/rank.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -24,7 +27,6 @@ import {
   candidateFeatures,
   extractCandidates,
   loadBackground,
-  modelScore,
   ownSpan,
   removeRedundant,
   themeTitle,
@@ -54,7 +56,7 @@ const GRID: Record<keyof ThemeWeights, readonly number[]> = {
   single: [0.3, 0.5, 0.7, 0.85, 1],
 }
 /** Rounds of coordinate ascent over the model's weights at most. */
-const ROUNDS = Number(process.env['TRAIN_ROUNDS'] ?? 2)
+const ROUNDS = Number(process.env['TRAIN_ROUNDS'] ?? 1)
 /** A stem enters the keyphraseness prior when candidates hold it in at least this many training documents. */
 const PRIOR_MIN_DOCS = 3
 /** Pseudo-counts pulling a stem's keyphraseness toward the average word's. */
@@ -109,8 +111,6 @@ const sorted = (list: RankedCandidate[]): RankedCandidate[] =>
   list.sort((a, b) => b.score - a.score || a.spans[0]!.tokenStart - b.spans[0]!.tokenStart || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
 const byHand = (w: ThemeWeights) => (d: AnnotatedDocument, c: ThemeSpan[]): RankedCandidate[] =>
   sorted(candidateFeatures(d, c, background, w).map((f) => ({ key: f.key, spans: f.spans, score: f.hand })))
-const byModel = (m: ThemeModel) => (d: AnnotatedDocument, c: ThemeSpan[]): RankedCandidate[] =>
-  sorted(candidateFeatures(d, c, background).map((f) => ({ key: f.key, spans: f.spans, score: modelScore(m, f.x) })))
 const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length
 const objective = (s: { f5: number[]; f10: number[] }): number => mean(s.f10) + 0.5 * mean(s.f5)
 const show = (label: string, sets: readonly Prepared[], rank: (d: AnnotatedDocument, c: ThemeSpan[]) => RankedCandidate[]): void => {
@@ -311,9 +311,9 @@ if (args.includes('--hand')) {
   const source = `import type { ThemeModel } from './rank.ts'
 
 /**
- * The theme ranker, written by \`bench/train-themes.ts --write\`: pairwise logistic regression over the features of
- * \`candidateFeatures\` (src/themes/rank.ts), trained on the even-numbered documents of the Inspec, SemEval2017 and
- * 500N-KPCrowd development sets. Do not edit by hand: retrain.
+ * The theme ranker, written by \`bench/train-themes.ts --write\`: weights over the features of \`candidateFeatures\`
+ * (src/themes/rank.ts), learned by coordinate ascent on F1 from the hand score alone, on the even-numbered documents
+ * of the Inspec, SemEval2017 and 500N-KPCrowd development sets. Do not edit by hand: retrain.
  */
 const WEIGHTS: Record<string, number> = {
 ${body}

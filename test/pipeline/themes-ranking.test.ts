@@ -112,6 +112,20 @@ describe('theme ranking', () => {
     expect(out[1]!.spans.map((s) => s.tokenStart)).toEqual([5, 20])
   })
 
+  it('should keep a word said on its own more often than inside the phrase only when asked to', () => {
+    const span = (start: number, end: number, isPart = false) => ({ tokenStart: start, tokenEnd: end, isPart }) as never
+    const ranked: RankedCandidate[] = [
+      { key: 'batteri life', spans: [span(0, 2)], score: 2 },
+      { key: 'batteri', spans: [span(0, 1, true), span(5, 6), span(9, 10), span(12, 13)], score: 1 },
+    ]
+    // The default follows the issue: "battery" and "battery life" are one theme.
+    expect(removeRedundant(ranked).map((t) => t.key)).toEqual(['batteri life'])
+    expect(removeRedundant(ranked, Infinity, true).map((t) => t.key)).toEqual(['batteri life', 'batteri'])
+    // Said alone as often as inside the phrase: folded either way.
+    const twice: RankedCandidate[] = [ranked[0]!, { key: 'batteri', spans: [span(0, 1, true), span(5, 6)], score: 1 }]
+    expect(removeRedundant(twice, Infinity, true).map((t) => t.key)).toEqual(['batteri life'])
+  })
+
   it('should title a theme by its own phrase, not by a word folded into it that was said first', () => {
     const span = (start: number, end: number, stemmed: string) => ({ tokenStart: start, tokenEnd: end, stemmed }) as never
     const ranked: RankedCandidate[] = [
