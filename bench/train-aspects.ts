@@ -1,29 +1,36 @@
 /**
- * Train the aspect-sentiment model (src/sentiment/aspect.ts) on the SemEval-2014 Task 4 aspect-term
- * training sets, restaurants and laptops pooled, and write `lexicons/en/aspect-model.json`.
+ * Train the aspect-sentiment model (src/sentiment/aspect.ts) and write `lexicons/en/aspect-model.json`.
  *
- *   npx tsx bench/train-aspects.ts [dataDir] [out]      (default ../shared/data, or its aspects/ folder)
+ *   npx tsx bench/train-aspects.ts [--mams] [dataDir] [out]      (default ../shared/data, or its aspects/ folder)
  *
- * Data: SemEval-2014 Task 4 (Pontiki et al. 2014) aspect-term polarity training sets, as in ../shared/data/aspects
- * (research use; the data never enter this repository, only the learned weights). Deterministic: the same data give
- * byte-identical weights.
+ * Data (only the learned weights enter this repository, never the data):
+ * - SemEval-2014 Task 4 (Pontiki et al. 2014) aspect-term polarity training sets, restaurants and laptops, as in
+ *   `../shared/data/aspects/*.xml.seg` (research use).
+ * - With --mams (not in the shipped model: on the 5-fold CV it did not help, see bench/aspect-data.ts): MAMS
+ *   aspect-term sets (Jiang et al., EMNLP-IJCNLP 2019, github.com/siat-nlp/MAMS-for-ABSA, commit cddcdb0,
+ *   `data/MAMS-ATSA/raw/{train,val,test}.xml` copied to `aspects/MAMS-ATSA/`; Apache-2.0), less the sentences that are SemEval-2014 test or training sentences (see
+ *   `readMams` in bench/aspect-data.ts).
+ * Deterministic: the same data give byte-identical weights.
  */
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { trainAspectModel, type AspectVector } from '../src/sentiment/aspect.ts'
-import { ASPECT_SETS, aspectDirOrExit, readAspectSet } from './aspect-data.ts'
+import { ADDED_WEIGHT, ASPECT_SETS, aspectDirOrExit, fitAspects, readAspectSet, readMams } from './aspect-data.ts'
 
-const dir = aspectDirOrExit(process.argv[2])
-const out = process.argv[3] ?? fileURLToPath(new URL('../lexicons/en/aspect-model.json', import.meta.url))
+const withMams = process.argv.includes('--mams')
+const args = process.argv.slice(2).filter((a) => a !== '--mams')
+const dir = aspectDirOrExit(args[0])
+const out = args[1] ?? fileURLToPath(new URL('../lexicons/en/aspect-model.json', import.meta.url))
 const t0 = performance.now()
-const items = ASPECT_SETS.flatMap((s) => readAspectSet(join(dir, s.file)))
-const fit = items.filter((it) => it.x !== undefined)
-const model = trainAspectModel(
-  fit.map((it) => it.x as AspectVector),
-  fit.map((it) => it.label),
-  { trained: { data: 'SemEval-2014 Task 4 aspect-term polarity training sets (restaurants + laptops), research use', items: fit.length } },
-)
+const items = ASPECT_SETS.flatMap((s) => readAspectSet(join(dir, s.file), s.name))
+const mams = withMams ? readMams(dir, items) : { items: [], dropped: { test: 0, train: 0 } }
+if (withMams && mams.items.length === 0) console.log(`no MAMS-ATSA/ folder in ${dir}: training on SemEval-2014 alone`)
+const data =
+  mams.items.length === 0
+    ? 'SemEval-2014 Task 4 aspect-term polarity training sets (restaurants + laptops), research use'
+    : `SemEval-2014 Task 4 aspect-term polarity training sets (restaurants + laptops), research use; MAMS-ATSA train+val+test (siat-nlp/MAMS-for-ABSA, Apache-2.0) less ${mams.dropped.test} SemEval-2014 test and ${mams.dropped.train} SemEval-2014 training sentences, weight ${ADDED_WEIGHT}`
+const fit = [...items, ...mams.items].filter((it) => it.x !== undefined)
+const model = fitAspects(fit, { trained: { data, items: fit.length } })
 const json = JSON.stringify(model)
 writeFileSync(out, json + '\n')
-console.log(`trained on ${fit.length} aspects; ${Object.keys(model.words).length} words; in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${json.length} bytes -> ${out}`)
+console.log(`trained on ${fit.length} aspects (${mams.items.length} from MAMS); ${Object.keys(model.words).length} words; in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${json.length} bytes -> ${out}`)

@@ -140,8 +140,8 @@ function firstPhraseEndingAfter(phrases: AspectEvidence['phrases'], at: number):
 
 /**
  * Features of one mention: the dense vector (see {@link ASPECT_FEATURES}) and the words of its clause
- * (lemmas, `not_` when negated), of the rest of its sentence (`s:` prefix), the aspect's own words (`a:`) and the
- * three words either side of it (`L:`, `R:`); undefined for a span
+ * (lemmas, `not_` when negated), of the rest of its sentence (`s:` prefix), the aspect's own words (`a:`), the
+ * three words either side of it (`L:`, `R:`) and the bigrams of its clause (`b:`); undefined for a span
  * outside the document.
  */
 export function aspectFeatures(ev: AspectEvidence, whole: AspectSpan): AspectVector | undefined {
@@ -265,6 +265,18 @@ export function aspectFeatures(ev: AspectEvidence, whole: AspectSpan): AspectVec
     seen.add('R:' + (t.negated ? 'not_' : '') + t.lemma.toLowerCase())
     k++
   }
+  // Bigrams of the clause with the aspect standing as "T" ("b:T_be", "b:be_slow", "b:not_worth"): the word order a
+  // bag of words loses (5-fold CV of the training sets, restaurants/laptops 75.7/70.7 -> 76.4/71.7).
+  let prev = ''
+  for (let i = cStart; i < cEnd; i++) {
+    const t = tokens[i] as Token
+    const inAspect = i >= span.tokenStart && i < span.tokenEnd
+    if (t.kind !== 'word' && !inAspect) continue
+    const cur = inAspect ? 'T' : (t.negated ? 'not_' : '') + t.lemma.toLowerCase()
+    if (cur === 'T' && prev === 'T') continue
+    if (prev !== '') seen.add('b:' + prev + '_' + cur)
+    prev = cur
+  }
   const words = [...seen]
   const dense = [
     inside,
@@ -345,6 +357,8 @@ export interface AspectTrainOptions {
   readonly learningRate?: number
   /** Decimals of the written weights. @defaultValue 5 */
   readonly decimals?: number
+  /** Weight of each example in the loss (normalised by their sum). @defaultValue 1 each */
+  readonly sampleWeights?: readonly number[]
   readonly trained?: Readonly<Record<string, string | number>>
 }
 
@@ -373,13 +387,14 @@ export function trainAspectModel(xs: readonly AspectVector[], ys: readonly numbe
   const m = Array.from({ length: K }, () => new Float64Array(P))
   const v = Array.from({ length: K }, () => new Float64Array(P))
   const g = Array.from({ length: K }, () => new Float64Array(P))
-  const n = xs.length
+  const sw = options.sampleWeights
+  const n = sw === undefined ? xs.length : sw.reduce((a, b) => a + b, 0)
   const b1 = 0.9
   const b2 = 0.999
   const z = new Float64Array(K)
   for (let it = 1; it <= iterations; it++) {
     for (const gk of g) gk.fill(0)
-    for (let e = 0; e < n; e++) {
+    for (let e = 0; e < xs.length; e++) {
       const x = (xs[e] as AspectVector).dense
       const r = rows[e] as number[]
       let mx = -Infinity
@@ -397,7 +412,7 @@ export function trainAspectModel(xs: readonly AspectVector[], ys: readonly numbe
         t += z[k] as number
       }
       for (let k = 0; k < K; k++) {
-        const d = ((z[k] as number) / t - (ys[e] === k ? 1 : 0)) / n
+        const d = (((z[k] as number) / t - (ys[e] === k ? 1 : 0)) * (sw?.[e] ?? 1)) / n
         const gk = g[k] as Float64Array
         gk[0] = (gk[0] as number) + d
         for (let i = 0; i < x.length; i++) gk[i + 1] = (gk[i + 1] as number) + d * (x[i] as number)

@@ -99,6 +99,17 @@ describe('aspect sentiment (one function for themes, entities, topics and facets
     expect(x.dense[ASPECT_FEATURES.indexOf('across_contrast')]).toBeGreaterThan(0)
   })
 
+  it('should give the bigrams of the clause, the aspect as T, as features', () => {
+    const doc = annotator.annotate('The service was slow, but the food was good.')
+    const r = scorer.score(doc)
+    const x = aspectFeatures({ doc, phrases: r.phrases, contrastTokens: r.contrastTokens, sentenceScores: r.sentences.map((s) => s.sentiment_score) }, spanOf(doc, 'service'))!
+    expect(x.words).toContain('b:the_T')
+    expect(x.words).toContain('b:T_be')
+    expect(x.words).toContain('b:be_slow')
+    // Not across the clause boundary.
+    expect(x.words).not.toContain('b:food_be')
+  })
+
   it('should train the same weights from the same examples, and learn the sign of the evidence', () => {
     const dense = (v: number): number[] => ASPECT_FEATURES.map((f) => (f === 'clause_after' || f === 'clause_weighted' ? v : 0))
     const xs = [dense(0.8), dense(0.5), dense(-0.7), dense(-0.4), dense(0), dense(0)].map((d, i) => ({ dense: d, words: i % 2 === 0 ? ['nice'] : ['ok'], lexicon: true }))
