@@ -93,7 +93,7 @@ export function readAspectSet(file: string, source = ''): AspectItem[] {
  * SemEval-2014 restaurants set) with at least two aspects of different polarities. Looked for under
  * `aspects/MAMS-ATSA/` of the data folder, used only with `--mams` (train and eval scripts). It only ever joins the
  * training side: evaluation folds are SemEval-2014 training items only. Not in the shipped model: on the 5-fold CV
- * (before the clause bigrams) it gave restaurants/laptops 75.6/70.1 against 75.7/70.7 without it, same run; a
+ * (before the clause bigrams, item i in fold i mod 5) it gave restaurants/laptops 75.6/70.1 against 75.7/70.7 without it; a
  * lower weight (0.3, 0.1) was not measured to the end.
  */
 export const MAMS_DIR = 'MAMS-ATSA'

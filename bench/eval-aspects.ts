@@ -6,16 +6,18 @@
  *
  *   npm run eval:aspects -- [--mams] [dataDir]        (default ../shared/data, or its aspects/ folder)
  *
- * Folds: item i is in fold i mod 5. For a fold of one set, the model is trained on the set's other four
- * folds plus the whole other set (the shipped model is trained on both sets), plus with --mams the added MAMS
- * training data (see bench/aspect-data.ts), never on the fold itself; folds hold
- * SemEval-2014 training items only, added data is only ever on the training side.
+ * Folds: an item is in fold (index of its sentence, in order of first appearance) mod 5, so that the aspects of one
+ * sentence are tested together (a sentence's other aspects would otherwise teach its own words; until this commit
+ * item i was in fold i mod 5). For a fold of one set, the model is trained on the set's other four folds plus the
+ * whole other set (the shipped model is trained on both sets), plus with --mams the added MAMS training data (see
+ * bench/aspect-data.ts), never on the fold itself; folds hold SemEval-2014 training items only, added data is only
+ * ever on the training side.
  * The majority class is that of the training folds. Polarity of a score: > 0.05 positive, < -0.05
  * negative, else neutral (the engine's default thresholds).
  */
 import { join } from 'node:path'
 import { aspectMentionScore, createAspectModel } from '../src/sentiment/aspect.ts'
-import { ASPECT_SETS, aspectDirOrExit, fitAspects, readAspectSet, readMams } from './aspect-data.ts'
+import { ASPECT_SETS, aspectDirOrExit, fitAspects, readAspectSet, readMams, type AspectItem } from './aspect-data.ts'
 
 const FOLDS = 5
 const cls = (s: number): number => (s > 0.05 ? 2 : s < -0.05 ? 0 : 1)
@@ -24,7 +26,18 @@ const pct = (a: number, n: number): string => ((100 * a) / n).toFixed(1)
 const withMams = process.argv.includes('--mams')
 const dir = aspectDirOrExit(process.argv.slice(2).find((a) => a !== '--mams'))
 const t0 = performance.now()
-const sets = ASPECT_SETS.map((s) => ({ name: s.name, items: readAspectSet(join(dir, s.file), s.name) }))
+/** Fold of each item: its sentence's index (in order of first appearance) mod 5, so that the aspects of one sentence are tested together and never learnt from each other. */
+const foldsOf = (items: readonly AspectItem[]): number[] => {
+  const ids = new Map<string, number>()
+  return items.map((it) => {
+    if (!ids.has(it.text)) ids.set(it.text, ids.size)
+    return (ids.get(it.text) as number) % FOLDS
+  })
+}
+const sets = ASPECT_SETS.map((s) => {
+  const items = readAspectSet(join(dir, s.file), s.name)
+  return { name: s.name, items, fold: foldsOf(items) }
+})
 const mams = withMams ? readMams(dir, sets.flatMap((s) => s.items)) : { items: [], dropped: { test: 0, train: 0 } }
 console.log(
   mams.items.length === 0
@@ -45,8 +58,8 @@ for (const set of sets) {
     [0, 0, 0],
   ]
   for (let f = 0; f < FOLDS; f++) {
-    const test = set.items.filter((_, i) => i % FOLDS === f)
-    const train = set.items.filter((_, i) => i % FOLDS !== f)
+    const test = set.items.filter((_, i) => set.fold[i] === f)
+    const train = set.items.filter((_, i) => set.fold[i] !== f)
     const model = createAspectModel(fitAspects([...train, ...others, ...mams.items]))
     const modelSame = mams.items.length === 0 ? createAspectModel(fitAspects(train)) : createAspectModel(fitAspects([...train, ...others]))
     const counts = [0, 0, 0]
