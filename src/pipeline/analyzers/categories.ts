@@ -159,7 +159,7 @@ export function softVotes(semantic: SemanticModel, text: TextVector): number[] {
 /**
  * Each node's share among `nodes` (a softmax of their scores: cosine with the text, plus `extra`, at
  * {@link CATEGORY_TEMPERATURE}), its raw cosine, and its strength: share x the confidence that the text is about
- * any of them ({@link categoryConfidence} of the best cosine among them), so that strength keeps the ranking's order.
+ * the first of them ({@link categoryConfidence} of its cosine), so that strength keeps the ranking's order.
  */
 function shares(text: TextVector, nodes: readonly TaxonomyModelNode[], extra?: readonly number[]): RankedCategory[] {
   const cosines = nodes.map((n) => dot(text.vector, n.branch))
@@ -168,9 +168,11 @@ function shares(text: TextVector, nodes: readonly TaxonomyModelNode[], extra?: r
   const e = scores.map((c) => Math.exp((c - max) / CATEGORY_TEMPERATURE))
   const sum = e.reduce((a, x) => a + x, 0)
   const mass = evidenceMass(text)
-  // One confidence for the text among these siblings, from its best cosine with any of them: the strengths then
-  // keep the order of the shares (the ranking), and an unrelated text (no sibling near) still gets none.
-  const conf = confidence(Math.max(...cosines), mass)
+  // One confidence for the text among these siblings, from the cosine of the one it is ranked first for: the
+  // strengths then keep the order of the shares (the ranking), and a text that the first is not near gets none.
+  let first = 0
+  for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[first]!) first = i
+  const conf = confidence(cosines[first] ?? 0, mass)
   return nodes.map((node, i) => {
     const share = e[i]! / sum
     return { node, share, cosine: cosines[i]!, strength: share * conf }
