@@ -300,6 +300,8 @@ const CORPORATE_SUFFIX = new Set([
   'llc', 'plc', 'ag', 'sa', 's.a.', 'nv', 'n.v.', 'gmbh', 'bv', 'b.v.', 'group', 'holdings', 'lp', 'l.p.',
 ])
 
+/** A possessive ending as wink tokenizes it: 's, ’s, or a lone apostrophe after a plural. */
+const POSSESSIVE = /^['’]s?$/i
 const HAS_ALNUM = /[\p{L}\p{N}]/u
 
 /** A month name or a 4-digit year: what makes a wink DURATION a date. */
@@ -384,6 +386,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     }
   }
   const tagged = tagger.tagDocument(sentenceTokens)
+  // Whether the writer uses capitals: some sentence opens with a capital letter.
+  const writesCapitals = sentenceTokens.some((ws) => /^\p{Lu}/u.test(ws.find((w) => /\p{L}/u.test(w)) ?? ''))
   // Every tagger span after trimming, MISC included: a lexicon name inside a longer one is that span's word.
   const taggerSpans: Array<{ start: number; end: number }> = []
   // Sentences written as headlines (title case or capitals), by document token: their capitals say little.
@@ -415,6 +419,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       while (a < b && !HAS_ALNUM.test(words[a] ?? '')) a++
       // ... but a closing bracket whose opening one is inside the span stays ("Mladost ( L )").
       while (b > a && !HAS_ALNUM.test(words[b - 1] ?? '') && !(words[b - 1] === ')' && words.slice(a, b - 1).includes('('))) b--
+      // Nor is a possessive ending ("Trump's rally": the name is Trump; the tagger learnt some from CoNLL04).
+      while (b > a + 1 && POSSESSIVE.test(words[b - 1] ?? '')) b--
       if (a === b) continue
       let start = idx[a]
       const lastEnd = ends[b - 1]
@@ -439,6 +445,12 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       ) {
         const phrase = lowers.slice(start, last + 1).join(' ')
         if (known?.phrases.has(phrase) !== true && companies?.phrases.has(phrase) !== true) continue
+      }
+      // Words all in lower case are not a name when the writer capitalises ("Two hours on the tarmac"), unless a
+      // lexicon knows them; in text written all in lower case ("flying to paris") the tagger's word stands.
+      if (writesCapitals && words.slice(a, b).every((w) => !/\p{Lu}/u.test(w))) {
+        const phrase = lowers.slice(start, last + 1).join(' ')
+        if (known?.phrases.has(phrase) !== true && companies?.phrases.has(phrase) !== true && places?.has(phrase) !== true) continue
       }
       // A name ending in a corporate suffix is a company, whatever its first words look like ("Larami Corp.").
       const type = span.type !== 'ORG' && b - a > 1 && CORPORATE_SUFFIX.has(lowers[last] ?? '') && /^[A-Z]/.test(words[b - 1] ?? '') ? 'Company' : TAGGER_TYPES[span.type]
