@@ -21,6 +21,7 @@ import { join, resolve } from 'node:path'
 import { loadWordVectors } from '../src/semantic/vectors.ts'
 import { phraseVector, phraseWords, tokenId } from '../src/semantic/embed.ts'
 import { createAnnotator } from '../src/nlp/annotate.ts'
+import { SECTION_TO_IAB } from './huffpost-sections.ts'
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
 const source = resolve(process.argv.slice(2).find((a, i, all) => !a.startsWith('--') && !['--neighbours', '--corpus', '--context', '--corpus-words'].includes(all[i - 1] ?? '')) ?? join(repo, '../shared/data/taxonomy/iab-content-taxonomy-3.1.tsv'))
@@ -59,41 +60,6 @@ for (let id = 0; id < vectors.size; id++) {
   if (vectors.probability(id) * 49_719_560 >= 2 && w.length > 2 && !STOP.has(w)) candidates.push(id)
 }
 
-/**
- * HuffPost news sections -> the IAB 3.1 node (by id) whose name says the same thing. Sections about a readership
- * or a format rather than a subject (U.S. NEWS, WORLD NEWS, WEIRD NEWS, COMEDY, MEDIA, IMPACT, BLACK VOICES,
- * WOMEN, QUEER VOICES, LATINO VOICES, GOOD NEWS, FIFTY) are left out.
- */
-export const SECTION_TO_IAB: Readonly<Record<string, string>> = {
-  POLITICS: '386', // Politics
-  ENTERTAINMENT: 'JLBCU7', // Entertainment
-  SPORTS: '483', // Sports
-  CRIME: '380', // Crime
-  'STYLE & BEAUTY': '552', // Style & Fashion
-  STYLE: '552',
-  'HOME & LIVING': '274', // Home & Garden
-  WELLNESS: '232', // Healthy Living > Wellness
-  'HEALTHY LIVING': '223', // Healthy Living
-  PARENTING: '192', // Family and Relationships > Parenting
-  PARENTS: '192',
-  'FOOD & DRINK': '210', // Food & Drink
-  TASTE: '210',
-  BUSINESS: '52', // Business and Finance
-  MONEY: '391', // Personal Finance
-  'CULTURE & ARTS': '201', // Fine Art
-  'ARTS & CULTURE': '201',
-  ARTS: '201',
-  TECH: '596', // Technology & Computing
-  SCIENCE: '464', // Science
-  ENVIRONMENT: '467', // Science > Environment
-  GREEN: '467',
-  RELIGION: '453', // Religion & Spirituality
-  TRAVEL: '653', // Travel
-  EDUCATION: '132', // Education
-  COLLEGE: '137', // Education > College Education
-  WEDDINGS: '165', // Personal Celebrations & Life Events > Wedding
-  DIVORCE: '186', // Family and Relationships
-}
 /** Most corpus words per node, and the least number of a section's stories a word must occur in. */
 const cwAt = process.argv.indexOf('--corpus-words')
 const CORPUS_WORDS = cwAt >= 0 ? Number(process.argv[cwAt + 1]) : 24

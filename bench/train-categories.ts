@@ -4,8 +4,8 @@
  * the word vectors of `lexicons/en/vectors.bin`, unit length) to IAB 3.1 tier-1 categories, on the HuffPost News
  * Category Dataset (Misra 2022, CC BY 4.0; one JSON object a line with `category`, `headline`,
  * `short_description`; each story is read as "headline. short_description"). Sections map to tier-1 nodes by
- * {@link SECTION_TO_TIER1}, written from the section and node names alone (the same choices as
- * `bench/build-taxonomy.ts`, lifted to tier 1); sections about a readership or a format rather than a subject are
+ * {@link SECTION_TO_TIER1}: the nodes of `bench/huffpost-sections.ts` (written from the section and node names
+ * alone, as `bench/build-taxonomy.ts` uses them), lifted to tier 1; sections about a readership or a format rather than a subject are
  * left out. Each node of the taxonomy is an example too (its own vector, labelled with its tier-1 ancestor), so
  * that every tier-1 category is learned, those the corpus lacks from their descriptions alone. Only the weights
  * ship (101 numbers per category), never the stories.
@@ -24,6 +24,7 @@ import { createAnnotator } from '../src/nlp/annotate.ts'
 import { createSemanticModel } from '../src/semantic/index.ts'
 import type { CategoryModelFile } from '../src/semantic/head.ts'
 import { categoryText } from '../src/pipeline/analyzers/categories.ts'
+import { SECTION_TO_IAB } from './huffpost-sections.ts'
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
 const input = process.argv.slice(2).find((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--out')
@@ -33,37 +34,6 @@ if (input === undefined) {
 }
 const out = process.argv.includes('--out') ? resolve(process.argv[process.argv.indexOf('--out') + 1]!) : join(repo, 'lexicons/en/category-model.json')
 
-/** HuffPost sections -> IAB 3.1 tier-1 node id. */
-export const SECTION_TO_TIER1: Readonly<Record<string, string>> = {
-  POLITICS: '386', // Politics
-  ENTERTAINMENT: 'JLBCU7', // Entertainment
-  SPORTS: '483', // Sports
-  CRIME: '380', // Crime
-  'STYLE & BEAUTY': '552', // Style & Fashion
-  STYLE: '552',
-  'HOME & LIVING': '274', // Home & Garden
-  WELLNESS: '223', // Healthy Living
-  'HEALTHY LIVING': '223',
-  PARENTING: '186', // Family and Relationships
-  PARENTS: '186',
-  DIVORCE: '186',
-  'FOOD & DRINK': '210', // Food & Drink
-  TASTE: '210',
-  BUSINESS: '52', // Business and Finance
-  MONEY: '391', // Personal Finance
-  'CULTURE & ARTS': '201', // Fine Art
-  'ARTS & CULTURE': '201',
-  ARTS: '201',
-  TECH: '596', // Technology & Computing
-  SCIENCE: '464', // Science
-  ENVIRONMENT: '464', // Science (Science > Environment)
-  GREEN: '464',
-  RELIGION: '453', // Religion & Spirituality
-  TRAVEL: '653', // Travel
-  EDUCATION: '132', // Education
-  COLLEGE: '132',
-  WEDDINGS: '163', // Personal Celebrations & Life Events
-}
 /** Gradient steps, step size, L2 penalty. */
 const STEPS = 300
 const RATE = 5
@@ -72,6 +42,14 @@ const L2 = 1e-3
 const semantic = createSemanticModel()
 const vectors = semantic.vectors
 const roots = semantic.taxonomy.roots
+/** HuffPost sections -> IAB 3.1 tier-1 node id: each section's node ({@link SECTION_TO_IAB}) lifted to its tier-1 ancestor. */
+const SECTION_TO_TIER1: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(SECTION_TO_IAB).map(([section, id]) => {
+    const node = semantic.taxonomy.nodes.find((n) => n.id === id)
+    if (node === undefined) throw new Error(`section ${section} maps to ${id}, not a node of lexicons/en/iab-taxonomy.tsv`)
+    return [section, roots[node.root]!.id]
+  }),
+)
 const dims = vectors.dims
 const annotator = createAnnotator()
 const examples: Array<{ k: number; v: Float32Array }> = []
