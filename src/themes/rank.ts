@@ -180,8 +180,16 @@ export function candidateFeatures(
     const s = Math.max(0.02, (w.zipfCeiling - zipf) / w.zipfCeiling)
     return w.specificity === 1 ? s : Math.pow(s, w.specificity)
   }
-  // Distinct longer candidates holding each key ("battery" in "battery life" and "long battery life").
-  const padded = [...groups.keys()].filter((k) => k.includes(' ')).map((k) => ` ${k} `)
+  // Distinct longer candidates holding each key ("battery" in "battery life" and "long battery life"): every
+  // multi-word key counts once for each distinct run of its words shorter than itself.
+  const containing = new Map<string, number>()
+  for (const k of groups.keys()) {
+    if (!k.includes(' ')) continue
+    const words = k.split(' ')
+    const runs = new Set<string>()
+    for (let i = 0; i < words.length; i++) for (let j = i + 1; j <= words.length; j++) if (j - i < words.length) runs.add(words.slice(i, j).join(' '))
+    for (const r of runs) containing.set(r, (containing.get(r) ?? 0) + 1)
+  }
   const out: CandidateFeatures[] = []
   for (const [key, list] of groups) {
     const first = list[0]!
@@ -229,9 +237,7 @@ export function candidateFeatures(
     const properShare = properWords / n
     const inFirst = s0 === 0 ? 1 : 0
     const surface = doc.text.slice(doc.tokens[first.tokenStart]!.start, doc.tokens[first.tokenEnd - 1]!.end)
-    const p = ` ${key} `
-    let containers = 0
-    for (const q of padded) if (q.length > p.length && q.includes(p)) containers++
+    const containers = containing.get(key) ?? 0
     const meanLogWf = logWf / n
     out.push({
       key,
