@@ -306,12 +306,16 @@ export function aspectProbabilities(
   words: ReadonlyMap<string, ArrayLike<number>>,
   x: AspectVector,
 ): number[] {
-  const z = weights.map((row, k) => {
+  const z = weights.map((row) => {
     let s = row[0] ?? 0
     for (let i = 0; i < x.dense.length; i++) s += (row[i + 1] ?? 0) * (x.dense[i] ?? 0)
-    for (const w of x.words) s += words.get(w)?.[k] ?? 0
     return s
   })
+  // One lookup per word for all classes; each class still adds its word weights in the words' order.
+  for (const w of x.words) {
+    const row = words.get(w)
+    if (row !== undefined) for (let k = 0; k < z.length; k++) z[k] = (z[k] as number) + (row[k] ?? 0)
+  }
   const m = Math.max(...z)
   const e = z.map((v) => Math.exp(v - m))
   const t = e.reduce((a, b) => a + b, 0)
