@@ -28,12 +28,19 @@ export function parseThemePrior(text: string, name = 'theme-word-prior.tsv'): Th
 }
 
 const cache = new Map<string, ThemePrior>()
+/** Per `dataDir` argument: ranking calls this for every document, and resolving the folder costs file-system checks. */
+const byArgument = new Map<string | undefined, ThemePrior>()
 
 /** Load `en/theme-word-prior.tsv` from the data folder (see `resolveDataDir`), once per path. */
 export function loadThemePrior(dataDir?: string): ThemePrior {
+  const known = byArgument.get(dataDir)
+  if (known !== undefined) return known
   const path = dataPath(dataDir, 'en', 'theme-word-prior.tsv')
   const hit = cache.get(path)
-  if (hit !== undefined) return hit
+  if (hit !== undefined) {
+    byArgument.set(dataDir, hit)
+    return hit
+  }
   let text: string
   try {
     text = readFileSync(path, 'utf8')
@@ -42,5 +49,6 @@ export function loadThemePrior(dataDir?: string): ThemePrior {
   }
   const prior = parseThemePrior(text)
   cache.set(path, prior)
+  byArgument.set(dataDir, prior)
   return prior
 }
