@@ -15,10 +15,10 @@
  */
 import { spawnSync } from 'node:child_process'
 import { availableParallelism, loadavg } from 'node:os'
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { record } from './samples.ts'
+import { buildPackageInto } from './build-dist.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const TEXT = 'The staff were friendly, but the room was not clean. Tim Cook stayed here!'
@@ -68,15 +68,7 @@ const median = (xs: readonly number[]): number => {
 }
 
 if (!process.argv.includes('--no-build') && !process.argv.includes('--dist')) {
-  const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name)
-  // tsc reports type errors of a tree others are editing but still emits; only a missing output fails the bench.
-  spawnSync(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', BUILD, '--tsBuildInfoFile', join(BUILD, '.tsbuildinfo')], { cwd: ROOT, encoding: 'utf8' })
-  const e = spawnSync(
-    bin('esbuild'),
-    ['grammars/query-grammar.ts', '--bundle', '--format=esm', '--platform=node', '--allow-overwrite', `--outfile=${join(BUILD, 'grammars', 'query-grammar.js')}`, '--log-level=warning'],
-    { cwd: ROOT, encoding: 'utf8' },
-  )
-  if (e.status !== 0 || !existsSync(join(BUILD, 'src', 'index.js'))) throw new Error(`build into ${BUILD} failed:\n${e.stdout}${e.stderr}`)
+  buildPackageInto(ROOT, BUILD)
 }
 
 const ours: Sample[] = []

@@ -13,11 +13,12 @@
  *   npx tsx bench/memory.ts [data dir] [--no-build] [--only compiled|tsx]   BENCH_BACKLOG=n documents (default 10,000)
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { dataDir, loadSamples, record } from './samples.ts'
+import { buildPackageInto } from './build-dist.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const BUILD = join(ROOT, '.tmp', 'memory-dist')
@@ -88,15 +89,7 @@ function run(name: string, nodeArgs: readonly string[], engineModule: string): R
 const runs: Array<{ name: string; key: string; args: string[]; module: string }> = []
 if (only === undefined || only === 'compiled') {
   if (!process.argv.includes('--no-build')) {
-    const bin = (name: string): string => join(ROOT, 'node_modules', '.bin', name)
-    // tsc reports type errors of a tree others are editing but still emits; only a missing output fails the bench.
-    spawnSync(bin('tsc'), ['-p', 'tsconfig.build.json', '--outDir', BUILD, '--tsBuildInfoFile', join(BUILD, '.tsbuildinfo')], { cwd: ROOT, encoding: 'utf8' })
-    const e = spawnSync(
-      bin('esbuild'),
-      ['grammars/query-grammar.ts', '--bundle', '--format=esm', '--platform=node', '--allow-overwrite', `--outfile=${join(BUILD, 'grammars', 'query-grammar.js')}`, '--log-level=warning'],
-      { cwd: ROOT, encoding: 'utf8' },
-    )
-    if (e.status !== 0 || !existsSync(join(BUILD, 'src', 'index.js'))) throw new Error(`build into ${BUILD} failed:\n${e.stdout}${e.stderr}`)
+    buildPackageInto(ROOT, BUILD)
   }
   runs.push({ name: 'compiled package, plain node', key: 'memory.compiled', args: [], module: pathToFileURL(join(BUILD, 'src', 'index.js')).href })
 }
