@@ -6,6 +6,7 @@ import { summaryAnalyzer } from '../pipeline/analyzers/summary.ts'
 import { createSentimentAnalyzers } from '../pipeline/analyzers/sentiment.ts'
 import { createEntitiesAnalyzer } from '../pipeline/analyzers/entities.ts'
 import { createThemesAnalyzer, lazyBackground } from '../pipeline/analyzers/themes.ts'
+import { loadThemePrior } from '../themes/index.ts'
 import { createLanguageAnalyzer } from '../pipeline/analyzers/language.ts'
 import { createTopicsAnalyzer, queryIndexAnalyzer } from '../pipeline/analyzers/topics.ts'
 import { createCategoriesAnalyzer } from '../pipeline/analyzers/categories.ts'
@@ -92,7 +93,7 @@ export function builtinAnalyzers(dataDir?: string, grammar: QueryGrammar = creat
     createLanguageAnalyzer(models.identifier, background),
     queryIndexAnalyzer,
     ...createSentimentAnalyzers(models.scorer, grammar),
-    createEntitiesAnalyzer(extractor, grammar, background),
+    createEntitiesAnalyzer(extractor, grammar, background, () => loadThemePrior(dataDir)),
     createRelationsAnalyzer(extractor, relationResources),
     createOpinionsAnalyzer(extractor),
     intentionsAnalyzer,

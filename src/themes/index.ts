@@ -6,6 +6,7 @@
 import type { AnnotatedDocument } from '../nlp/types.ts'
 import type { Background } from './background.ts'
 import { extractCandidates, type ThemeSpan } from './candidates.ts'
+import type { ThemePrior } from './prior.ts'
 import { DEFAULT_THEME_WEIGHTS, rankCandidates, removeRedundant, type RankedCandidate, type ThemeWeights } from './rank.ts'
 
 export { extractCandidates, type ThemeSpan } from './candidates.ts'
@@ -49,6 +50,7 @@ export function keyThemes(
   limit = Infinity,
   weights: ThemeWeights = DEFAULT_THEME_WEIGHTS,
   candidates: readonly ThemeSpan[] = extractCandidates(doc),
+  prior?: ThemePrior,
 ): RankedCandidate[] {
-  return removeRedundant(rankCandidates(doc, candidates, background, weights), limit)
+  return removeRedundant(rankCandidates(doc, candidates, background, weights, undefined, prior), limit)
 }

@@ -84,4 +84,18 @@ describe('createEngine dataDir', () => {
       }
     }
   })
+
+  it('should read the theme word prior from the named folder too, not from the package', async () => {
+    const missing = join('en', 'theme-word-prior.tsv')
+    const dir = copyOfData([missing])
+    const engine = createEngine({ dataDir: dir })
+    try {
+      await engine.account(engine.defaultAccount).updateConfigurations({ document: { themes: true, themes_limit: 5 } })
+      const out = await engine.analyze(TEXT)
+      expect(out.status).toBe('FAILED')
+      expect(out.failure_reason).toContain(join(dir, missing))
+    } finally {
+      await engine.close()
+    }
+  })
 })

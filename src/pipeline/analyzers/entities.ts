@@ -2,7 +2,7 @@ import type { AnnotatedDocument } from '../../nlp/types.ts'
 import type { Entity, Theme } from '../../model/output.ts'
 import { contextSentiment, spanMentions } from '../spans.ts'
 import { entityThemes as themesNear, extractCandidates, lazyBackground, rankThemes, themeWire } from './themes.ts'
-import type { Background } from '../../themes/index.ts'
+import { loadThemePrior, type Background, type ThemePrior } from '../../themes/index.ts'
 import type { StoredConfiguration } from '../../storage/types.ts'
 import { createEntityExtractor, type EntityExtractor, type ExtractedEntity } from '../../entities/extract.ts'
 import { need } from '../pipeline.ts'
@@ -58,6 +58,7 @@ export function createEntitiesAnalyzer(
   extractor: EntityExtractor = createEntityExtractor(),
   grammar: QueryGrammar = createQueryGrammar(),
   background: () => Background = lazyBackground(),
+  prior: () => ThemePrior = () => loadThemePrior(),
 ): Analyzer {
   const analyzer: Analyzer & { prepare(stored: StoredConfiguration, subscription: Subscription): EntityResources } = {
     name: 'entities',
@@ -117,7 +118,7 @@ export function createEntitiesAnalyzer(
       const threshold = ctx.configuration.entities_threshold
       // Themes about an entity: the document's themes that stand in a sentence mentioning it.
       const themesLimit = d.entity_themes_limit > 0 && f.themes ? d.entity_themes_limit : 0
-      const docThemes = themesLimit > 0 ? rankThemes(doc, extractCandidates(doc), sentiment, background()) : []
+      const docThemes = themesLimit > 0 ? rankThemes(doc, extractCandidates(doc), sentiment, background(), Infinity, prior()) : []
       const entityThemes = (e: FoundEntity): Theme[] =>
         themesNear(doc, docThemes, e.mentions, themesLimit).map((t) => themeWire(doc, t, false, withMentions ? d.theme_mentions_limit : 0))
       const wire = (e: FoundEntity, mentionsLimit: number): Entity => {

@@ -4,7 +4,7 @@ import { contextSentiment, round4, spanMentions, type TokenRange } from '../span
 import { need } from '../pipeline.ts'
 import type { Analyzer, SentimentSection } from '../types.ts'
 import { resolveDataDir } from '../../resources.ts'
-import { extractCandidates, keyThemes, loadBackground, ownSpan, themeTitle, type Background, type ThemeSpan } from '../../themes/index.ts'
+import { extractCandidates, keyThemes, loadBackground, loadThemePrior, ownSpan, themeTitle, type Background, type ThemePrior, type ThemeSpan } from '../../themes/index.ts'
 
 export type { ThemeSpan } from '../../themes/index.ts'
 export { extractCandidates } from '../../themes/index.ts'
@@ -49,6 +49,7 @@ export function lazyBackground(dataDir?: string): () => Background {
  * `resolveDataDir`), or from `background` when the engine shares one list between analyzers.
  */
 export function createThemesAnalyzer(dataDir?: string, background: () => Background = lazyBackground(dataDir)): Analyzer<'themes'> {
+  const prior = (): ThemePrior => loadThemePrior(dataDir)
   return {
     name: 'themes',
     needs: ['sentiment'],
@@ -59,7 +60,7 @@ export function createThemesAnalyzer(dataDir?: string, background: () => Backgro
       return {
         background: background(),
         // Only the themes the output can hold get their (aspect) sentiment computed: the rest are never shown.
-        themes: rankThemes(doc, candidates, sentiment, background(), ctx.configuration.document.themes_limit),
+        themes: rankThemes(doc, candidates, sentiment, background(), ctx.configuration.document.themes_limit, prior()),
         phrases: candidates.filter((p) => !p.isPart),
       }
     },
@@ -84,8 +85,9 @@ export function rankThemes(
   sentiment: SentimentSection,
   background: Background,
   limit = Infinity,
+  prior?: ThemePrior,
 ): FoundTheme[] {
-  return keyThemes(doc, background, limit, undefined, candidates).map((c) => {
+  return keyThemes(doc, background, limit, undefined, candidates, prior).map((c) => {
     const first = ownSpan(c)
     const context = contextSentiment(doc, c.spans, sentiment)
     const evidence = context.sentences.filter((i) => sentiment.sentencePolar[i] === true).length
