@@ -17,7 +17,7 @@
  */
 import type { AnnotatedDocument } from '../nlp/types.ts'
 import { normWord, type ArgMention, type ArgType, type TriggerLexicon } from './features.ts'
-import { predictRelations, type RelationModel } from './model.ts'
+import { placeClosure, predictRelations, type MentionRelation, type RelationModel } from './model.ts'
 
 /** An entity as the relation finder sees it: its type and mentions as token ranges of the document. */
 export interface RelationEntity {
@@ -156,8 +156,11 @@ export function findRelations(
     const { words, tokenIdx, mentions } = view
     const span = (m: SentMention): { tokenStart: number; tokenEnd: number } => ({ tokenStart: m.tokenStart, tokenEnd: m.tokenEnd })
     const between = (L: SentMention, R: SentMention): string[] => words.slice(L.end, R.start)
+    // The sentence's relations of the CoNLL04 labels by mention, for the place-within-place closure.
+    const local: (MentionRelation & { extra: string })[] = []
     const addRule = (label: string, a: SentMention, b: SentMention, extra: string): void => {
       if (a.entity === b.entity) return
+      if (label !== 'Acquisition' && label !== 'Founder') local.push({ a: mentions.indexOf(a), b: mentions.indexOf(b), label, confidence: RULE_CONFIDENCE, extra })
       put({ relation_type: RELATION_TYPES[label]!, label: label in RELATION_TYPES && label !== 'Acquisition' && label !== 'Founder' ? label : undefined, confidence: RULE_CONFIDENCE, extra, args: [a.entity, b.entity], spans: [span(a), span(b)] })
     }
     /** The longest job title starting at word i (up to 4 words): [end word, title text] or undefined. */
@@ -243,7 +246,17 @@ export function findRelations(
         if (c !== undefined && !/^(OF|FOR|AT|IN|FROM|POSS|COMMA)$/.test(c)) trig.push(doc.tokens[tokenIdx[k]!]!.text)
       }
       const extra = trig.length > 0 ? trig.join(' ') : R.start - L.end <= 3 && R.start > L.end ? text(tokenIdx[L.end]!, tokenIdx[R.start - 1]! + 1) : ''
-      put({ relation_type: RELATION_TYPES[p.label]!, label: p.label, confidence: Math.round(p.confidence * 10_000) / 10_000, extra, args: [a.entity, b.entity], spans: [span(a), span(b)] })
+      const confidence = Math.round(p.confidence * 10_000) / 10_000
+      local.push({ a: p.a, b: p.b, label: p.label, confidence, extra })
+      put({ relation_type: RELATION_TYPES[p.label]!, label: p.label, confidence, extra, args: [a.entity, b.entity], spans: [span(a), span(b)] })
+    }
+    // "lives in Austin, Texas" -> also lives in Texas; the implied relation keeps the extra of the one it extends.
+    for (const r of placeClosure(local)) {
+      const a = mentions[r.a]!
+      const b = mentions[r.b]!
+      if (a.entity === b.entity) continue
+      const extra = local.find((x) => x.a === r.a && x.label === r.label)?.extra ?? ''
+      put({ relation_type: RELATION_TYPES[r.label]!, label: r.label, confidence: r.confidence, extra, args: [a.entity, b.entity], spans: [span(a), span(b)] })
     }
   }
   return [...found.values()].sort(

@@ -16,7 +16,7 @@ import { readNerFile } from '../entities/tagger.ts'
 import { readPhraseLexicon } from '../entities/extract.ts'
 
 export { findRelations, argTypeOf, sentenceViews, RELATION_TYPES, type FoundRelation, type RelationEntity, type SentenceView } from './find.ts'
-export { decodeRelationModel, encodeRelationModel, predictRelations, trainRelationModel, type RelationModel } from './model.ts'
+export { decodeRelationModel, encodeRelationModel, placeClosure, predictRelations, trainRelationModel, type RelationModel } from './model.ts'
 export { normWord, pairFeatures, readTriggers, type ArgMention, type ArgType, type PairContext, type TriggerLexicon } from './features.ts'
 
 /** What {@link findRelations} needs besides the document. */

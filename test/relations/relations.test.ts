@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { readFileSync } from 'node:fs'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
 import { createEntityExtractor } from '../../src/entities/extract.ts'
-import { findRelations, loadRelationResources, decodeRelationModel, encodeRelationModel, trainRelationModel, readTriggers } from '../../src/relations/index.ts'
+import { findRelations, loadRelationResources, placeClosure, decodeRelationModel, encodeRelationModel, trainRelationModel, readTriggers } from '../../src/relations/index.ts'
 import { alignSpan, conll04Text, readConll04, spacedText } from '../../src/relations/conll04.ts'
 
 const annotator = createAnnotator()
@@ -58,6 +58,25 @@ describe('relations: the trained classifier', () => {
     expect(a).toBe(b)
     expect(encodeRelationModel(decodeRelationModel(a))).toBe(a)
     expect(() => decodeRelationModel('{"format":"X"}', 'f.json')).toThrow(/f.json: should be a relation model/)
+  })
+})
+
+describe('relations: place-within-place closure', () => {
+  it('should pass residence and organisation location up through a place within a place, once, without duplicates', () => {
+    const rels = [
+      { a: 0, b: 1, label: 'Live_In', confidence: 0.8 },
+      { a: 1, b: 2, label: 'Located_In', confidence: 0.6 },
+      { a: 3, b: 1, label: 'OrgBased_In', confidence: 0.5 },
+      { a: 3, b: 2, label: 'Work_For', confidence: 0.9 }, // the pair is taken: nothing added for it
+      { a: 4, b: 1, label: 'Kill', confidence: 0.9 }, // not a place relation
+    ]
+    expect(placeClosure(rels)).toEqual([{ a: 0, b: 2, label: 'Live_In', confidence: 0.6 }])
+    expect(placeClosure([{ a: 0, b: 1, label: 'Located_In', confidence: 1 }, { a: 1, b: 0, label: 'Located_In', confidence: 1 }])).toEqual([])
+  })
+  it('should find residence in the state of "City, State"', () => {
+    const found = summary('Mary Fisher lives in Louisville, Kentucky, with her two sons.')
+    expect(found.some((s) => s.startsWith('Residence(Mary Fisher, Louisville)'))).toBe(true)
+    expect(found.some((s) => s.startsWith('Residence(Mary Fisher, Kentucky)'))).toBe(true)
   })
 })
 
