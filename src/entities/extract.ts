@@ -309,6 +309,23 @@ const DATE_WORD = /\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|jun
 
 const CORPORATE_SUFFIX_PATTERN = new Set(['Inc', 'Inc.', 'Corp', 'Corp.', 'Ltd', 'Ltd.', 'LLC', 'plc', 'PLC', 'GmbH', 'AG'])
 
+/** Title abbreviations that stand before a name: never the last word of an organisation or place. */
+const TITLE_ABBREVIATION = new Set(['Lt.', 'Lt', 'Capt.', 'Sgt.', 'Gen.', 'Col.', 'Maj.', 'Cmdr.', 'Adm.', 'Cpl.', 'Pvt.', 'Sen.', 'Rep.', 'Gov.', 'Dr.', 'Mr.', 'Mrs.', 'Ms.', 'Insp.', 'Det.', 'Supt.'])
+/** Capitalised government bodies after a nationality ("Chinese Government"). */
+const GOVERNMENT_BODY = new Set(['Government', 'Parliament', 'Embassy', 'Army', 'Navy', 'Cabinet', 'Consulate', 'Legislature', 'Senate'])
+/** Last words of a body's name: a span the tagger calls a place is an organisation ("Oberlin College"). */
+const ORGANISATION_HEAD = new Set([
+  'University', 'College', 'Institute', 'Society', 'Association', 'Agency', 'Commission', 'Committee', 'Council', 'Party',
+  'Foundation', 'Ministry', 'Department', 'Bureau', 'Corporation', 'Network', 'Radio', 'Television', 'Opera',
+  'Orchestra', 'Academy', 'League', 'Board', 'Service', 'Services', 'Police', 'Army', 'Navy', 'Government',
+])
+/** Day and month names: "Thursday and NATO" is not one name. */
+const DAY_OR_MONTH = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/i
+/** Broadcasters in wire-service credits. */
+const BROADCASTER = new Set(['Radio', 'Television', 'TV', 'Broadcasting'])
+/** Wire services credited after a dateline. */
+const WIRE_SERVICE = new Set(['AP', 'UPI', 'Reuters', 'AFP', 'DPA', 'Xinhua', 'Kyodo', 'Interfax', 'Tass', 'TASS', 'ANSA', 'EFE', 'CP', 'PA', 'Bloomberg'])
+
 const PRODUCT_SUFFIX = /^([a-z]?\d+[a-z]*|pro|max|plus|mini|air|ultra|se|x|s|xl|fe)$/i
 
 interface Candidate {
@@ -421,7 +438,27 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       while (b > a && !HAS_ALNUM.test(words[b - 1] ?? '') && !(words[b - 1] === ')' && words.slice(a, b - 1).includes('('))) b--
       // Nor is a possessive ending ("Trump's rally": the name is Trump; the tagger learnt some from CoNLL04).
       while (b > a + 1 && POSSESSIVE.test(words[b - 1] ?? '')) b--
+      // Nor a title abbreviation before a person's name ("Coast Guard Lt. Steve Carleton": the name is Coast Guard).
+      if (span.type !== 'PER') while (b > a + 1 && TITLE_ABBREVIATION.has(words[b - 1] ?? '') && /^\p{Lu}/u.test(words[b] ?? '')) b--
       if (a === b) continue
+      // A nationality before a government body is an organisation ("the Chinese Government", "the Angolan
+      // Parliament"): the tagger reads the adjective as MISC and leaves the capitalised body out.
+      if (span.type === 'MISC' && b === span.end && b - a <= 2 && GOVERNMENT_BODY.has(words[b] ?? '') && !/^\p{Lu}/u.test(words[a - 1] ?? '') && !/^\p{Lu}+$/u.test(words[b] ?? '')) {
+        const bodyEnd = ends[b]
+        const s0 = idx[a]
+        if (bodyEnd !== undefined && s0 !== undefined) {
+          taggerSpans.push({ start: s0, end: bodyEnd })
+          candidates.push({ type: 'Company', start: s0, end: bodyEnd, confidence: 80, priority: 4, source: 'pattern' })
+        }
+        continue
+      }
+      // An organisation's name cut short before "and" ("Immigration and Naturalization Service", "Health and Human
+      // Services"): a capitalised word mid-sentence that no tagger span holds, then "and", belong to it.
+      // Only a body's name ("... Service", "... Commission"), and not a day or month ("Thursday and NATO").
+      if (
+        span.type === 'ORG' && a >= 3 && a === span.start && b - a >= 2 && ORGANISATION_HEAD.has(words[b - 1] ?? '') && (words[a - 1] === 'and' || words[a - 1] === '&') &&
+        /^\p{Lu}\p{Ll}+$/u.test(words[a - 2] ?? '') && !DAY_OR_MONTH.test(words[a - 2] ?? '') && (tagged[si] ?? []).every((o) => o.end <= a - 2 || o.start >= a)
+      ) a -= 2
       let start = idx[a]
       const lastEnd = ends[b - 1]
       if (start === undefined || lastEnd === undefined) continue
@@ -453,7 +490,11 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
         if (known?.phrases.has(phrase) !== true && companies?.phrases.has(phrase) !== true && places?.has(phrase) !== true) continue
       }
       // A name ending in a corporate suffix is a company, whatever its first words look like ("Larami Corp.").
-      const type = span.type !== 'ORG' && b - a > 1 && CORPORATE_SUFFIX.has(lowers[last] ?? '') && /^[A-Z]/.test(words[b - 1] ?? '') ? 'Company' : TAGGER_TYPES[span.type]
+      let type: ContractEntityType = span.type !== 'ORG' && b - a > 1 && CORPORATE_SUFFIX.has(lowers[last] ?? '') && /^[A-Z]/.test(words[b - 1] ?? '') ? 'Company' : TAGGER_TYPES[span.type]
+      // A place whose last word names a body is the body ("Oberlin College", "Connecticut Audubon Society").
+      if (type === 'Place' && b - a > 1 && ORGANISATION_HEAD.has(words[b - 1] ?? '')) type = 'Company'
+      // A dateline in capitals before a wire credit is a place ("LOS ANGELES (AP)").
+      if (type !== 'Place' && a === 0 && words.slice(a, b).every((w) => !/\p{Ll}/u.test(w)) && words[b] === '(' && WIRE_SERVICE.has(words[b + 1] ?? '') && words[b + 2] === ')') type = 'Place'
       const phrase = lowers.slice(start, last + 1).join(' ')
       const knownType = known?.phrases.get(phrase)?.split('\t')[0] ?? (companies?.phrases.has(phrase) === true ? 'Company' : places?.has(phrase) === true ? 'Place' : undefined)
       const conf = Math.min(0.9999, Math.max(0.0001, span.confidence))
@@ -549,6 +590,19 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     if (s === i || candidates.some((c) => c.type === 'Person' && c.start < i && c.end > s)) continue
     candidates.push({ type: 'Place', start: s, end: i, confidence: 90, priority: 4.5, source: 'pattern' })
     candidates.push({ type: 'Place', start: i + 1, end: stateEnd, confidence: 90, priority: 4.5, source: 'pattern' })
+  }
+  // Broadcast credits of monitored news ("Paris Radio France International in French 1830 GMT 5 Jun 94"): the city,
+  // then the broadcaster up to "in <language> <time> GMT".
+  for (let i = 2; i + 3 < tokens.length; i++) {
+    if (tokens[i]?.text !== 'in' || !/^\d{4}$/.test(tokens[i + 2]?.text ?? '') || tokens[i + 3]?.text !== 'GMT' || places?.has(lowers[i + 1] ?? '') !== true) continue
+    let s = i
+    while (s > 0 && /^\p{Lu}[\p{L}\d.'-]*$/u.test(tokens[s - 1]?.text ?? '') && !/^\p{Lu}{2}\d/u.test(tokens[s - 1]?.text ?? '') && tokens[s - 1]?.sentence === tokens[i]?.sentence) s--
+    let cityEnd = s + 1
+    for (let n = 3; n >= 1; n--) if (s + n < i && places?.has(lowers.slice(s, s + n).join(' ')) === true) { cityEnd = s + n; break }
+    if (cityEnd >= i || !wordsOf(tokens, cityEnd, i).some((w) => BROADCASTER.has(w))) continue
+    if (cityEnd === s + 1 && places?.has(lowers[s] ?? '') !== true && !BROADCASTER.has(tokens[s + 1]?.text ?? '')) continue
+    candidates.push({ type: 'Place', start: s, end: cityEnd, confidence: 90, priority: 4.5, source: 'pattern' })
+    candidates.push({ type: 'Company', start: cityEnd, end: i, confidence: 90, priority: 4.5, source: 'pattern' })
   }
   // Corporate-suffix pattern: capitalised words followed by Inc., Corp., Ltd, plc, ... ("Acme Widgets Inc.").
   for (let i = 0; i < tokens.length; i++) {
