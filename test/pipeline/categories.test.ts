@@ -3,7 +3,7 @@ import { createEngine } from '../../src/engine/create-engine.ts'
 import type { AutoCategory } from '../../src/model/output.ts'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
 import { createSemanticModel } from '../../src/semantic/index.ts'
-import { categoryText, rankCategories } from '../../src/pipeline/analyzers/categories.ts'
+import { categoryText, COSINE_FLOOR, nodeEvidence, rankCategories, WORD_EVIDENCE_FLOOR } from '../../src/pipeline/analyzers/categories.ts'
 
 const walk = (list: readonly AutoCategory[], f: (c: AutoCategory) => void): void => {
   for (const c of list) {
@@ -106,6 +106,38 @@ describe('auto_categories for news, reviews and tweets', () => {
     expect(withHead.find((r) => r.node.name === 'Politics')!.share).toBeGreaterThan(without.find((r) => r.node.name === 'Politics')!.share)
     const neutral = rankCategories(semantic, categoryText(semantic.vectors, annotator.annotate('The meeting is at 3 pm on Tuesday.')))
     expect(Math.max(...neutral.map((r) => r.strength))).toBeLessThan(0.2)
+  })
+})
+
+describe('auto_categories reporting for long texts', () => {
+  // A match report full of names: its mean vector is only 0.2 from the Sports branch (under the cosine floor),
+  // but many of its words are nearest Sports nodes (golf, birdies, putt, fairway...).
+  const report =
+    'Rory McIlroy leads by four in Dubai. Rory McIlroy shot a 66 on Saturday to lead by four shots going into the final round of the Dubai Desert Classic. ' +
+    'The Northern Irishman, who won here in 2009, made six birdies and one bogey at the Emirates Golf Club. Alex Noren of Sweden and Lee Westwood of England ' +
+    'were tied for second after rounds of 68. Martin Kaymer and Thomas Bjorn were a further shot back. McIlroy holed a long putt on the 18th green after a ' +
+    'wedge from the fairway, and said he was happy with his driving and his putting all week. Westwood birdied three of the last five holes. Noren, who has ' +
+    'won four times on the European Tour, said the greens were fast and the wind made the back nine hard. The final round starts on Sunday morning.'
+
+  it('should report the first category of a long text that many of its words are near, even when its cosine is low', async () => {
+    const semantic = createSemanticModel()
+    const text = categoryText(semantic.vectors, createAnnotator().annotate(report))
+    const cosineOnly = rankCategories(semantic, text, { wordEvidence: false })
+    expect(cosineOnly[0]!.node.name).toBe('Sports')
+    expect(cosineOnly[0]!.cosine).toBeLessThan(COSINE_FLOOR)
+    expect(cosineOnly[0]!.strength).toBe(0)
+    const ranked = rankCategories(semantic, text)
+    expect(ranked[0]!.node.name).toBe('Sports')
+    expect(nodeEvidence(semantic, text)[ranked[0]!.node.index]!).toBeGreaterThan(WORD_EVIDENCE_FLOOR)
+    expect(ranked[0]!.strength).toBeGreaterThan(0)
+    const engine = createEngine({ background: false })
+    await engine.account(engine.defaultAccount).updateConfigurations({ concept_topics_threshold: 0 })
+    expect((await engine.analyze(report)).auto_categories?.[0]?.title).toBe('Sports')
+    // Short texts that say nothing about a category still get none, even at threshold 0.
+    for (const t of ["I can't believe how bad the service was", 'The meeting is on Tuesday.']) {
+      expect((await engine.analyze(t)).auto_categories, t).toBeUndefined()
+    }
+    await engine.close()
   })
 })
 
