@@ -3,22 +3,23 @@ import fc from 'fast-check'
 import { createEntityTagger, loadDefaultModel } from '../../src/entities/tagger.ts'
 import {
   LABELS, documentContext, dynamicFeatures, isAllowedTransition, recall, rememberSentence, shortShape, staticFeatures,
-  typeOfLabel, wordFeatures, type DocumentMemory, type Gazetteer,
+  typeOfLabel, wordFeatures, type DocumentMemory, type Gazetteer, type WordClusters,
 } from '../../src/entities/features.ts'
 import type { PerceptronWeights } from '../../src/entities/model.ts'
+import { createDecoder } from '../../src/entities/tagger-decoder.ts'
 
 /**
  * The straightforward decoder the tagger replaced: every feature as a string (features.ts, as training
  * sees them), looked up by name, rows added in feature order. The tagger must give exactly its spans
  * and confidences.
  */
-function referenceTag(model: PerceptronWeights, gazetteer: Gazetteer, sentences: readonly (readonly string[])[]): unknown[][] {
+function referenceTag(model: PerceptronWeights, gazetteer: Gazetteer, sentences: readonly (readonly string[])[], clusters?: WordClusters): unknown[][] {
   const L = LABELS.length
   const memory: DocumentMemory = new Map()
   const context = documentContext(sentences)
   const dyn: string[] = []
   return sentences.map((tokens) => {
-    const feats = staticFeatures(tokens, gazetteer, context, false)
+    const feats = staticFeatures(tokens, gazetteer, context, false, clusters)
     const labels = new Int32Array(tokens.length)
     const margins = new Float64Array(tokens.length)
     let prev1 = 0
@@ -27,7 +28,7 @@ function referenceTag(model: PerceptronWeights, gazetteer: Gazetteer, sentences:
       const tok = tokens[i]!
       dynamicFeatures(i === 0 ? '<s>' : LABELS[prev1]!, i < 2 ? '<s>' : LABELS[prev2]!, tok.toLowerCase(), shortShape(tok), recall(memory, tok), dyn)
       const scores = new Float64Array(L)
-      const all = [...wordFeatures(tok), ...feats[i]!, ...dyn]
+      const all = [...wordFeatures(tok, clusters), ...feats[i]!, ...dyn]
       for (const f of all) {
         const row = model.index.get(f)
         if (row === undefined) continue
@@ -68,8 +69,10 @@ function referenceTag(model: PerceptronWeights, gazetteer: Gazetteer, sentences:
   })
 }
 
-const { weights, gazetteer } = loadDefaultModel()
+const { weights, gazetteer, clusters } = loadDefaultModel()
 const tagger = createEntityTagger({ weights, gazetteer })
+/** The shipped configuration: the weights name their word clusters. */
+const shipped = createEntityTagger()
 
 const DOC: string[][] = [
   'EU rejects German call to boycott British lamb .',
@@ -92,7 +95,7 @@ describe('the entity tagger decodes exactly like the feature-string reference', 
     expect(tagger.tagDocument(DOC)).toEqual(referenceTag(weights, gazetteer, DOC))
   })
 
-  it('decodes a sentence too long for its id tables from the feature strings, with the same result', () => {
+  it('decodes a long sentence (9,000 tokens) with the same result', () => {
     const long = Array.from({ length: 9000 }, (_, i) => (i % 7 === 0 ? `W${i}x-${i % 13}` : DOC[3]![i % DOC[3]!.length]!))
     const doc = [DOC[1]!, long, DOC[3]!]
     expect(tagger.tagDocument(doc)).toEqual(referenceTag(weights, gazetteer, doc))
@@ -109,5 +112,32 @@ describe('the entity tagger decodes exactly like the feature-string reference', 
       }),
       { seed: 11, numRuns: 150 },
     )
+  })
+
+  it('gives the same spans with the word clusters the shipped weights use (as createEntityTagger() loads them)', () => {
+    expect(clusters).toBeDefined()
+    expect(shipped.tagDocument(DOC)).toEqual(referenceTag(weights, gazetteer, DOC, clusters))
+    const token = fc.oneof(fc.constantFrom('Paris', 'the', 'New', 'York', 'city', 'said', '.', 'BSE', 'Clinton', 'London', 'bank', 'of', 'America'), fc.string({ minLength: 1, maxLength: 6 }))
+    fc.assert(
+      fc.property(fc.array(fc.array(token, { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 4 }), (doc) => {
+        expect(shipped.tagDocument(doc)).toEqual(referenceTag(weights, gazetteer, doc, clusters))
+      }),
+      { seed: 12, numRuns: 100 },
+    )
+  })
+
+  it('gives the same spans when its tables are emptied between documents, and from the feature strings when a document does not fit', () => {
+    // Tiny limits: the tables are emptied before almost every document.
+    const small = createDecoder(weights, gazetteer, clusters, { tokens: 8, lowers: 8, shapes: 4, pairs: 16, shapeIds: 100 })
+    for (let pass = 0; pass < 2; pass++) {
+      for (const s of DOC) expect(small([s, DOC[3]!, s])).toEqual(referenceTag(weights, gazetteer, [s, DOC[3]!, s], clusters))
+    }
+    // A document that could bring more shapes than it may have ids for (100 here, 2^15 by default): decoded from the
+    // feature strings.
+    const shapes = Array.from({ length: 120 }, (_, i) => i.toString(2).replace(/0/g, 'a').replace(/1/g, 'B') + (i % 3 === 0 ? '-x' : ''))
+    const doc = [DOC[1]!, shapes, DOC[3]!, DOC[1]!]
+    expect(small(doc)).toEqual(referenceTag(weights, gazetteer, doc, clusters))
+    // ... and the next document is decoded over ids again, with the same result.
+    expect(small(DOC)).toEqual(referenceTag(weights, gazetteer, DOC, clusters))
   })
 })

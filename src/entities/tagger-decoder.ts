@@ -1,0 +1,661 @@
+/**
+ * The tagger's decoder (greedy, left to right, BIO-constrained; see `tagger.ts`) over integer ids instead of
+ * feature strings. Gives exactly the spans and confidences of adding, for every token, the weight rows of the
+ * feature strings of `features.ts` (`wordFeatures`, `staticFeatures`, `dynamicFeatures`) in their order:
+ *
+ * - every string a feature is built from is interned once: a token form ({@link TokenEntry}: its own features'
+ *   summed weights, its rows as a neighbour), a lower-case form ({@link LowerEntry}) and a short shape
+ *   ({@link ShapeEntry}), each holding the rows of the features that depend on it alone (filled on first use);
+ * - rows of features over two or three parts (`l-1l=`, `ss3=`, ...) are memoised in an open-addressing table
+ *   keyed by the ids of the parts, so no string is built for a combination seen before;
+ * - the document context (capitalised in mid-sentence, written in lower case) and the document memory (the type
+ *   a capitalised word got earlier) are stamps on the lower-case entries, not sets and maps built per document;
+ * - rows are added to the nine scores in feature order, in double precision, as the strings' rows would be, so
+ *   the floating-point sums are the same.
+ *
+ * All interned tables are cleared together, only between documents (the context and memory stamps of a document
+ * must survive its sentences); a document too large for the id ranges even in empty tables is decoded from the
+ * feature strings instead.
+ */
+import {
+  LABELS,
+  clusterOf,
+  documentContext,
+  dynamicFeatures,
+  gazetteerMarks,
+  isAllowedTransition,
+  isMemorable,
+  recall,
+  rememberSentence,
+  shortShape,
+  staticFeatures,
+  TITLE_SMALL,
+  typeOfLabel,
+  wordFeatures,
+  type DocumentMemory,
+  type EntityType,
+  type Gazetteer,
+  type WordClusters,
+} from './features.ts'
+import type { PerceptronWeights } from './model.ts'
+
+/** One recognised entity: a token range of the input (`end` exclusive). */
+export interface TaggedSpan {
+  readonly type: EntityType
+  /** Index of the first token. */
+  readonly start: number
+  /** Index one past the last token. */
+  readonly end: number
+  /**
+   * Confidence in 0..1: the logistic of the mean, over the span's tokens, of the score margin between
+   * the chosen label and the best other label (margin in units of the model's median margin scale).
+   */
+  readonly confidence: number
+}
+
+/** Sizes at which the decoder's interned tables are emptied (between documents). */
+export interface DecoderLimits {
+  /** Token forms cached. @defaultValue 200,000 */
+  readonly tokens: number
+  /** Lower-case forms interned (ids stay below 2^26 whatever the limit). @defaultValue 400,000 */
+  readonly lowers: number
+  /** Short shapes interned (ids stay below 2^15 whatever the limit). @defaultValue 16,384 */
+  readonly shapes: number
+  /** Memoised rows of feature combinations. @defaultValue 2^20 */
+  readonly pairs: number
+  /**
+   * Distinct short shapes one document may bring (at most 2^15, which pair keys hold); a document with more is
+   * decoded from the feature strings. @defaultValue 2^15
+   */
+  readonly shapeIds: number
+}
+
+const DEFAULT_LIMITS: DecoderLimits = { tokens: 200_000, lowers: 400_000, shapes: 1 << 14, pairs: 1 << 20, shapeIds: 1 << 15 }
+/** Hard bounds of the ids: pair keys pack a lower id with a 3-bit template, and two shape ids in 30 bits. */
+const LOWER_ID_BOUND = 1 << 26
+const SHAPE_ID_BOUND = 1 << 15
+
+// Logistic squashing of the margin: a margin of MARGIN_UNIT (in weight units) gives 0.73.
+const MARGIN_UNIT = 8
+/** "Not looked up yet" in the lazily filled row slots (a looked-up absent feature is -1). */
+const UNSET = -2
+
+/** Previous label as a feature value: 0 before the sentence, else label + 1. */
+const PREV_NAMES: readonly string[] = ['<s>', ...LABELS]
+const P = PREV_NAMES.length
+/** The document memory's value: 0 unseen, else the last type remembered (O, PER, ORG, LOC, MISC) + 1. */
+const DOC_TYPES = ['-', 'O', 'PER', 'ORG', 'LOC', 'MISC']
+const DC = ['--', '-L', 'C-', 'CL']
+const POSITIONS = ['first', 'caps', 'mid']
+
+// Offsets of the lazily filled rows of a lower-case entry.
+const LX_Y1L = 0 // y-1l=<prev>|<lower>, by previous label (P slots)
+const LX_FIRST = LX_Y1L + P
+const LX_CAPS = LX_FIRST + 1
+const LX_TITLE = LX_CAPS + 1
+const LX_SIZE = LX_TITLE + 1
+// Offsets of the lazily filled rows of a shape entry.
+const SH_Y1SS = 0 // y-1ss=<prev>|<shape>, by previous label (P slots)
+const SH_DTSS = SH_Y1SS + P // dt|ss=<docType>|<shape>, by doc type (6 slots)
+const SH_DC = SH_DTSS + DOC_TYPES.length // dc=<d>|<shape>, by context (4 slots)
+const SH_FIRST = SH_DC + DC.length
+const SH_CAPS = SH_FIRST + 1
+const SH_TITLE = SH_CAPS + 1
+const SH_ALONE = SH_TITLE + 1
+const SH_SIZE = SH_ALONE + 1
+
+// Templates of the memoised combination rows (the low 3 bits of the first key).
+const T_LL = 0 // l-1l=<prev lower>|<lower>
+const T_LR = 1 // ll+1=<lower>|<next lower>
+const T_SSM1 = 2 // ss-1=<prev shape>|<shape>
+const T_SSP1 = 3 // ss+1=<shape>|<next shape>
+const T_SS3 = 4 // ss3=<prev shape>|<shape>|<next shape>
+const T_LSS = 5 // l-1ss+1=<prev lower>|<shape>|<next shape>
+
+/** What the decoder keeps per lower-case form. */
+interface LowerEntry {
+  readonly id: number
+  readonly text: string
+  /** Rows of `l-1=`, `l+1=`, `l-2=`, `l+2=` with this form (as a neighbour). */
+  readonly lm1: number
+  readonly lp1: number
+  readonly lm2: number
+  readonly lp2: number
+  /** Rows of `c-1=` and `c+1=` with this form's cluster (as a neighbour); -1 without clusters. */
+  readonly cm1: number
+  readonly cp1: number
+  /** The form is a gazetteer phrase prefix (matching starts here). */
+  readonly gzPrefix: boolean
+  /** The form is one of the words a title-case headline leaves small. */
+  readonly titleSmall: boolean
+  /** Rows filled on first use (UNSET until then), at the offsets `LX_*`. */
+  readonly lazy: Int32Array
+  /** Document number in which some token of this form was capitalised in mid-sentence. */
+  capMidDoc: number
+  /** Document number in which a token equal to this string started with a lower-case ASCII letter. */
+  lowerCaseDoc: number
+  /** Document number of the last memory entry, and the DOC_TYPES index remembered. */
+  memDoc: number
+  memType: number
+}
+
+/** What the decoder keeps per short shape. */
+interface ShapeEntry {
+  readonly id: number
+  readonly text: string
+  /** Rows filled on first use (UNSET until then), at the offsets `SH_*`. */
+  readonly lazy: Int32Array
+}
+
+/** What the decoder keeps per token form. */
+interface TokenEntry {
+  /** Sum of the weight rows of {@link wordFeatures}, in their order. */
+  readonly vec: Float64Array
+  readonly lower: LowerEntry
+  readonly shape: ShapeEntry
+  /** Entry of the token string itself when it starts with a lower-case ASCII letter (document context). */
+  readonly asLower: LowerEntry | undefined
+  /** Rows of `w-1=<token>` and `w+1=<token>` (the token as a neighbour). */
+  readonly wPrev: number
+  readonly wNext: number
+  /** Starts with an ASCII letter (document-context features apply). */
+  readonly alpha: boolean
+  /** First character: 1 an ASCII capital, 2 an ASCII lower-case letter, 0 other. */
+  readonly initial: number
+  /** Has an ASCII letter somewhere (counts for a capitals headline). */
+  readonly hasLetter: boolean
+  /** Equals its upper case. */
+  readonly upper: boolean
+  readonly length: number
+  /** A candidate for document memory ({@link isMemorable}). */
+  readonly memorable: boolean
+}
+
+/** Rows of a gazetteer mark's features. */
+interface MarkEntry {
+  readonly gz: number
+  readonly gzm1: number
+  readonly gzp1: number
+  /** `gz=<mark>|<shape>` by shape id. */
+  readonly byShape: Map<number, number>
+}
+
+/**
+ * Open-addressing hash table from a pair of non-negative int32 keys to a row (linear probing, no deletion;
+ * emptied as a whole).
+ */
+class PairTable {
+  private k1: Int32Array
+  private k2: Int32Array
+  private v: Int32Array
+  private mask: number
+  size = 0
+  constructor(capacity = 1 << 14) {
+    this.k1 = new Int32Array(capacity).fill(-1)
+    this.k2 = new Int32Array(capacity)
+    this.v = new Int32Array(capacity)
+    this.mask = capacity - 1
+  }
+  private static hash(a: number, b: number): number {
+    let h = Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ (b >>> 15), 0x85ebca77)
+    h ^= h >>> 13
+    return Math.imul(h, 0xc2b2ae3d) ^ (h >>> 16)
+  }
+  /** The row stored for (a, b), or UNSET. */
+  get(a: number, b: number): number {
+    const k1 = this.k1
+    let i = PairTable.hash(a, b) & this.mask
+    for (;;) {
+      const x = k1[i]!
+      if (x === a && this.k2[i] === b) return this.v[i]!
+      if (x === -1) return UNSET
+      i = (i + 1) & this.mask
+    }
+  }
+  set(a: number, b: number, row: number): number {
+    if ((this.size + 1) * 2 > this.k1.length) this.grow()
+    let i = PairTable.hash(a, b) & this.mask
+    while (this.k1[i] !== -1) i = (i + 1) & this.mask
+    this.k1[i] = a
+    this.k2[i] = b
+    this.v[i] = row
+    this.size++
+    return row
+  }
+  private grow(): void {
+    const { k1, k2, v } = this
+    const cap = k1.length * 2
+    this.k1 = new Int32Array(cap).fill(-1)
+    this.k2 = new Int32Array(cap)
+    this.v = new Int32Array(cap)
+    this.mask = cap - 1
+    this.size = 0
+    for (let i = 0; i < k1.length; i++) if (k1[i] !== -1) this.set(k1[i]!, k2[i]!, v[i]!)
+  }
+  clear(): void {
+    if (this.k1.length > 1 << 14) {
+      this.k1 = new Int32Array(1 << 14).fill(-1)
+      this.k2 = new Int32Array(1 << 14)
+      this.v = new Int32Array(1 << 14)
+      this.mask = (1 << 14) - 1
+    } else this.k1.fill(-1)
+    this.size = 0
+  }
+}
+
+/** A decoder of documents given as sentences of tokens (see the module comment). */
+export type DocumentDecoder = (sentences: readonly (readonly string[])[]) => TaggedSpan[][]
+
+/**
+ * Create a decoder for `weights` (with the gazetteer and clusters they were trained with). `limits` bound the
+ * interned tables (tests make them small to exercise the clearing and the string fallback).
+ */
+export function createDecoder(
+  weights: PerceptronWeights,
+  gazetteer: Gazetteer | undefined,
+  clusters: WordClusters | undefined,
+  limits: Partial<DecoderLimits> = {},
+): DocumentDecoder {
+  const lim: DecoderLimits = { ...DEFAULT_LIMITS, ...limits }
+  const shapeBound = Math.min(lim.shapeIds, SHAPE_ID_BOUND)
+  const { index, weights: w } = weights
+  const L = LABELS.length
+  const rowOf = (name: string): number => index.get(name) ?? -1
+  const hasGazetteer = gazetteer !== undefined && gazetteer.phrases.size > 0
+
+  let docNo = 0
+  const lowerMap = new Map<string, LowerEntry>()
+  const shapeMap = new Map<string, ShapeEntry>()
+  const tokenMap = new Map<string, TokenEntry>()
+  const pairs = new PairTable()
+  const marks = new Map<string, MarkEntry>()
+
+  const lowerEntry = (text: string): LowerEntry => {
+    let e = lowerMap.get(text)
+    if (e !== undefined) return e
+    const cl = clusters === undefined ? '' : clusterOf(clusters, text)
+    e = {
+      id: lowerMap.size,
+      text,
+      lm1: rowOf('l-1=' + text),
+      lp1: rowOf('l+1=' + text),
+      lm2: rowOf('l-2=' + text),
+      lp2: rowOf('l+2=' + text),
+      cm1: clusters === undefined ? -1 : rowOf('c-1=' + cl),
+      cp1: clusters === undefined ? -1 : rowOf('c+1=' + cl),
+      gzPrefix: hasGazetteer && gazetteer.prefixes.has(text),
+      titleSmall: TITLE_SMALL.has(text),
+      lazy: new Int32Array(LX_SIZE).fill(UNSET),
+      capMidDoc: -1,
+      lowerCaseDoc: -1,
+      memDoc: -1,
+      memType: 0,
+    }
+    lowerMap.set(text, e)
+    return e
+  }
+  const shapeEntry = (text: string): ShapeEntry => {
+    let e = shapeMap.get(text)
+    if (e !== undefined) return e
+    e = { id: shapeMap.size, text, lazy: new Int32Array(SH_SIZE).fill(UNSET) }
+    shapeMap.set(text, e)
+    return e
+  }
+  const tokenEntry = (tok: string): TokenEntry => {
+    let e = tokenMap.get(tok)
+    if (e !== undefined) return e
+    const vec = new Float64Array(L)
+    for (const f of wordFeatures(tok, clusters)) {
+      const row = index.get(f)
+      if (row === undefined) continue
+      const base = row * L
+      for (let k = 0; k < L; k++) vec[k] = vec[k]! + w[base + k]!
+    }
+    const c = tok.charCodeAt(0)
+    const initial = c >= 65 && c <= 90 ? 1 : c >= 97 && c <= 122 ? 2 : 0
+    e = {
+      vec,
+      lower: lowerEntry(tok.toLowerCase()),
+      shape: shapeEntry(shortShape(tok)),
+      asLower: initial === 2 ? lowerEntry(tok) : undefined,
+      wPrev: rowOf('w-1=' + tok),
+      wNext: rowOf('w+1=' + tok),
+      alpha: initial !== 0,
+      initial,
+      hasLetter: /[A-Za-z]/.test(tok),
+      upper: tok === tok.toUpperCase(),
+      length: tok.length,
+      memorable: isMemorable(tok),
+    }
+    tokenMap.set(tok, e)
+    return e
+  }
+  const markEntry = (m: string): MarkEntry => {
+    let e = marks.get(m)
+    if (e === undefined) marks.set(m, (e = { gz: rowOf('gz=' + m), gzm1: rowOf('gz-1=' + m), gzp1: rowOf('gz+1=' + m), byShape: new Map() }))
+    return e
+  }
+
+  /** Empty every interned table when one is full or the document's new entries could pass an id bound. */
+  const makeRoom = (tokens: number): boolean => {
+    const fits = (): boolean => lowerMap.size + 2 * tokens + 4 < LOWER_ID_BOUND && shapeMap.size + tokens + 4 < shapeBound
+    if (fits() && tokenMap.size < lim.tokens && lowerMap.size < lim.lowers && shapeMap.size < lim.shapes && pairs.size < lim.pairs) return true
+    tokenMap.clear()
+    lowerMap.clear()
+    shapeMap.clear()
+    pairs.clear()
+    marks.clear()
+    boundaries = makeBoundaries()
+    return fits()
+  }
+  const makeBoundaries = (): { ls: LowerEntry; le: LowerEntry; ss: ShapeEntry; se: ShapeEntry } => ({
+    ls: lowerEntry('<s>'),
+    le: lowerEntry('</s>'),
+    ss: shapeEntry('<s>'),
+    se: shapeEntry('</s>'),
+  })
+  let boundaries = makeBoundaries()
+
+  const allowed = new Uint8Array(L * L)
+  for (let p = 0; p < L; p++) for (let k = 0; k < L; k++) allowed[p * L + k] = isAllowedTransition(p, k) ? 1 : 0
+  const rowB = rowOf('b')
+  const rowLm1Start = rowOf('l-1=<s>')
+  const rowLp1End = rowOf('l+1=</s>')
+  const rowLm2Start = rowOf('l-2=<s>')
+  const rowLp2End = rowOf('l+2=</s>')
+  const rowWStart = rowOf('w-1=<s>')
+  const rowWEnd = rowOf('w+1=</s>')
+  const rowCStart = rowOf('c-1=<s>')
+  const rowCEnd = rowOf('c+1=</s>')
+  // Rows of features over small fixed domains, filled on first use.
+  const y1Rows = new Int32Array(P).fill(UNSET)
+  const y2y1Rows = new Int32Array(P * P).fill(UNSET)
+  const dtRows = new Int32Array(DOC_TYPES.length).fill(UNSET)
+  const dty1Rows = new Int32Array(DOC_TYPES.length * P).fill(UNSET)
+  const dcpRows = new Int32Array(DC.length * POSITIONS.length).fill(UNSET)
+
+  // Buffers reused across sentences.
+  let infos: TokenEntry[] = []
+  let labels = new Int32Array(64)
+  let margins = new Float64Array(64)
+  let rows = new Int32Array(256)
+  const scores = new Float64Array(L)
+
+  const decodeSentence = (off: number, n: number, doc: number, out: TaggedSpan[][]): void => {
+    if (labels.length < n) {
+      labels = new Int32Array(n * 2)
+      margins = new Float64Array(n * 2)
+    }
+    // Capitals headline and title-case headline (isCapsSentence, isTitleSentence), from the entries' flags.
+    let alpha = 0
+    let upperAlpha = 0
+    let words = 0
+    let capital = 0
+    let upperWords = 0
+    let gz = false
+    for (let i = 0; i < n; i++) {
+      const t = infos[off + i]!
+      if (t.hasLetter) {
+        alpha++
+        if (t.upper) upperAlpha++
+      }
+      if (t.initial !== 0) {
+        if (t.length > 1 && t.upper) upperWords++
+        if (!t.lower.titleSmall) {
+          words++
+          if (t.initial === 1) capital++
+        }
+      }
+      if (t.lower.gzPrefix) gz = true
+    }
+    const caps = alpha >= 2 && upperAlpha / alpha > 0.8
+    const title = words >= 3 && capital / words >= 0.8 && upperWords / words < 0.8
+    const sentenceMarks = gz ? gazetteerMarks(infos.slice(off, off + n).map((t) => t.lower.text), gazetteer) : undefined
+    const { ls, le, ss, se } = boundaries
+    let prev1 = 0
+    let prev2 = -1
+    for (let i = 0; i < n; i++) {
+      const info = infos[off + i]!
+      const lx = info.lower
+      const sh = info.shape
+      const lz = lx.lazy
+      const sz = sh.lazy
+      const pInfo = i >= 1 ? infos[off + i - 1]! : undefined
+      const nInfo = i + 1 < n ? infos[off + i + 1]! : undefined
+      const pl = pInfo === undefined ? ls : pInfo.lower
+      const nl = nInfo === undefined ? le : nInfo.lower
+      const ps = pInfo === undefined ? ss : pInfo.shape
+      const ns = nInfo === undefined ? se : nInfo.shape
+      let nr = 0
+      // Static features, in the order of staticFeatures(tokens, gazetteer, context, false, clusters).
+      rows[nr++] = rowB
+      rows[nr++] = pInfo === undefined ? rowLm1Start : pl.lm1
+      rows[nr++] = nInfo === undefined ? rowLp1End : nl.lp1
+      rows[nr++] = i >= 2 ? infos[off + i - 2]!.lower.lm2 : rowLm2Start
+      rows[nr++] = i + 2 < n ? infos[off + i + 2]!.lower.lp2 : rowLp2End
+      let a = pl.id * 8 + T_LL
+      let r = pairs.get(a, lx.id)
+      rows[nr++] = r !== UNSET ? r : pairs.set(a, lx.id, rowOf('l-1l=' + pl.text + '|' + lx.text))
+      a = lx.id * 8 + T_LR
+      r = pairs.get(a, nl.id)
+      rows[nr++] = r !== UNSET ? r : pairs.set(a, nl.id, rowOf('ll+1=' + lx.text + '|' + nl.text))
+      a = ps.id * 8 + T_SSM1
+      r = pairs.get(a, sh.id)
+      rows[nr++] = r !== UNSET ? r : pairs.set(a, sh.id, rowOf('ss-1=' + ps.text + '|' + sh.text))
+      a = sh.id * 8 + T_SSP1
+      r = pairs.get(a, ns.id)
+      rows[nr++] = r !== UNSET ? r : pairs.set(a, ns.id, rowOf('ss+1=' + sh.text + '|' + ns.text))
+      const sn = sh.id * SHAPE_ID_BOUND + ns.id
+      a = ps.id * 8 + T_SS3
+      r = pairs.get(a, sn)
+      rows[nr++] = r !== UNSET ? r : pairs.set(a, sn, rowOf('ss3=' + ps.text + '|' + sh.text + '|' + ns.text))
+      a = pl.id * 8 + T_LSS
+      r = pairs.get(a, sn)
+      rows[nr++] = r !== UNSET ? r : pairs.set(a, sn, rowOf('l-1ss+1=' + pl.text + '|' + sh.text + '|' + ns.text))
+      rows[nr++] = pInfo === undefined ? rowWStart : pInfo.wPrev
+      rows[nr++] = nInfo === undefined ? rowWEnd : nInfo.wNext
+      if (clusters !== undefined) {
+        rows[nr++] = pInfo === undefined ? rowCStart : pl.cm1
+        rows[nr++] = nInfo === undefined ? rowCEnd : nl.cp1
+      }
+      if (info.alpha) {
+        const d = (lx.capMidDoc === doc ? 2 : 0) + (lx.lowerCaseDoc === doc ? 1 : 0)
+        rows[nr++] = ((sz[SH_DC + d]!) !== UNSET ? sz[SH_DC + d]! : (sz[SH_DC + d] = rowOf('dc=' + DC[d] + '|' + sh.text)))
+        const at = d * POSITIONS.length + (i === 0 ? 0 : caps ? 1 : 2)
+        rows[nr++] = dcpRows[at] !== UNSET ? dcpRows[at]! : (dcpRows[at] = rowOf('dc=' + DC[d] + '|' + POSITIONS[i === 0 ? 0 : caps ? 1 : 2]))
+      }
+      if (i === 0) {
+        rows[nr++] = ((sz[SH_FIRST]!) !== UNSET ? sz[SH_FIRST]! : (sz[SH_FIRST] = rowOf('first|' + sh.text)))
+        rows[nr++] = ((lz[LX_FIRST]!) !== UNSET ? lz[LX_FIRST]! : (lz[LX_FIRST] = rowOf('first|' + lx.text)))
+      }
+      if (caps) {
+        rows[nr++] = ((sz[SH_CAPS]!) !== UNSET ? sz[SH_CAPS]! : (sz[SH_CAPS] = rowOf('caps|' + sh.text)))
+        rows[nr++] = ((lz[LX_CAPS]!) !== UNSET ? lz[LX_CAPS]! : (lz[LX_CAPS] = rowOf('caps|' + lx.text)))
+      }
+      if (title) {
+        rows[nr++] = ((sz[SH_TITLE]!) !== UNSET ? sz[SH_TITLE]! : (sz[SH_TITLE] = rowOf('title|' + sh.text)))
+        rows[nr++] = ((lz[LX_TITLE]!) !== UNSET ? lz[LX_TITLE]! : (lz[LX_TITLE] = rowOf('title|' + lx.text)))
+      }
+      if (n === 1) rows[nr++] = ((sz[SH_ALONE]!) !== UNSET ? sz[SH_ALONE]! : (sz[SH_ALONE] = rowOf('alone|' + sh.text)))
+      if (sentenceMarks !== undefined) {
+        const need = nr + 2 * ((sentenceMarks[i]?.length ?? 0) + (sentenceMarks[i - 1]?.length ?? 0) + (sentenceMarks[i + 1]?.length ?? 0)) + 16
+        if (need > rows.length) {
+          const bigger = new Int32Array(need * 2)
+          bigger.set(rows.subarray(0, nr))
+          rows = bigger
+        }
+        for (const m of sentenceMarks[i] ?? []) {
+          const me = markEntry(m)
+          rows[nr++] = me.gz
+          let rs = me.byShape.get(sh.id)
+          if (rs === undefined) me.byShape.set(sh.id, (rs = rowOf('gz=' + m + '|' + sh.text)))
+          rows[nr++] = rs
+        }
+        const prevMarks = sentenceMarks[i - 1]
+        if (prevMarks !== undefined) for (const m of prevMarks) rows[nr++] = markEntry(m).gzm1
+        const nextMarks = sentenceMarks[i + 1]
+        if (nextMarks !== undefined) for (const m of nextMarks) rows[nr++] = markEntry(m).gzp1
+      }
+      // Dynamic features, in the order of dynamicFeatures().
+      const p1 = i === 0 ? 0 : prev1 + 1
+      const p2 = i < 2 ? 0 : prev2 + 1
+      const dt = info.memorable && lx.memDoc === doc ? lx.memType : 0
+      rows[nr++] = y1Rows[p1] !== UNSET ? y1Rows[p1]! : (y1Rows[p1] = rowOf('y-1=' + PREV_NAMES[p1]))
+      const at2 = p2 * P + p1
+      rows[nr++] = y2y1Rows[at2] !== UNSET ? y2y1Rows[at2]! : (y2y1Rows[at2] = rowOf('y-2y-1=' + PREV_NAMES[p2] + '|' + PREV_NAMES[p1]))
+      rows[nr++] = ((lz[LX_Y1L + p1]!) !== UNSET ? lz[LX_Y1L + p1]! : (lz[LX_Y1L + p1] = rowOf('y-1l=' + PREV_NAMES[p1] + '|' + lx.text)))
+      rows[nr++] = ((sz[SH_Y1SS + p1]!) !== UNSET ? sz[SH_Y1SS + p1]! : (sz[SH_Y1SS + p1] = rowOf('y-1ss=' + PREV_NAMES[p1] + '|' + sh.text)))
+      rows[nr++] = dtRows[dt] !== UNSET ? dtRows[dt]! : (dtRows[dt] = rowOf('dt=' + DOC_TYPES[dt]))
+      rows[nr++] = ((sz[SH_DTSS + dt]!) !== UNSET ? sz[SH_DTSS + dt]! : (sz[SH_DTSS + dt] = rowOf('dt|ss=' + DOC_TYPES[dt] + '|' + sh.text)))
+      const at3 = dt * P + p1
+      rows[nr++] = dty1Rows[at3] !== UNSET ? dty1Rows[at3]! : (dty1Rows[at3] = rowOf('dt|y-1=' + DOC_TYPES[dt] + '|' + PREV_NAMES[p1]))
+
+      // Scores: the word's own sum, then every row in order (double precision, as the strings' rows would add).
+      scores.set(info.vec)
+      for (let q = 0; q < nr; q++) {
+        const row = rows[q]!
+        if (row < 0) continue
+        const base = row * L
+        for (let k = 0; k < L; k++) scores[k] = scores[k]! + w[base + k]!
+      }
+      let best = -1
+      let second = -Infinity
+      const from = (i === 0 ? 0 : prev1) * L
+      for (let k = 0; k < L; k++) {
+        if (allowed[from + k] !== 1) continue
+        const sc = scores[k]!
+        if (best < 0 || sc > scores[best]!) {
+          if (best >= 0) second = Math.max(second, scores[best]!)
+          best = k
+        } else if (sc > second) second = sc
+      }
+      labels[i] = best
+      margins[i] = scores[best]! - second
+      prev2 = i === 0 ? -1 : prev1
+      prev1 = best
+    }
+    // Remember each capitalised word's type only after the sentence is decoded (rememberSentence).
+    for (let i = 0; i < n; i++) {
+      const info = infos[off + i]!
+      if (!info.memorable) continue
+      info.lower.memDoc = doc
+      info.lower.memType = ((labels[i]! + 1) >> 1) + 1
+    }
+    out.push(spansOf(labels, margins, n))
+  }
+
+  const decodeWithStrings = (sentences: readonly (readonly string[])[]): TaggedSpan[][] => {
+    const memory: DocumentMemory = new Map()
+    const context = documentContext(sentences)
+    const dyn: string[] = []
+    const out: TaggedSpan[][] = []
+    for (const tokens of sentences) {
+      const n = tokens.length
+      const feats = staticFeatures(tokens, gazetteer, context, false, clusters)
+      const lab = new Int32Array(n)
+      const mar = new Float64Array(n)
+      let prev1 = 0
+      let prev2 = -1
+      for (let i = 0; i < n; i++) {
+        const tok = tokens[i]!
+        dynamicFeatures(i === 0 ? '<s>' : LABELS[prev1]!, i < 2 ? '<s>' : LABELS[prev2]!, tok.toLowerCase(), shortShape(tok), recall(memory, tok), dyn)
+        scores.fill(0)
+        for (const f of [...wordFeatures(tok, clusters), ...feats[i]!, ...dyn]) {
+          const row = index.get(f)
+          if (row === undefined) continue
+          for (let k = 0; k < L; k++) scores[k] = scores[k]! + w[row * L + k]!
+        }
+        let best = -1
+        let second = -Infinity
+        for (let k = 0; k < L; k++) {
+          if (allowed[(i === 0 ? 0 : prev1) * L + k] !== 1) continue
+          const sc = scores[k]!
+          if (best < 0 || sc > scores[best]!) {
+            if (best >= 0) second = Math.max(second, scores[best]!)
+            best = k
+          } else if (sc > second) second = sc
+        }
+        lab[i] = best
+        mar[i] = scores[best]! - second
+        prev2 = i === 0 ? -1 : prev1
+        prev1 = best
+      }
+      rememberSentence(memory, tokens, lab)
+      out.push(spansOf(lab, mar, n))
+    }
+    return out
+  }
+
+  return (sentences) => {
+    if (!Array.isArray(sentences)) throw new TypeError(`tagDocument: sentences should be an array of token arrays, instead found ${typeof sentences}`)
+    let total = 0
+    for (let si = 0; si < sentences.length; si++) {
+      const tokens = sentences[si]
+      if (!Array.isArray(tokens)) throw new TypeError(`tagDocument: sentence ${si} should be an array of strings, instead found ${typeof tokens}`)
+      for (let ti = 0; ti < tokens.length; ti++) {
+        if (typeof tokens[ti] !== 'string') throw new TypeError(`tagDocument: token ${ti} of sentence ${si} should be a string, instead found ${typeof tokens[ti]}`)
+      }
+      total += tokens.length
+    }
+    if (!makeRoom(total)) return decodeWithStrings(sentences)
+    const doc = ++docNo
+    if (infos.length < total) infos = new Array<TokenEntry>(total * 2)
+    // Document context (documentContext): stamps on the lower-case entries.
+    let off = 0
+    for (const tokens of sentences) {
+      const n = tokens.length
+      let alpha = 0
+      let upper = 0
+      for (let i = 0; i < n; i++) {
+        const t = (infos[off + i] = tokenEntry(tokens[i]!))
+        if (t.hasLetter) {
+          alpha++
+          if (t.upper) upper++
+        }
+      }
+      const caps = alpha >= 2 && upper / alpha > 0.8
+      for (let i = 0; i < n; i++) {
+        const t = infos[off + i]!
+        if (t.initial === 2) t.asLower!.lowerCaseDoc = doc
+        else if (t.initial === 1 && i > 0 && !caps && !t.upper) t.lower.capMidDoc = doc
+      }
+      off += n
+    }
+    const out: TaggedSpan[][] = []
+    off = 0
+    for (const tokens of sentences) {
+      decodeSentence(off, tokens.length, doc, out)
+      off += tokens.length
+    }
+    return out
+  }
+}
+
+const TYPE_OF: readonly (EntityType | undefined)[] = LABELS.map((_, k) => typeOfLabel(k))
+
+/** Turn the first `n` BIO label indices into spans (an `I-X` after another type starts a new span). */
+function spansOf(labels: Int32Array, margins: Float64Array, n: number): TaggedSpan[] {
+  const spans: TaggedSpan[] = []
+  let start = -1
+  let type: EntityType | undefined
+  let sum = 0
+  for (let i = 0; i <= n; i++) {
+    const label = i < n ? labels[i]! : 0
+    const t = TYPE_OF[label]
+    // A span closes before an O, a B- label, a change of type, and at the end.
+    if (t === undefined || (label & 1) === 1 || t !== type) {
+      if (type !== undefined && start >= 0) {
+        const mean = sum / (i - start)
+        spans.push({ type, start, end: i, confidence: Math.round((1 / (1 + Math.exp(-mean / MARGIN_UNIT))) * 1e4) / 1e4 })
+      }
+      type = undefined
+      start = -1
+      sum = 0
+      if (t === undefined) continue
+      start = i
+      type = t
+    }
+    sum += margins[i]!
+  }
+  return spans
+}
