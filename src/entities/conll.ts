@@ -116,7 +116,22 @@ export interface TaggedFormat {
   readonly sentencePerDocument?: boolean
   /** A span whose words are all in this set (lower case) becomes `O` (role words a corpus tags: "Borrower"). */
   readonly dropWords?: ReadonlySet<string>
+  /**
+   * Tags are bare types without `B-`/`I-` (Few-NERD: `person-actor`, `O`): a run of tokens with the same type is one
+   * span. @defaultValue false
+   */
+  readonly bareTags?: boolean
+  /**
+   * Keep only sentences whose every capitalised word after the first (and not after an opening quote, bracket,
+   * colon or full stop) carries a corpus tag, mapped or not, besides "I" and month and day names: for corpora
+   * annotated with part of their types only (Few-NERD's INTER splits), where an untagged name is no evidence of
+   * a non-name. @defaultValue false
+   */
+  readonly completeCapitals?: boolean
 }
+
+const NOT_NAMES = new Set(['i', 'january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
+const OPENERS = new Set(['.', '"', '``', ':', '(', '-', '--', "'", '['])
 
 /**
  * Parse a token-per-line NER corpus (IOB1 or BIO tags in the last column or the one named, blank line between sentences,
@@ -128,13 +143,16 @@ export function readTagged(text: string, format: TaggedFormat, source = 'NER fil
   let doc: ConllSentence[] = []
   let tokens: string[] = []
   let tags: string[] = []
+  // The corpus's own tags of the sentence's tokens, and whether a capitalised word mid-sentence has none.
+  let rawTags: string[] = []
+  let incomplete = false
   const wordColumn = format.wordColumn ?? 0
   const endDocument = (): void => {
     if (doc.length > 0) docs.push({ sentences: doc })
     doc = []
   }
   const endSentence = (): void => {
-    if (tokens.length > 0) {
+    if (tokens.length > 0 && !incomplete) {
       const labels = iob1ToBio(tags)
       if (format.dropWords !== undefined) {
         for (const s of spansOfLabels(labels)) {
@@ -148,6 +166,8 @@ export function readTagged(text: string, format: TaggedFormat, source = 'NER fil
     }
     tokens = []
     tags = []
+    rawTags = []
+    incomplete = false
   }
   const lines = text.split(/\r?\n/)
   for (let i = 0; i < lines.length; i++) {
@@ -164,7 +184,11 @@ export function readTagged(text: string, format: TaggedFormat, source = 'NER fil
     const cols = line.includes('\t') ? line.split('\t') : line.split(' ')
     const word = cols[wordColumn] ?? ''
     const tagColumn = format.tagColumn ?? -1
-    const tag = cols[tagColumn < 0 ? cols.length + tagColumn : tagColumn] ?? ''
+    const raw = cols[tagColumn < 0 ? cols.length + tagColumn : tagColumn] ?? ''
+    const prevRaw = rawTags[rawTags.length - 1]
+    // Bare tags: a token continues the span of the token before when both have the same type.
+    const tag = format.bareTags !== true || raw === 'O' ? raw : `${prevRaw === raw && tokens.length > 0 ? 'I' : 'B'}-${raw}`
+    if (format.completeCapitals === true && raw === 'O' && tokens.length > 0 && /^\p{Lu}/u.test(word) && !NOT_NAMES.has(word.toLowerCase()) && !OPENERS.has(tokens[tokens.length - 1] ?? '')) incomplete = true
     const m = /^([IB])-(.+)$/.exec(tag)
     if (cols.length < 2 || (tag !== 'O' && m === null)) {
       throw new Error(`${source}:${i + 1}: expected a word and an IOB tag, instead found ${JSON.stringify(line)}`)
@@ -174,6 +198,7 @@ export function readTagged(text: string, format: TaggedFormat, source = 'NER fil
     const type = m === null ? undefined : format.types[m[2] ?? '']
     // Whitespace inside a token (none in CoNLL) would break the text the tagger is given.
     tokens.push(word.replace(/\s+/g, '_'))
+    rawTags.push(raw)
     tags.push(type === undefined ? 'O' : `${m?.[1] ?? 'I'}-${type}`)
   }
   endSentence()
