@@ -66,6 +66,10 @@ const LEMMA_MASK = 0xfffff
 const NEGATION_FLAG = 2 ** 31
 /** Words wink may learn (out-of-vocabulary lexemes) before the instance is rebuilt from the model (memory bound). */
 const LEARNED_LIMIT = 100_000
+/** Entries of the annotator's text-keyed caches before they are cleared (they cache pure functions). */
+const CACHE_LIMIT = 200_000
+/** The lookup cache's mark for a text outside wink's vocabulary. */
+const NOT_VOCABULARY: readonly number[] = Object.freeze([])
 
 /** What a lexeme of wink's own vocabulary always gives, whatever its context. */
 interface LexemeFacts {
@@ -183,32 +187,90 @@ export function createAnnotator(): Annotator {
   const rawOf = (doc: ReturnType<typeof nlp.readDoc>): WinkRawDocument => doc.out(its.readabilityStats as never) as unknown as WinkRawDocument
   const lexemes = (): WinkLexemes => core!.features.lexeme
   const intrinsic = lexemes().intrinsicSize
+  // Facts per lexeme id: vocabulary lexemes (id < intrinsic) are the same in every instance built from the model;
+  // a learned lexeme keeps its value, token type and normal for the life of the instance (wink's lists only grow),
+  // and equal words give equal facts whatever id they got, so these caches change no output. Reset with the instance.
+  let facts: Array<LexemeFacts | undefined> = []
+  // Lower-cased lemma of a lexeme by POS (key id * 64 + POS index), filled as met.
+  let lemmas = new Map<number, string>()
+  // The token type of a learned lexeme (index id - intrinsic): fixed when wink adds it.
+  let learnedTypes: Array<string | undefined> = []
   /** Make the instance's cache treat every word it learned as unknown (see above). */
   const forgetful = (): void => {
     const cache = rawOf(nlp.readDoc('')).cache as WinkCache & WinkCacheUpdates
     const typeNames = core!.tcat.list
     const lookup = cache.lookup
     const add = cache.add
+    const hash = lexemes().hash
+    facts = []
+    lemmas = new Map()
+    learnedTypes = []
+    const typeOf = (id: number): string => {
+      const k = id - intrinsic
+      return learnedTypes[k] ?? (learnedTypes[k] = String(cache.property(id, 'tokenType')))
+    }
+    // What wink's lookup gives for a vocabulary word, and NOT_VOCABULARY for any other text: a pure function of the
+    // text (the vocabulary and its expansions never change), kept per text so that a token costs one Map lookup (a
+    // keyed lookup into wink's 100k-key dictionary object interns the string first). Callers only read the arrays.
+    const known = new Map<string, readonly number[]>()
+    // wink's lexeme hash (text -> id, or -1 when absent), as last read; refreshed where it changes (wink's add and
+    // the deletions below), so it always agrees with the hash.
+    const ids = new Map<string, number>()
+    const idOf = (text: string): number => {
+      let id = ids.get(text)
+      if (id === undefined) {
+        id = hash[text] ?? -1
+        if (ids.size >= CACHE_LIMIT) ids.clear()
+        ids.set(text, id)
+      }
+      return id
+    }
     // The model's feature functions look up the word being added (`feature.pos`): they see everything.
     let adding = false
     cache.lookup = (text) => {
+      const hit = known.get(text)
+      if (hit === NOT_VOCABULARY) return adding ? lookup(text) : null
+      if (hit !== undefined) return hit as number[]
       const found = lookup(text)
-      return !adding && found !== null && found.length === 1 && found[0]! >= intrinsic ? null : found
+      if (known.size >= CACHE_LIMIT) known.clear()
+      if (found !== null && (found.length !== 1 || found[0]! < intrinsic)) {
+        known.set(text, found)
+        return found
+      }
+      known.set(text, NOT_VOCABULARY)
+      return found === null || adding ? found : null
     }
     const unlearnOther = (text: string, category: number): void => {
-      const hash = lexemes().hash
-      const known = hash[text]
-      if (known !== undefined && known >= intrinsic && cache.property(known, 'tokenType') !== typeNames[category]) delete hash[text]
+      const id = idOf(text)
+      if (id >= intrinsic && typeOf(id) !== typeNames[category]) {
+        delete hash[text]
+        ids.set(text, -1)
+      }
+    }
+    /** The id of `text` when wink's add would change nothing (the word and its lower case are known with this type). */
+    const unchanged = (text: string, category: number, lower: string): number | undefined => {
+      const id = idOf(text)
+      if (id < 0 || (id >= intrinsic && typeOf(id) !== typeNames[category])) return undefined
+      if (lower === text) return id
+      const lid = idOf(lower)
+      if (lid < 0 || (lid >= intrinsic && typeOf(lid) !== typeNames[category])) return undefined
+      return id
     }
     cache.add = (text, category) => {
-      unlearnOther(text, category)
       const lower = text.toLowerCase()
+      // Both known with this type: wink would find both and add nothing.
+      const same = unchanged(text, category, lower)
+      if (same !== undefined) return same
+      unlearnOther(text, category)
       if (lower !== text) unlearnOther(lower, category)
       adding = true
       try {
         return add(text, category)
       } finally {
         adding = false
+        // wink's add files the text and its lower case in the hash.
+        ids.delete(text)
+        ids.delete(lower)
       }
     }
   }
@@ -235,8 +297,6 @@ export function createAnnotator(): Annotator {
     }
     return s
   }
-  // Facts per vocabulary lexeme (index < intrinsic: the same in every instance built from the model).
-  const facts: Array<LexemeFacts | undefined> = []
   const factsOf = (id: number, cache: WinkCache): LexemeFacts => {
     const value = cache.value(id)
     const lower = value.toLowerCase()
@@ -252,8 +312,6 @@ export function createAnnotator(): Annotator {
     }
   }
   const posNames: string[] = []
-  // Lower-cased lemma of a vocabulary lexeme by POS (key id * 64 + POS index), filled as met.
-  const lemmas = new Map<number, string>()
 
   return {
     readRaw(text) {
@@ -279,16 +337,23 @@ export function createAnnotator(): Annotator {
       byteAt = to
       return bytePos
     }
+    // In an ASCII text a UTF-16 offset is a byte offset (while both cursors agree, inside the text).
+    let ascii = true
+    for (let k = 0; k < text.length; k++) {
+      if (text.charCodeAt(k) >= 0x80) {
+        ascii = false
+        break
+      }
+    }
+    // Without HTML blanking a token found where wink put it is its lexeme's value: no new string.
+    const same = clean === text
     for (let i = 0; i < n; i++) {
       const id = raw[i * TK]!
       const w1 = raw[i * TK + 1]!
       const w2 = raw[i * TK + 2]!
       const w3 = raw[i * TK + 3]!
-      let f = id < intrinsic ? facts[id] : undefined
-      if (f === undefined) {
-        f = factsOf(id, cache)
-        if (id < intrinsic) facts[id] = f
-      }
+      let f = facts[id]
+      if (f === undefined) f = facts[id] = factsOf(id, cache)
       const contraction = w1 > 65535
       const posIndex = (w2 & POS_MASK) >>> BITS_LEMMA
       const posName = posNames[posIndex] ?? (posNames[posIndex] = cache.valueOf('pos', posIndex))
@@ -302,30 +367,39 @@ export function createAnnotator(): Annotator {
         lemma = ((cache.value(w2 & LEMMA_MASK) as string | undefined) ?? normal).toLowerCase()
       } else {
         const key = id * 64 + posIndex
-        const known = id < intrinsic ? lemmas.get(key) : undefined
+        const known = lemmas.get(key)
         if (known !== undefined) lemma = known
         else {
           // wink has no lemma for some tokens ("cannot" before punctuation): the normal form stands in, as before.
           lemma = ((lemmaOf(i, rdd, addons) as string | null | undefined) ?? normal).toLowerCase()
-          if (id < intrinsic) lemmas.set(key, lemma)
+          lemmas.set(key, lemma)
         }
       }
       const spaces = w1 & PS_MASK
       const pre = spaces < 0xffff ? spaces : (rdd.nonBreakingSpaces[i] ?? '').length
       const value = f.value
       let start = pos + pre
-      if (clean.startsWith(value, start) === false) {
+      const inPlace = clean.startsWith(value, start)
+      if (!inPlace) {
         // wink occasionally normalises spacing; fall back to searching forward.
         const found = clean.indexOf(value, pos)
         start = found >= 0 ? found : start
       }
       const end = Math.min(start + value.length, clean.length)
       pos = end
-      const byteOffset = advanceBytes(start)
-      const byteEnd = advanceBytes(end)
+      let byteOffset: number
+      let byteEnd: number
+      if (ascii && bytePos === byteAt && start <= clean.length) {
+        byteOffset = start
+        byteEnd = end
+        bytePos = byteAt = end
+      } else {
+        byteOffset = advanceBytes(start)
+        byteEnd = advanceBytes(end)
+      }
       tokens[i] = {
         index: i,
-        text: text.slice(start, end),
+        text: inPlace && same ? value : text.slice(start, end),
         normal,
         lemma,
         stem: f.stem,
