@@ -111,46 +111,70 @@ interface Evidence {
   words: Array<{ w: string; cap: boolean; clitic: boolean }>
 }
 
-/** Count letters (up to MEDIUM_LETTERS) and collect the first words of `s`, without a regex over the whole text. */
-function evidenceOf(s: string): Evidence {
+/**
+ * Count letters (up to MEDIUM_LETTERS) and, when `collect`, collect the first words of `s`, without a regex over the
+ * whole text. The counts do not depend on `collect`: a decision that needs no word reads the text once, cheaply.
+ */
+function evidenceOf(s: string, collect: boolean): Evidence {
   let letters = 0
   let latin = 0
   const words: Evidence['words'] = []
   let i = 0
   while (i < s.length && letters < MEDIUM_LETTERS) {
-    const cp = s.codePointAt(i)!
-    const ch = cp < 0x80 ? '' : String.fromCodePoint(cp)
-    const isWord = cp < 0x80 ? (cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122) : WORD_CHAR.test(ch)
-    if (!isWord) {
-      i += cp > 0xffff ? 2 : 1
-      continue
+    const cp = s.charCodeAt(i)
+    if (cp < 0x80) {
+      if (!((cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122))) {
+        i++
+        continue
+      }
+    } else {
+      const full = s.codePointAt(i)!
+      if (!WORD_CHAR.test(String.fromCodePoint(full))) {
+        i += full > 0xffff ? 2 : 1
+        continue
+      }
     }
     const start = i
+    let ascii = true
     while (i < s.length) {
-      const c = s.codePointAt(i)!
+      const c = s.charCodeAt(i)
       if (c < 0x80) {
         if (!((c >= 65 && c <= 90) || (c >= 97 && c <= 122))) break
         letters++
         latin++
+        i++
       } else {
-        const x = String.fromCodePoint(c)
+        const full = s.codePointAt(i)!
+        const x = String.fromCodePoint(full)
         if (!WORD_CHAR.test(x)) break
+        ascii = false
         if (LETTER.test(x)) {
           letters++
           if (LATIN.test(x)) latin++
         }
+        i += full > 0xffff ? 2 : 1
       }
-      i += c > 0xffff ? 2 : 1
     }
-    if (words.length < MAX_EVIDENCE_WORDS) {
+    if (collect && words.length < MAX_EVIDENCE_WORDS) {
       const raw = s.slice(start, i)
       const prev = start > 0 ? s.charCodeAt(start - 1) : 0
       const clitic = (prev === 39 || prev === 0x2019) && start > 1 && WORD_CHAR.test(s[start - 2]!)
-      const ascii = /^[A-Za-z]+$/.test(raw)
       words.push({ w: (ascii ? raw : raw.normalize('NFC')).toLowerCase(), cap: ascii ? raw.charCodeAt(0) <= 90 : UPPER.test(raw), clitic })
     }
   }
   return { letters, latin, words }
+}
+
+/** {@link findLanguageEntry}, remembered per argument (a configuration names a few languages). */
+const entryCache = new Map<string, ReturnType<typeof findLanguageEntry>>()
+function entryOf(codeOrName: string): ReturnType<typeof findLanguageEntry> {
+  let e = entryCache.get(codeOrName)
+  if (e === undefined && !entryCache.has(codeOrName)) {
+    e = findLanguageEntry(codeOrName)
+    if (entryCache.size > 1000) entryCache.clear()
+    entryCache.set(codeOrName, e)
+  }
+  return e
 }
 
 /**
@@ -168,38 +192,44 @@ export function createLanguageDecider(identifier: LanguageIdentifier, options: L
       const sample = languageSample(text)
       const id = identifier.identify(sample)
       if (id === undefined) return undefined
-      const ev = evidenceOf(sample)
+      // Letters and script first: most decisions need no word (a long text, another script, or a text of at
+      // least SHORT_LETTERS letters the identifier puts in the configuration's language).
+      let ev = evidenceOf(sample, false)
       const model = (decisive: boolean, basis: LanguageDecision['basis'] = 'model'): LanguageDecision =>
         ({ code: id.code, name: id.name, score: id.score, decisive, letters: ev.letters, basis })
-      const c = findLanguageEntry(configured)
+      const c = entryOf(configured)
       if (c === undefined || !known().has(c.code)) return model(ev.letters >= SHORT_LETTERS)
-      const top = findLanguageEntry(id.code)!
+      const top = entryOf(id.code)!
       if (top.script !== c.script) {
         // Another script holds most letters: decisive when the configuration's script is absent altogether.
         const foreignOnly = c.script === 'latin' ? ev.latin === 0 : false
         return model(ev.letters >= SHORT_LETTERS || (foreignOnly && ev.letters >= 2), 'script')
       }
       if (ev.letters >= MEDIUM_LETTERS) return model(true)
+      // The configuration's language named by the identifier: function words can only confirm it.
+      if (ev.letters >= SHORT_LETTERS && id.code === c.code) return model(true)
+      ev = evidenceOf(sample, true)
 
       const vocabulary = vocabularies[c.code]?.()
-      const zipf = (w: string): number => vocabulary?.get(w) ?? 0
+      // Each word's zipf, read once (the vocabulary is a large map).
+      const zipfs = ev.words.map((x) => vocabulary?.get(x.w) ?? 0)
       const fw = new Map<string, number>()
       let support = 0
       let content = 0
       let unknown = 0
       let unknownLower = 0
       const own = FUNCTION_WORDS.get(c.code)
-      const lowerUnknown = ev.words.some((x) => !x.cap && !x.clitic && zipf(x.w) < VOCABULARY_ZIPF && !FUNCTION_WORD_LANGUAGES.has(x.w))
+      const lowerUnknown = ev.words.some((x, k) => !x.cap && !x.clitic && zipfs[k]! < VOCABULARY_ZIPF && !FUNCTION_WORD_LANGUAGES.has(x.w))
       for (let k = 0; k < ev.words.length; k++) {
         const { w, clitic } = ev.words[k]!
         // A capitalised unknown word is a name, except the first word of a text of several ("Zimmer schmutzig").
         const cap = ev.words[k]!.cap && !(k === 0 && ev.words.length > 1)
         if (clitic && w.length <= 2 && own?.has(w) !== true) continue // "'s", "'t", "'m" after an apostrophe
-        const z = zipf(w)
+        const z = zipfs[k]!
         // A capitalised function word inside a title or before a name ("Bellagio Las Vegas", "Las Vegas") is part of the name.
         const next = ev.words[k + 1]
         // German nouns are capitalised too: "Das Zimmer war sauber" keeps "das" when a lower-case word is unknown.
-        const inName = ev.words[k]!.cap && (k > 0 || (next !== undefined && next.cap && zipf(next.w) < VOCABULARY_ZIPF && !lowerUnknown))
+        const inName = ev.words[k]!.cap && (k > 0 || (next !== undefined && next.cap && zipfs[k + 1]! < VOCABULARY_ZIPF && !lowerUnknown))
         let foreign = false
         for (const code of FUNCTION_WORD_LANGUAGES.get(w) ?? []) {
           if (code === c.code) {
@@ -224,8 +254,6 @@ export function createLanguageDecider(identifier: LanguageIdentifier, options: L
         // A capitalised word nobody knows is a name: evidence for no language.
       }
       const fwC = fw.get(c.code) ?? 0
-      const rank = new Map(id.ranking.map((r, i) => [r.code, i]))
-      const share = new Map(id.ranking.map((r) => [r.code, r.score]))
 
       if (ev.letters >= SHORT_LETTERS) {
         const fwA = fw.get(id.code) ?? 0
@@ -235,6 +263,8 @@ export function createLanguageDecider(identifier: LanguageIdentifier, options: L
         return model(true)
       }
 
+      const rank = new Map(id.ranking.map((r, i) => [r.code, i]))
+      const share = new Map(id.ranking.map((r) => [r.code, r.score]))
       // Short text: another language needs more function words than the configuration's; a lower-case word the
       // configuration's vocabulary lacks adds half a word to the identifier's answer ("Hotel muy limpio").
       if (vocabulary !== undefined && id.code !== c.code && unknownLower > 0) fw.set(id.code, (fw.get(id.code) ?? 0) + unknownLower / 2)
