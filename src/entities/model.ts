@@ -15,6 +15,7 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib'
 import { LABELS } from './features.ts'
+import { FeatureTable, attachFeatureTable } from './tagger-hash.ts'
 
 /** Weights of an averaged perceptron: one row of `labels.length` weights per feature. */
 export interface PerceptronWeights {
@@ -110,12 +111,26 @@ export function decodeModel(bytes: Uint8Array, source = 'NER model'): Perceptron
       `${source}: header says ${header.featureCount} features, instead found ${names.length} names and ${(raw.length - o) / (2 * L)} weight rows`,
     )
   }
-  const index = new Map<string, number>()
-  for (let i = 0; i < names.length; i++) index.set(names[i] ?? '', i)
   const weights = new Float32Array(names.length * L)
   // A DataView over the rows: Buffer#readInt16LE per weight checked bounds 400,000 times (a third of the load time).
   const rows = new DataView(raw.buffer, raw.byteOffset + o, weights.length * 2)
   const scale = header.scale
   for (let i = 0; i < weights.length; i++) weights[i] = rows.getInt16(i * 2, true) * scale
-  return { labels: header.labels, index, weights, trained: header.trained }
+  // The tagger looks names up in a hash table (tagger-hash.ts), quicker to build than the Map, which is built on
+  // first use (training and tools read it).
+  let index: Map<string, number> | undefined
+  const model: PerceptronWeights = {
+    labels: header.labels,
+    get index(): ReadonlyMap<string, number> {
+      if (index === undefined) {
+        index = new Map<string, number>()
+        for (let i = 0; i < names.length; i++) index.set(names[i] ?? '', i)
+      }
+      return index
+    },
+    weights,
+    trained: header.trained,
+  }
+  attachFeatureTable(model, new FeatureTable(names))
+  return model
 }

@@ -27,17 +27,21 @@ import {
   isMemorable,
   recall,
   rememberSentence,
+  coarseCluster,
+  fineCluster,
   shortShape,
   staticFeatures,
   TITLE_SMALL,
   typeOfLabel,
   wordFeatures,
+  wordShape,
   type DocumentMemory,
   type EntityType,
   type Gazetteer,
   type WordClusters,
 } from './features.ts'
 import type { PerceptronWeights } from './model.ts'
+import { featureTableOf, hashCat, hashOf } from './tagger-hash.ts'
 
 /** One recognised entity: a token range of the input (`end` exclusive). */
 export interface TaggedSpan {
@@ -116,6 +120,8 @@ const T_LSS = 5 // l-1ss+1=<prev lower>|<shape>|<next shape>
 interface LowerEntry {
   readonly id: number
   readonly text: string
+  /** Hash of the text (tagger-hash.ts). */
+  readonly h: number
   /** Rows of `l-1=`, `l+1=`, `l-2=`, `l+2=` with this form (as a neighbour). */
   readonly lm1: number
   readonly lp1: number
@@ -143,6 +149,8 @@ interface LowerEntry {
 interface ShapeEntry {
   readonly id: number
   readonly text: string
+  /** Hash of the text (tagger-hash.ts). */
+  readonly h: number
   /** Rows filled on first use (UNSET until then), at the offsets `SH_*`. */
   readonly lazy: Int32Array
 }
@@ -258,9 +266,50 @@ export function createDecoder(
 ): DocumentDecoder {
   const lim: DecoderLimits = { ...DEFAULT_LIMITS, ...limits }
   const shapeBound = Math.min(lim.shapeIds, SHAPE_ID_BOUND)
-  const { index, weights: w } = weights
+  const w = weights.weights
   const L = LABELS.length
-  const rowOf = (name: string): number => index.get(name) ?? -1
+  const table = featureTableOf(weights)
+  const rowOf = (name: string): number => table.row(name)
+  // Rows of names made of parts, found by the parts' hashes (no string built): t + x, t + x + '|' + y, and
+  // t + x + '|' + y + '|' + z, where th is the hash of t and xh, yh, zh those of x, y, z.
+  const PIPE = hashOf('|')
+  const row1 = (t: string, th: number, x: string, xh: number): number => table.find(hashCat(th, xh, x.length), t, x)
+  const row2 = (t: string, th: number, x: string, xh: number, y: string, yh: number): number =>
+    table.find(hashCat(hashCat(hashCat(th, xh, x.length), PIPE, 1), yh, y.length), t, x, '|', y)
+  const row3 = (t: string, th: number, x: string, xh: number, y: string, yh: number, z: string, zh: number): number =>
+    table.find(hashCat(hashCat(hashCat(hashCat(hashCat(th, xh, x.length), PIPE, 1), yh, y.length), PIPE, 1), zh, z.length), t, x, '|', y, '|', z)
+  const H_LM1 = hashOf('l-1=')
+  const H_LP1 = hashOf('l+1=')
+  const H_LM2 = hashOf('l-2=')
+  const H_LP2 = hashOf('l+2=')
+  const H_CM1 = hashOf('c-1=')
+  const H_CP1 = hashOf('c+1=')
+  const H_WM1 = hashOf('w-1=')
+  const H_WP1 = hashOf('w+1=')
+  const H_W = hashOf('w=')
+  const H_L = hashOf('l=')
+  const H_SH = hashOf('sh=')
+  const H_SS = hashOf('ss=')
+  const H_C = hashOf('c=')
+  const H_CC = hashOf('cc=')
+  const AFFIX = [1, 2, 3, 4].map((k) => ({ p: `p${k}=`, ph: hashOf(`p${k}=`), s: `s${k}=`, sh: hashOf(`s${k}=`) }))
+  const H_LL = hashOf('l-1l=')
+  const H_LR = hashOf('ll+1=')
+  const H_SSM1 = hashOf('ss-1=')
+  const H_SSP1 = hashOf('ss+1=')
+  const H_SS3 = hashOf('ss3=')
+  const H_LSS = hashOf('l-1ss+1=')
+  const H_DC = hashOf('dc=')
+  const H_FIRST = hashOf('first|')
+  const H_CAPS = hashOf('caps|')
+  const H_TITLE = hashOf('title|')
+  const H_ALONE = hashOf('alone|')
+  const H_Y1L = hashOf('y-1l=')
+  const H_Y1SS = hashOf('y-1ss=')
+  const H_DTSS = hashOf('dt|ss=')
+  const PREV_H = PREV_NAMES.map(hashOf)
+  const DT_H = DOC_TYPES.map(hashOf)
+  const DC_H = DC.map(hashOf)
   const hasGazetteer = gazetteer !== undefined && gazetteer.phrases.size > 0
 
   let docNo = 0
@@ -274,15 +323,18 @@ export function createDecoder(
     let e = lowerMap.get(text)
     if (e !== undefined) return e
     const cl = clusters === undefined ? '' : clusterOf(clusters, text)
+    const h = hashOf(text)
+    const clh = hashOf(cl)
     e = {
       id: lowerMap.size,
       text,
-      lm1: rowOf('l-1=' + text),
-      lp1: rowOf('l+1=' + text),
-      lm2: rowOf('l-2=' + text),
-      lp2: rowOf('l+2=' + text),
-      cm1: clusters === undefined ? -1 : rowOf('c-1=' + cl),
-      cp1: clusters === undefined ? -1 : rowOf('c+1=' + cl),
+      h,
+      lm1: row1('l-1=', H_LM1, text, h),
+      lp1: row1('l+1=', H_LP1, text, h),
+      lm2: row1('l-2=', H_LM2, text, h),
+      lp2: row1('l+2=', H_LP2, text, h),
+      cm1: clusters === undefined ? -1 : row1('c-1=', H_CM1, cl, clh),
+      cp1: clusters === undefined ? -1 : row1('c+1=', H_CP1, cl, clh),
       gzPrefix: hasGazetteer && gazetteer.prefixes.has(text),
       titleSmall: TITLE_SMALL.has(text),
       lazy: new Int32Array(LX_SIZE).fill(UNSET),
@@ -297,17 +349,53 @@ export function createDecoder(
   const shapeEntry = (text: string): ShapeEntry => {
     let e = shapeMap.get(text)
     if (e !== undefined) return e
-    e = { id: shapeMap.size, text, lazy: new Int32Array(SH_SIZE).fill(UNSET) }
+    e = { id: shapeMap.size, text, h: hashOf(text), lazy: new Int32Array(SH_SIZE).fill(UNSET) }
     shapeMap.set(text, e)
     return e
   }
   const tokenEntry = (tok: string): TokenEntry => {
     let e = tokenMap.get(tok)
     if (e !== undefined) return e
+    // The rows of wordFeatures(tok, clusters), in its order, found by hash.
+    const lower = lowerEntry(tok.toLowerCase())
+    const full = wordShape(tok)
+    const shape = shapeEntry(shortShape(tok))
+    const th = hashOf(tok)
+    let nf = 0
+    feat[nf++] = row1('w=', H_W, tok, th)
+    feat[nf++] = row1('l=', H_L, lower.text, lower.h)
+    feat[nf++] = row1('sh=', H_SH, full, hashOf(full))
+    feat[nf++] = row1('ss=', H_SS, shape.text, shape.h)
+    const l = lower.text
+    const len = l.length
+    let ph = 0
+    for (let k = 1; k <= 4 && k < len; k++) {
+      ph = hashCat(ph, l.charCodeAt(k - 1), 1)
+      const a = AFFIX[k - 1]!
+      feat[nf++] = row1(a.p, a.ph, l.slice(0, k), ph)
+      const suffix = l.slice(len - k)
+      feat[nf++] = row1(a.s, a.sh, suffix, hashOf(suffix))
+    }
+    if (clusters !== undefined) {
+      const c = clusters.get(l)
+      if (c === undefined) {
+        feat[nf++] = rowCNone
+        feat[nf++] = row2('c=', H_C, '-', hashOf('-'), shape.text, shape.h)
+      } else {
+        const fine = String(fineCluster(c))
+        const coarse = String(coarseCluster(c))
+        const fh = hashOf(fine)
+        const ch = hashOf(coarse)
+        feat[nf++] = row1('c=', H_C, fine, fh)
+        feat[nf++] = row1('cc=', H_CC, coarse, ch)
+        feat[nf++] = row2('c=', H_C, fine, fh, shape.text, shape.h)
+        feat[nf++] = row2('cc=', H_CC, coarse, ch, shape.text, shape.h)
+      }
+    }
     const vec = new Float64Array(L)
-    for (const f of wordFeatures(tok, clusters)) {
-      const row = index.get(f)
-      if (row === undefined) continue
+    for (let q = 0; q < nf; q++) {
+      const row = feat[q]!
+      if (row < 0) continue
       const base = row * L
       for (let k = 0; k < L; k++) vec[k] = vec[k]! + w[base + k]!
     }
@@ -315,11 +403,11 @@ export function createDecoder(
     const initial = c >= 65 && c <= 90 ? 1 : c >= 97 && c <= 122 ? 2 : 0
     e = {
       vec,
-      lower: lowerEntry(tok.toLowerCase()),
-      shape: shapeEntry(shortShape(tok)),
+      lower,
+      shape,
       asLower: initial === 2 ? lowerEntry(tok) : undefined,
-      wPrev: rowOf('w-1=' + tok),
-      wNext: rowOf('w+1=' + tok),
+      wPrev: row1('w-1=', H_WM1, tok, th),
+      wNext: row1('w+1=', H_WP1, tok, th),
       alpha: initial !== 0,
       initial,
       hasLetter: /[A-Za-z]/.test(tok),
@@ -358,6 +446,8 @@ export function createDecoder(
 
   const allowed = new Uint8Array(L * L)
   for (let p = 0; p < L; p++) for (let k = 0; k < L; k++) allowed[p * L + k] = isAllowedTransition(p, k) ? 1 : 0
+  const feat = new Int32Array(32)
+  const rowCNone = rowOf('c=-')
   const rowB = rowOf('b')
   const rowLm1Start = rowOf('l-1=<s>')
   const rowLp1End = rowOf('l+1=</s>')
@@ -435,23 +525,23 @@ export function createDecoder(
       rows[nr++] = i + 2 < n ? infos[off + i + 2]!.lower.lp2 : rowLp2End
       let a = pl.id * 8 + T_LL
       let r = pairs.get(a, lx.id)
-      rows[nr++] = r !== UNSET ? r : pairs.set(a, lx.id, rowOf('l-1l=' + pl.text + '|' + lx.text))
+      rows[nr++] = r !== UNSET ? r : pairs.set(a, lx.id, row2('l-1l=', H_LL, pl.text, pl.h, lx.text, lx.h))
       a = lx.id * 8 + T_LR
       r = pairs.get(a, nl.id)
-      rows[nr++] = r !== UNSET ? r : pairs.set(a, nl.id, rowOf('ll+1=' + lx.text + '|' + nl.text))
+      rows[nr++] = r !== UNSET ? r : pairs.set(a, nl.id, row2('ll+1=', H_LR, lx.text, lx.h, nl.text, nl.h))
       a = ps.id * 8 + T_SSM1
       r = pairs.get(a, sh.id)
-      rows[nr++] = r !== UNSET ? r : pairs.set(a, sh.id, rowOf('ss-1=' + ps.text + '|' + sh.text))
+      rows[nr++] = r !== UNSET ? r : pairs.set(a, sh.id, row2('ss-1=', H_SSM1, ps.text, ps.h, sh.text, sh.h))
       a = sh.id * 8 + T_SSP1
       r = pairs.get(a, ns.id)
-      rows[nr++] = r !== UNSET ? r : pairs.set(a, ns.id, rowOf('ss+1=' + sh.text + '|' + ns.text))
+      rows[nr++] = r !== UNSET ? r : pairs.set(a, ns.id, row2('ss+1=', H_SSP1, sh.text, sh.h, ns.text, ns.h))
       const sn = sh.id * SHAPE_ID_BOUND + ns.id
       a = ps.id * 8 + T_SS3
       r = pairs.get(a, sn)
-      rows[nr++] = r !== UNSET ? r : pairs.set(a, sn, rowOf('ss3=' + ps.text + '|' + sh.text + '|' + ns.text))
+      rows[nr++] = r !== UNSET ? r : pairs.set(a, sn, row3('ss3=', H_SS3, ps.text, ps.h, sh.text, sh.h, ns.text, ns.h))
       a = pl.id * 8 + T_LSS
       r = pairs.get(a, sn)
-      rows[nr++] = r !== UNSET ? r : pairs.set(a, sn, rowOf('l-1ss+1=' + pl.text + '|' + sh.text + '|' + ns.text))
+      rows[nr++] = r !== UNSET ? r : pairs.set(a, sn, row3('l-1ss+1=', H_LSS, pl.text, pl.h, sh.text, sh.h, ns.text, ns.h))
       rows[nr++] = pInfo === undefined ? rowWStart : pInfo.wPrev
       rows[nr++] = nInfo === undefined ? rowWEnd : nInfo.wNext
       if (clusters !== undefined) {
@@ -460,23 +550,23 @@ export function createDecoder(
       }
       if (info.alpha) {
         const d = (lx.capMidDoc === doc ? 2 : 0) + (lx.lowerCaseDoc === doc ? 1 : 0)
-        rows[nr++] = ((sz[SH_DC + d]!) !== UNSET ? sz[SH_DC + d]! : (sz[SH_DC + d] = rowOf('dc=' + DC[d] + '|' + sh.text)))
+        rows[nr++] = ((sz[SH_DC + d]!) !== UNSET ? sz[SH_DC + d]! : (sz[SH_DC + d] = row2('dc=', H_DC, DC[d]!, DC_H[d]!, sh.text, sh.h)))
         const at = d * POSITIONS.length + (i === 0 ? 0 : caps ? 1 : 2)
         rows[nr++] = dcpRows[at] !== UNSET ? dcpRows[at]! : (dcpRows[at] = rowOf('dc=' + DC[d] + '|' + POSITIONS[i === 0 ? 0 : caps ? 1 : 2]))
       }
       if (i === 0) {
-        rows[nr++] = ((sz[SH_FIRST]!) !== UNSET ? sz[SH_FIRST]! : (sz[SH_FIRST] = rowOf('first|' + sh.text)))
-        rows[nr++] = ((lz[LX_FIRST]!) !== UNSET ? lz[LX_FIRST]! : (lz[LX_FIRST] = rowOf('first|' + lx.text)))
+        rows[nr++] = ((sz[SH_FIRST]!) !== UNSET ? sz[SH_FIRST]! : (sz[SH_FIRST] = row1('first|', H_FIRST, sh.text, sh.h)))
+        rows[nr++] = ((lz[LX_FIRST]!) !== UNSET ? lz[LX_FIRST]! : (lz[LX_FIRST] = row1('first|', H_FIRST, lx.text, lx.h)))
       }
       if (caps) {
-        rows[nr++] = ((sz[SH_CAPS]!) !== UNSET ? sz[SH_CAPS]! : (sz[SH_CAPS] = rowOf('caps|' + sh.text)))
-        rows[nr++] = ((lz[LX_CAPS]!) !== UNSET ? lz[LX_CAPS]! : (lz[LX_CAPS] = rowOf('caps|' + lx.text)))
+        rows[nr++] = ((sz[SH_CAPS]!) !== UNSET ? sz[SH_CAPS]! : (sz[SH_CAPS] = row1('caps|', H_CAPS, sh.text, sh.h)))
+        rows[nr++] = ((lz[LX_CAPS]!) !== UNSET ? lz[LX_CAPS]! : (lz[LX_CAPS] = row1('caps|', H_CAPS, lx.text, lx.h)))
       }
       if (title) {
-        rows[nr++] = ((sz[SH_TITLE]!) !== UNSET ? sz[SH_TITLE]! : (sz[SH_TITLE] = rowOf('title|' + sh.text)))
-        rows[nr++] = ((lz[LX_TITLE]!) !== UNSET ? lz[LX_TITLE]! : (lz[LX_TITLE] = rowOf('title|' + lx.text)))
+        rows[nr++] = ((sz[SH_TITLE]!) !== UNSET ? sz[SH_TITLE]! : (sz[SH_TITLE] = row1('title|', H_TITLE, sh.text, sh.h)))
+        rows[nr++] = ((lz[LX_TITLE]!) !== UNSET ? lz[LX_TITLE]! : (lz[LX_TITLE] = row1('title|', H_TITLE, lx.text, lx.h)))
       }
-      if (n === 1) rows[nr++] = ((sz[SH_ALONE]!) !== UNSET ? sz[SH_ALONE]! : (sz[SH_ALONE] = rowOf('alone|' + sh.text)))
+      if (n === 1) rows[nr++] = ((sz[SH_ALONE]!) !== UNSET ? sz[SH_ALONE]! : (sz[SH_ALONE] = row1('alone|', H_ALONE, sh.text, sh.h)))
       if (sentenceMarks !== undefined) {
         const need = nr + 2 * ((sentenceMarks[i]?.length ?? 0) + (sentenceMarks[i - 1]?.length ?? 0) + (sentenceMarks[i + 1]?.length ?? 0)) + 16
         if (need > rows.length) {
@@ -503,10 +593,10 @@ export function createDecoder(
       rows[nr++] = y1Rows[p1] !== UNSET ? y1Rows[p1]! : (y1Rows[p1] = rowOf('y-1=' + PREV_NAMES[p1]))
       const at2 = p2 * P + p1
       rows[nr++] = y2y1Rows[at2] !== UNSET ? y2y1Rows[at2]! : (y2y1Rows[at2] = rowOf('y-2y-1=' + PREV_NAMES[p2] + '|' + PREV_NAMES[p1]))
-      rows[nr++] = ((lz[LX_Y1L + p1]!) !== UNSET ? lz[LX_Y1L + p1]! : (lz[LX_Y1L + p1] = rowOf('y-1l=' + PREV_NAMES[p1] + '|' + lx.text)))
-      rows[nr++] = ((sz[SH_Y1SS + p1]!) !== UNSET ? sz[SH_Y1SS + p1]! : (sz[SH_Y1SS + p1] = rowOf('y-1ss=' + PREV_NAMES[p1] + '|' + sh.text)))
+      rows[nr++] = ((lz[LX_Y1L + p1]!) !== UNSET ? lz[LX_Y1L + p1]! : (lz[LX_Y1L + p1] = row2('y-1l=', H_Y1L, PREV_NAMES[p1]!, PREV_H[p1]!, lx.text, lx.h)))
+      rows[nr++] = ((sz[SH_Y1SS + p1]!) !== UNSET ? sz[SH_Y1SS + p1]! : (sz[SH_Y1SS + p1] = row2('y-1ss=', H_Y1SS, PREV_NAMES[p1]!, PREV_H[p1]!, sh.text, sh.h)))
       rows[nr++] = dtRows[dt] !== UNSET ? dtRows[dt]! : (dtRows[dt] = rowOf('dt=' + DOC_TYPES[dt]))
-      rows[nr++] = ((sz[SH_DTSS + dt]!) !== UNSET ? sz[SH_DTSS + dt]! : (sz[SH_DTSS + dt] = rowOf('dt|ss=' + DOC_TYPES[dt] + '|' + sh.text)))
+      rows[nr++] = ((sz[SH_DTSS + dt]!) !== UNSET ? sz[SH_DTSS + dt]! : (sz[SH_DTSS + dt] = row2('dt|ss=', H_DTSS, DOC_TYPES[dt]!, DT_H[dt]!, sh.text, sh.h)))
       const at3 = dt * P + p1
       rows[nr++] = dty1Rows[at3] !== UNSET ? dty1Rows[at3]! : (dty1Rows[at3] = rowOf('dt|y-1=' + DOC_TYPES[dt] + '|' + PREV_NAMES[p1]))
 
@@ -561,8 +651,8 @@ export function createDecoder(
         dynamicFeatures(i === 0 ? '<s>' : LABELS[prev1]!, i < 2 ? '<s>' : LABELS[prev2]!, tok.toLowerCase(), shortShape(tok), recall(memory, tok), dyn)
         scores.fill(0)
         for (const f of [...wordFeatures(tok, clusters), ...feats[i]!, ...dyn]) {
-          const row = index.get(f)
-          if (row === undefined) continue
+          const row = rowOf(f)
+          if (row < 0) continue
           for (let k = 0; k < L; k++) scores[k] = scores[k]! + w[row * L + k]!
         }
         let best = -1
