@@ -321,6 +321,8 @@ const ORGANISATION_HEAD = new Set([
 ])
 /** Day and month names: "Thursday and NATO" is not one name. */
 const DAY_OR_MONTH = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/i
+/** Last words of a place's name: a span the tagger calls a person or organisation is a place ("Lomsak District"). */
+const PLACE_HEAD = new Set(['District', 'Province', 'Prefecture', 'Street', 'Avenue', 'Island', 'Islands', 'River', 'Strait', 'Peninsula'])
 /** Broadcasters in wire-service credits. */
 const BROADCASTER = new Set(['Radio', 'Television', 'TV', 'Broadcasting'])
 /** Wire services credited after a dateline. */
@@ -491,8 +493,13 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       }
       // A name ending in a corporate suffix is a company, whatever its first words look like ("Larami Corp.").
       let type: ContractEntityType = span.type !== 'ORG' && b - a > 1 && CORPORATE_SUFFIX.has(lowers[last] ?? '') && /^[A-Z]/.test(words[b - 1] ?? '') ? 'Company' : TAGGER_TYPES[span.type]
-      // A place whose last word names a body is the body ("Oberlin College", "Connecticut Audubon Society").
-      if (type === 'Place' && b - a > 1 && ORGANISATION_HEAD.has(words[b - 1] ?? '')) type = 'Company'
+      // A place whose last word names a body is the body ("Oberlin College", "Connecticut Audubon Society"), and so
+      // is such a "person" ("Border Patrol Police").
+      if ((type === 'Place' || type === 'Person') && b - a > 1 && ORGANISATION_HEAD.has(words[b - 1] ?? '')) type = 'Company'
+      // A "person" or organisation whose last word names a kind of place is the place ("Dan Sai District",
+      // "Epps Field Airport"); County and Airport only after a "person" ("Derby County" is a football club, "Kansai
+      // International Airport" issues bonds).
+      else if ((type === 'Person' || type === 'Company') && b - a > 1 && (PLACE_HEAD.has(words[b - 1] ?? '') || (type === 'Person' && (words[b - 1] === 'County' || words[b - 1] === 'Airport')))) type = 'Place'
       // A dateline in capitals before a wire credit is a place ("LOS ANGELES (AP)").
       if (type !== 'Place' && a === 0 && words.slice(a, b).every((w) => !/\p{Ll}/u.test(w)) && words[b] === '(' && WIRE_SERVICE.has(words[b + 1] ?? '') && words[b + 2] === ')') type = 'Place'
       const phrase = lowers.slice(start, last + 1).join(' ')

@@ -50,4 +50,11 @@ describe('organisations and places in news copy', () => {
     expect(out).toContain('Company:Coast Guard')
     expect(out.filter((s) => s.includes('Lt.') && s.startsWith('Company:'))).toEqual([])
   })
+  it('makes a "person" whose last word is District or Province the place', () => {
+    for (const [text, place] of [['Troops were sent to Dan Sai District after the raid.', 'Dan Sai District'], ['Rescuers reached Tanjung Priok District by boat.', 'Tanjung Priok District']] as const) {
+      const out = spans(text)
+      expect(out).toContain(`Place:${place}`)
+      expect(out).not.toContain(`Person:${place}`)
+    }
+  })
 })
