@@ -157,6 +157,19 @@ const MAX_WORDS = 5
  * it ("the room was clean"), for facets.
  */
 export function extractCandidates(doc: AnnotatedDocument): ThemeSpan[] {
+  // The themes and entities analyzers (and Discovery) each ask for the same document's candidates.
+  let known = CANDIDATES.get(doc)
+  if (known === undefined) {
+    known = findCandidates(doc)
+    CANDIDATES.set(doc, known)
+  }
+  return known.slice()
+}
+
+/** Candidates per annotated document, computed once (the spans are never changed by their users). */
+const CANDIDATES = new WeakMap<AnnotatedDocument, readonly ThemeSpan[]>()
+
+function findCandidates(doc: AnnotatedDocument): ThemeSpan[] {
   const us = units(doc)
   const toks = doc.tokens
   const out: ThemeSpan[] = []

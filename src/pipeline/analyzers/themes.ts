@@ -89,16 +89,29 @@ export function rankThemes(
 ): FoundTheme[] {
   return keyThemes(doc, background, limit, undefined, candidates, prior).map((c) => {
     const first = ownSpan(c)
-    const context = contextSentiment(doc, c.spans, sentiment)
-    const evidence = context.sentences.filter((i) => sentiment.sentencePolar[i] === true).length
+    // Sentiment and evidence are read on first use: entity themes rank every theme of the text (no limit) but show
+    // only the few that stand near an entity, and the aspect sentiment of a theme costs more than its ranking.
+    let context: { evidence: number; sentiment: FoundTheme['sentiment'] } | undefined
+    const contextOf = (): { evidence: number; sentiment: FoundTheme['sentiment'] } => {
+      if (context === undefined) {
+        const x = contextSentiment(doc, c.spans, sentiment)
+        const evidence = x.sentences.filter((i) => sentiment.sentencePolar[i] === true).length
+        context = { evidence: Math.min(7, evidence), sentiment: { score: x.score, polarity: x.polarity } }
+      }
+      return context
+    }
     return {
       normalized: first.normalized,
       title: themeTitle(doc, first),
       stemmed: first.stemmed,
       spans: c.spans,
-      evidence: Math.min(7, evidence),
+      get evidence() {
+        return contextOf().evidence
+      },
       strength: round4(c.score),
-      sentiment: { score: context.score, polarity: context.polarity },
+      get sentiment() {
+        return contextOf().sentiment
+      },
     }
   })
 }
