@@ -38,6 +38,20 @@ const WEIGHTS: Record<string, number> = {
     "L*handScore": 0.16647,
     "L*firstSentence": 0,
     "L*logWordFreq": 0.156964,
+    "topRank": 0,
+    "logTokenFreq": -0.189957,
+    "G*words1": 1.83815,
+    "G*words2": -0.672194,
+    "G*words3plus": 0,
+    "G*partOnly": 1.35818,
+    "G*logCount": 0,
+    "G*handScore": 0,
+    "G*specMean": 0,
+    "G*properShare": 0,
+    "G*priorMean": 0,
+    "G*firstAt": 0,
+    "G*logWordFreq": 0,
+    "G*topRank": 0,
 }
 
 export const THEME_MODEL: ThemeModel | null = {

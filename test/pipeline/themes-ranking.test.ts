@@ -12,6 +12,7 @@ import {
   ownSpan,
   parseBackground,
   parseThemePrior,
+  rankCandidates,
   removeRedundant,
   themeTitle,
   type RankedCandidate,
@@ -180,6 +181,40 @@ describe('theme ranking', () => {
     expect(prior.get('result') ?? 0).toBeLessThan(prior.get('network')!)
     expect(parseThemePrior('# c\nnetwork\t1.5\n').get('network')).toBe(1.5)
     expect(() => parseThemePrior('network\t1\nresult minus\n')).toThrow(/line 2/)
+  })
+
+  it('should read how much a text reads like news from its share of name words, and rank words by frequency', () => {
+    const at = (name: string): number => THEME_FEATURES.indexOf(name as (typeof THEME_FEATURES)[number])
+    const news = annotator.annotate('Tim Cook told Apple investors in Cupertino that iPhone sales rose. Cook said sales in China fell. Sales matter.')
+    const abstract = annotator.annotate('We propose a new method for training recurrent neural networks. The method is fast and the networks are small.')
+    const feats = (doc: typeof news): Map<string, number[]> => new Map(candidateFeatures(doc, extractCandidates(doc), background).map((c) => [c.key, c.x]))
+    const n = feats(news)
+    const a = feats(abstract)
+    // "sales" is the most frequent content word of the story: rank 0, so topRank 1; a phrase has none.
+    expect(n.get('sale')![at('topRank')]).toBe(1)
+    expect(n.get('sale')![at('logTokenFreq')]).toBeCloseTo(Math.log(4))
+    expect(n.get('iphon sale')?.[at('topRank')] ?? 0).toBe(0)
+    // G: names make up a large share of the story's words, none of the abstract's.
+    expect(n.get('sale')![at('G*words1')]).toBeGreaterThan(0.5)
+    expect(a.get('method')![at('G*words1')]).toBe(0)
+  })
+
+  it('should find a document\'s candidates and ranking once, and hand out copies', () => {
+    const doc = annotator.annotate('Tim Cook praised the battery life of the new iPhone 15 Pro. Critics said the battery life was short.')
+    const first = extractCandidates(doc)
+    first.pop()
+    const second = extractCandidates(doc)
+    expect(second).toHaveLength(first.length + 1)
+    expect(second[0]).toBe(first[0])
+    const ranked = rankCandidates(doc, second, background)
+    ranked.reverse()
+    const again = rankCandidates(doc, extractCandidates(doc), background)
+    expect(again.map((r) => r.key)).toEqual([...ranked].reverse().map((r) => r.key))
+    // Other weights or model: ranked anew, as on a fresh annotation of the same text.
+    const fresh = annotator.annotate(doc.text)
+    const byHand = rankCandidates(doc, extractCandidates(doc), background, undefined, null)
+    expect(byHand.map((r) => [r.key, r.score])).toEqual(rankCandidates(fresh, extractCandidates(fresh), background, undefined, null).map((r) => [r.key, r.score]))
+    expect(byHand.map((r) => r.score)).not.toEqual(again.map((r) => r.score))
   })
 
   it('should match hyphenated words written with or without hyphens, on both sides alike', () => {
