@@ -80,6 +80,16 @@ const MAX_CACHED_WORD = 64
 /** The word cache is cleared when it holds this many words. */
 const WORD_CACHE_LIMIT = 50_000
 
+/** Size of the word cache's hash table, minus one (a power of two at least twice WORD_CACHE_LIMIT). */
+const SLOT_MASK = 131_071
+
+/** Whether `word` equals `s.slice(start, end)`. */
+function sameText(word: string, s: string, start: number, end: number): boolean {
+  if (word.length !== end - start) return false
+  for (let k = 0; k < word.length; k++) if (word.charCodeAt(k) !== s.charCodeAt(start + k)) return false
+  return true
+}
+
 /** The class byte of a code point (see {@link KNOWN}), computed from the Unicode regexps of `features.ts`. */
 function classOf(cp: number): number {
   const ch = String.fromCodePoint(cp)
@@ -108,16 +118,26 @@ export function createLanguageIdentifier(model?: LanguageModelData | CompiledLan
     if (m.floors[o]?.length !== entries.length) throw new Error(`createLanguageIdentifier: the model has no floor row of ${entries.length} costs for order ${o}`)
   }
   const indexOf = new Map(entries.map((e, i) => [e.code, i]))
+  const knownScripts = new Set<ScriptGroup>(entries.map((e) => e.script))
   const { maxOrder, temperature, costs: table, words: wordIds, child, nodeFeature } = m
   const L = entries.length
   const classes = new Uint8Array(0x110000)
   for (let cp = 0; cp < 0x80; cp++) classes[cp] = classOf(cp)
   let buffer = new Int32Array(256)
+  let scratch = new Float64Array(32)
 
-  /** Letters per script group, as `countScripts` counts them. */
+  /** Letters per script group, as `countScripts` counts them (into `groups`, reused: identify is synchronous). */
+  const groups = new Int32Array(GROUP_NAMES.length + 1)
   const countScripts = (text: string): ScriptCounts => {
-    const g = new Int32Array(GROUP_NAMES.length + 1)
+    const g = groups
+    g.fill(0)
     for (let i = 0; i < text.length; ) {
+      const c = text.charCodeAt(i)
+      if (c < 0x80) {
+        g[classes[c]! & 0x0f]!++
+        i++
+        continue
+      }
       const cp = text.codePointAt(i)!
       i += cp > 0xffff ? 2 : 1
       let v = classes[cp]!
@@ -129,13 +149,50 @@ export function createLanguageIdentifier(model?: LanguageModelData | CompiledLan
       hangul: g[8]!, kana: g[9]!, cjk: g[10]!, other: g[11]!,
     }
   }
+  // The candidates of a script answer and their model columns, per answer (a pure function of the entries).
+  const candidateColumns = new Map<readonly LanguageEntry[], Int32Array>()
+  const candidateCache = new Map<string, LanguageEntry[] | undefined>()
+  const candidatesOf = (counts: ScriptCounts): LanguageEntry[] | undefined => {
+    const total = SCRIPT_ORDER.reduce((a, s) => a + counts[s], 0) + counts.kana + counts.other
+    if (total === 0) return []
+    // candidatesFor reads which script holds most letters (ties by a fixed order) and whether kana occur.
+    let best = -1
+    let bestCount = 0
+    for (let k = 0; k < SCRIPT_ORDER.length; k++) {
+      const sc = SCRIPT_ORDER[k]!
+      const n = sc === 'cjk' ? counts.cjk + counts.kana : counts[sc]
+      if (n > bestCount && knownScripts.has(sc)) {
+        best = k
+        bestCount = n
+      }
+    }
+    const key = `${best}:${counts.kana > 0 ? 1 : 0}`
+    let c = candidateCache.get(key)
+    if (c === undefined && !candidateCache.has(key)) {
+      c = candidatesFor(counts, entries)
+      candidateCache.set(key, c)
+    }
+    return c
+  }
+  const columnsOf = (candidates: readonly LanguageEntry[]): Int32Array => {
+    let cols = candidateColumns.get(candidates)
+    if (cols === undefined) {
+      cols = Int32Array.from(candidates, (c) => indexOf.get(c.code)!)
+      candidateColumns.set(candidates, cols)
+    }
+    return cols
+  }
 
   // Per word (lower-cased, at most MAX_CACHED_WORD code points): its feature count and summed cost per
   // language, as rows of `slab` ([count, cost of language 0, ...]); a pure function of the word and the
   // model, and sums of integers, so caching changes no result. Cleared when it holds WORD_CACHE_LIMIT words.
   const W = L + 1
   const ALL = Int32Array.from(entries, (_, i) => i)
-  const slots = new Map<string, number>()
+  // Open addressing (hash -> slot + 1, 0 empty) over at most WORD_CACHE_LIMIT words, at most half full.
+  const slotTable = new Int32Array(SLOT_MASK + 1)
+  const slotHashes = new Int32Array(WORD_CACHE_LIMIT)
+  const slotWords: string[] = []
+  let slotCount = 0
   let slab = new Int32Array(W * 1024)
 
   /**
@@ -196,6 +253,8 @@ export function createLanguageIdentifier(model?: LanguageModelData | CompiledLan
       }
       const start = i
       let len = 0
+      // FNV-1a over the word's code points: the word cache is probed without cutting the word out of the text.
+      let h = 0x811c9dc5
       for (;;) {
         if (len + 2 >= buffer.length) {
           const grown = new Int32Array(buffer.length * 2)
@@ -203,6 +262,7 @@ export function createLanguageIdentifier(model?: LanguageModelData | CompiledLan
           buffer = grown
         }
         buffer[++len] = cp
+        h = Math.imul(h ^ cp, 0x01000193)
         i += cp > 0xffff ? 2 : 1
         if (i >= s.length) break
         cp = s.codePointAt(i)!
@@ -211,15 +271,30 @@ export function createLanguageIdentifier(model?: LanguageModelData | CompiledLan
         if ((v & WORD_CHAR) === 0) break
       }
       wordCount++
-      const word = s.slice(start, i)
-      let slot = slots.get(word)
-      if (slot === undefined) {
-        if (len > MAX_CACHED_WORD) {
-          n += addWordCosts(word, len, cols, K, costs, 0)
-          continue
+      if (len > MAX_CACHED_WORD) {
+        n += addWordCosts(s.slice(start, i), len, cols, K, costs, 0)
+        continue
+      }
+      let slot = -1
+      let at = h & SLOT_MASK
+      for (;;) {
+        const e = slotTable[at]!
+        if (e === 0) break
+        const k = e - 1
+        if (slotHashes[k] === h && sameText(slotWords[k]!, s, start, i)) {
+          slot = k
+          break
         }
-        if (slots.size >= WORD_CACHE_LIMIT) slots.clear()
-        slot = slots.size
+        at = (at + 1) & SLOT_MASK
+      }
+      if (slot < 0) {
+        if (slotCount >= WORD_CACHE_LIMIT) {
+          slotCount = 0
+          slotTable.fill(0)
+          at = h & SLOT_MASK
+        }
+        const word = s.slice(start, i)
+        slot = slotCount++
         if ((slot + 1) * W > slab.length) {
           const grown = new Int32Array(Math.min(WORD_CACHE_LIMIT * W, slab.length * 2))
           grown.set(slab)
@@ -227,7 +302,9 @@ export function createLanguageIdentifier(model?: LanguageModelData | CompiledLan
         }
         slab.fill(0, slot * W, (slot + 1) * W)
         slab[slot * W] = addWordCosts(word, len, ALL, L, slab, slot * W + 1)
-        slots.set(word, slot)
+        slotTable[at] = slot + 1
+        slotHashes[slot] = h
+        slotWords[slot] = word
       }
       const row = slot * W
       n += slab[row]!
@@ -240,22 +317,51 @@ export function createLanguageIdentifier(model?: LanguageModelData | CompiledLan
     languages: Object.freeze([...m.languages]),
     identify(text: string): LanguageIdentification | undefined {
       if (typeof text !== 'string') throw new TypeError(`identify: text should be a string, found ${typeof text}`)
-      const candidates = candidatesFor(countScripts(text), entries) ?? entries
+      const candidates = candidatesOf(countScripts(text)) ?? entries
       if (candidates.length === 0) return undefined
-      const costs = new Float64Array(candidates.length)
+      const K = candidates.length
+      // Costs are summed into a reused typed array (a new small Float64Array per call costs an off-heap buffer),
+      // then kept in plain arrays for the ranking.
+      if (scratch.length < K) scratch = new Float64Array(K)
+      scratch.fill(0, 0, K)
       let n = 0
-      if (candidates.length > 1) n = score(text, Int32Array.from(candidates, (c) => indexOf.get(c.code)!), costs)
+      if (K > 1) n = score(text, columnsOf(candidates), scratch)
+      const costs: number[] = new Array<number>(K)
       let min = Infinity
-      for (const c of costs) if (c < min) min = c
+      for (let j = 0; j < K; j++) {
+        const c = (costs[j] = scratch[j]!)
+        if (c < min) min = c
+      }
       const scale = n === 0 ? 0 : temperature / (n * COST_SCALE)
-      const weights = Array.from(costs, (c) => Math.exp(-(c - min) * scale))
-      const sum = weights.reduce((a, w) => a + w, 0)
-      const ranking = candidates
-        .map((e, j) => ({ code: e.code, name: e.name, raw: costs[j]!, score: round4(weights[j]! / sum) }))
-        .sort((a, b) => a.raw - b.raw || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0))
-        .map(({ code, name, score }): LanguageScore => Object.freeze({ code, name, score }))
-      const top = ranking[0]!
-      return Object.freeze({ code: top.code, name: top.name, score: top.score, ranking: Object.freeze(ranking) })
+      const weights: number[] = new Array<number>(K)
+      let sum = 0
+      for (let j = 0; j < K; j++) sum += weights[j] = Math.exp(-(costs[j]! - min) * scale)
+      // Best first: by cost, ties by code. The answer is the first; the whole ranking is sorted when first read.
+      const before = (a: number, b: number): number => {
+        const d = costs[a]! - costs[b]!
+        if (d !== 0) return d
+        const ca = candidates[a]!.code
+        const cb = candidates[b]!.code
+        return ca < cb ? -1 : ca > cb ? 1 : 0
+      }
+      let best = 0
+      for (let j = 1; j < K; j++) if (before(j, best) < 0) best = j
+      let ranking: readonly LanguageScore[] | undefined
+      const ranked = (): readonly LanguageScore[] =>
+        (ranking ??= Object.freeze(
+          Array.from({ length: K }, (_, j) => j)
+            .sort(before)
+            .map((j): LanguageScore => Object.freeze({ code: candidates[j]!.code, name: candidates[j]!.name, score: round4(weights[j]! / sum) })),
+        ))
+      const top = candidates[best]!
+      return Object.freeze({
+        code: top.code,
+        name: top.name,
+        score: round4(weights[best]! / sum),
+        get ranking() {
+          return ranked()
+        },
+      })
     },
   })
 }
