@@ -268,6 +268,7 @@ export function createDecoder(
   const shapeBound = Math.min(lim.shapeIds, SHAPE_ID_BOUND)
   const w = weights.weights
   const L = LABELS.length
+  if (L !== 9) throw new Error(`createDecoder: the score sums are written for 9 labels, instead found ${L}`)
   const table = featureTableOf(weights)
   const rowOf = (name: string): number => table.row(name)
   // Rows of names made of parts, found by the parts' hashes (no string built): t + x, t + x + '|' + y, and
@@ -601,13 +602,32 @@ export function createDecoder(
       rows[nr++] = dty1Rows[at3] !== UNSET ? dty1Rows[at3]! : (dty1Rows[at3] = rowOf('dt|y-1=' + DOC_TYPES[dt] + '|' + PREV_NAMES[p1]))
 
       // Scores: the word's own sum, then every row in order (double precision, as the strings' rows would add).
-      scores.set(info.vec)
+      // (Nine labels: the sums stay in locals, added in the same order as a loop over k would.)
+      const v = info.vec
+      let s0 = v[0]!, s1 = v[1]!, s2 = v[2]!, s3 = v[3]!, s4 = v[4]!, s5 = v[5]!, s6 = v[6]!, s7 = v[7]!, s8 = v[8]!
       for (let q = 0; q < nr; q++) {
         const row = rows[q]!
         if (row < 0) continue
-        const base = row * L
-        for (let k = 0; k < L; k++) scores[k] = scores[k]! + w[base + k]!
+        const b = row * 9
+        s0 += w[b]!
+        s1 += w[b + 1]!
+        s2 += w[b + 2]!
+        s3 += w[b + 3]!
+        s4 += w[b + 4]!
+        s5 += w[b + 5]!
+        s6 += w[b + 6]!
+        s7 += w[b + 7]!
+        s8 += w[b + 8]!
       }
+      scores[0] = s0
+      scores[1] = s1
+      scores[2] = s2
+      scores[3] = s3
+      scores[4] = s4
+      scores[5] = s5
+      scores[6] = s6
+      scores[7] = s7
+      scores[8] = s8
       let best = -1
       let second = -Infinity
       const from = (i === 0 ? 0 : prev1) * L

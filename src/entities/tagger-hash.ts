@@ -54,8 +54,9 @@ function mix(h: number): number {
 export class FeatureTable {
   /** Slot -> entry + 1 (0: empty). */
   private readonly slots: Int32Array
+  /** Slot -> hash of its entry's name (beside the slot: a miss reads no entry). */
+  private readonly slotHashes: Int32Array
   private readonly mask: number
-  private readonly hashes: Int32Array
   private readonly rows: Int32Array
   /**
    * `names[e]` is entry e's name, `rows[e]` its row, `hashes[e]` its hash. The same name twice keeps the later
@@ -68,10 +69,10 @@ export class FeatureTable {
       hashes = new Int32Array(n)
       for (let e = 0; e < n; e++) hashes[e] = hashOf(names[e]!)
     }
-    this.hashes = hashes
     let cap = 1024
     while (cap < n * 2) cap *= 2
     this.slots = new Int32Array(cap)
+    this.slotHashes = new Int32Array(cap)
     this.mask = cap - 1
     for (let e = 0; e < n; e++) {
       const h = hashes[e]!
@@ -80,6 +81,7 @@ export class FeatureTable {
         const s = this.slots[i]!
         if (s === 0) {
           this.slots[i] = e + 1
+          this.slotHashes[i] = h
           break
         }
         if (hashes[s - 1] === h && names[s - 1] === names[e]) {
@@ -108,7 +110,7 @@ export class FeatureTable {
     for (;;) {
       const s = slots[i]!
       if (s === 0) return -1
-      if (this.hashes[s - 1] === h) {
+      if (this.slotHashes[i] === h) {
         const name = this.names[s - 1]!
         if (name.length === length && name.startsWith(a)) {
           let o = a.length
