@@ -311,6 +311,8 @@ const CORPORATE_SUFFIX_PATTERN = new Set(['Inc', 'Inc.', 'Corp', 'Corp.', 'Ltd',
 
 /** Title abbreviations that stand before a name: never the last word of an organisation or place. */
 const TITLE_ABBREVIATION = new Set(['Lt.', 'Lt', 'Capt.', 'Sgt.', 'Gen.', 'Col.', 'Maj.', 'Cmdr.', 'Adm.', 'Cpl.', 'Pvt.', 'Sen.', 'Rep.', 'Gov.', 'Dr.', 'Mr.', 'Mrs.', 'Ms.', 'Insp.', 'Det.', 'Supt.'])
+/** Generational suffixes after a name. */
+const GENERATIONAL = /^(?:Jr\.?|Sr\.?|III|IV)$/
 /** Capitalised government bodies after a nationality ("Chinese Government"). */
 const GOVERNMENT_BODY = new Set(['Government', 'Parliament', 'Embassy', 'Army', 'Navy', 'Cabinet', 'Consulate', 'Legislature', 'Senate'])
 /** Last words of a body's name: a span the tagger calls a place is an organisation ("Oberlin College"). */
@@ -443,6 +445,9 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       // Nor a title abbreviation before a person's name ("Coast Guard Lt. Steve Carleton": the name is Coast Guard).
       if (span.type !== 'PER') while (b > a + 1 && TITLE_ABBREVIATION.has(words[b - 1] ?? '') && /^\p{Lu}/u.test(words[b] ?? '')) b--
       if (a === b) continue
+      // A generational suffix after a person's name is part of it ("Martin Luther King Jr.", "Ken Griffey Jr",
+      // "Martin Luther King III"), as in CoNLL.
+      if (span.type === 'PER' && b === span.end && GENERATIONAL.test(words[b] ?? '')) b++
       // A nationality before a government body is an organisation ("the Chinese Government", "the Angolan
       // Parliament"): the tagger reads the adjective as MISC and leaves the capitalised body out.
       if (span.type === 'MISC' && b === span.end && b - a <= 2 && GOVERNMENT_BODY.has(words[b] ?? '') && !/^\p{Lu}/u.test(words[a - 1] ?? '') && !/^\p{Lu}+$/u.test(words[b] ?? '')) {
@@ -565,6 +570,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       if (outer !== undefined && m.end - m.start < 2 && !onlyCommon) continue
       let end = m.end
       if (type === 'Product') while (end < tokens.length && PRODUCT_SUFFIX.test(tokens[end]?.text ?? '') && tokens[end]?.spaceBefore === true) end++
+      // "Martin Luther King Jr.": the generational suffix stays with the known person's name.
+      if (type === 'Person' && GENERATIONAL.test(tokens[end]?.text ?? '') && tokens[end]?.spaceBefore === true) end++
       const c: Candidate = { type: type as ContractEntityType, start: m.start, end, confidence: 95, priority: 5, source: 'lexicon' }
       if (type === 'Product') c.title = end === m.end ? title : title + ' ' + wordsOf(tokens, m.end, end).join(' ')
       candidates.push(c)

@@ -57,4 +57,9 @@ describe('organisations and places in news copy', () => {
       expect(out).not.toContain(`Person:${place}`)
     }
   })
+  it('keeps a generational suffix with the name, known person or not', () => {
+    expect(spans('Civil rights leader Robert Carter Jr. was shot in Memphis.')).toContain('Person:Robert Carter Jr.')
+    expect(spans('Martin Luther King III spoke on Monday.')).toContain('Person:Martin Luther King III')
+    expect(spans('A statue of Martin Luther King Jr. was unveiled.')).toContain('Person:Martin Luther King Jr.')
+  })
 })
