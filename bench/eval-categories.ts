@@ -31,7 +31,7 @@ import { createAnnotator } from '../src/nlp/annotate.ts'
 import { createSemanticModel, type SemanticModel } from '../src/semantic/index.ts'
 import { CORPUS_WEIGHT, loadTaxonomyModel } from '../src/semantic/taxonomy.ts'
 import { dataPath } from '../src/resources.ts'
-import { categoryText, HEAD_WEIGHT, rankCategories, type CategoryOptions } from '../src/pipeline/analyzers/categories.ts'
+import { categoryText, HEAD_WEIGHT, OTHER_POS_WEIGHT, rankCategories, TITLE_WEIGHT, type CategoryOptions } from '../src/pipeline/analyzers/categories.ts'
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
 const designOnly = process.argv.includes('--design-only')
@@ -168,11 +168,12 @@ const DESIGNS: Array<[string, number, CategoryOptions, boolean?]> = [
   ['+ corpus words x4', 4, {}],
   ['+ corpus words x2, cosine only', 2, { votes: false }],
   ['+ corpus words x2, idf weights', 2, { weighting: 'idf' }],
-  ['+ corpus words x2, title x2', 2, { titleWeight: 2 }],
+  ['+ corpus words x2, title x1', 2, { titleWeight: 1 }],
+  ['+ corpus words x2, title x1, other words x1', 2, { titleWeight: 1, otherPosWeight: 1 }],
   ['+ corpus words x2, sif a = 1e-3', 2, { sifA: 1e-3 }],
   ['+ corpus words x2, nouns only', 2, { otherPosWeight: 0 }],
   ['+ corpus words x2, soft votes', 2, { softVotes: true }],
-  ['+ corpus words x2, other words x0.5', 2, { otherPosWeight: 0.5 }],
+  ['+ corpus words x2, other words x1', 2, { otherPosWeight: 1 }],
   ['+ corpus words x2, sif a = 1e-5', 2, { sifA: 1e-5 }],
   ['+ corpus words x2, negated words left out', 2, { keepNegated: false }],
   ['+ corpus words x2, repeats 1 + ln n', 2, { sublinear: true }],
@@ -207,6 +208,6 @@ console.log(`  stories with nothing reported at threshold 0: ${autoRanked.filter
 console.log(row('  baseline: bag of IAB tier-1 name words', accuracy(bowIab, iabOk)))
 console.log(row('concept topics (10 classes, <= 10 sample words)', accuracy(conceptRanked, classOk)))
 console.log(row('  baseline: bag of class-name words', accuracy(bowClass, classOk)))
-console.log(`\nauto_categories designs (IAB tier-1, ranking only; the engine's defaults are + corpus words x${CORPUS_WEIGHT}, sif, word votes, learned head x${HEAD_WEIGHT}):`)
+console.log(`\nauto_categories designs (IAB tier-1, ranking only; the engine's defaults are + corpus words x${CORPUS_WEIGHT}, sif, word votes, learned head x${HEAD_WEIGHT}, title x${TITLE_WEIGHT}, other words x${OTHER_POS_WEIGHT}; the head was trained with these):`)
 for (const [name, s] of variants) console.log(row(`  ${name}`, s))
 console.log(`\nclass -> IAB tier-1: ${Object.entries(CLASS_TO_IAB).map(([k, v]) => `${k} -> ${v.join(' | ')}`).join('; ')}`)

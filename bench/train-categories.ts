@@ -10,7 +10,12 @@
  * that every tier-1 category is learned, those the corpus lacks from their descriptions alone. Only the weights
  * ship (101 numbers per category), never the stories.
  *
- *   npx tsx bench/train-categories.ts <News_Category_Dataset_v3.json>     (npm run train:categories -- <path>)
+ *   npx tsx bench/train-categories.ts <News_Category_Dataset_v3.json> [more files]   (npm run train:categories -- <path>...)
+ *
+ * Several files may be given (samples of the same dataset: the committed head was trained on the 10k-story
+ * sample `News_Category_Dataset_v3.json` of github.com/Limpery/MGO and the 4.8k-story sample
+ * `News_Category_Dataset_v2.json` of github.com/ongraphpythondev/elastic_search, in that order); a story met
+ * twice counts once.
  *
  * Training is deterministic: full-batch gradient descent from zero weights, a fixed number of steps, stories in
  * file order, class-balanced loss (each category weighs the same whatever its number of stories), L2 penalty;
@@ -27,9 +32,9 @@ import { categoryText } from '../src/pipeline/analyzers/categories.ts'
 import { SECTION_TO_IAB } from './huffpost-sections.ts'
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
-const input = process.argv.slice(2).find((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--out')
-if (input === undefined) {
-  console.error('usage: npx tsx bench/train-categories.ts <News_Category_Dataset_v3.json>')
+const inputs = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--out')
+if (inputs.length === 0) {
+  console.error('usage: npx tsx bench/train-categories.ts <News_Category_Dataset_v3.json> [more copies or samples of the dataset...]')
   process.exit(1)
 }
 const out = process.argv.includes('--out') ? resolve(process.argv[process.argv.indexOf('--out') + 1]!) : join(repo, 'lexicons/en/category-model.json')
@@ -55,11 +60,17 @@ const annotator = createAnnotator()
 const examples: Array<{ k: number; v: Float32Array }> = []
 const rootOf = new Map(roots.map((r) => [r.id, r]))
 const texts: Array<{ id: string; text: string }> = []
-for (const line of readFileSync(resolve(input), 'utf8').split('\n')) {
+// Several files (samples of the same dataset) are read in the order given; a story met again (same link, or same
+// headline and description when it has no link) counts once.
+const seenStories = new Set<string>()
+for (const line of inputs.flatMap((input) => readFileSync(resolve(input), 'utf8').split('\n'))) {
   if (line.trim() === '') continue
-  const r = JSON.parse(line) as { category?: string; headline?: string; short_description?: string }
+  const r = JSON.parse(line) as { category?: string; headline?: string; short_description?: string; link?: string }
   const id = SECTION_TO_TIER1[r.category ?? '']
   if (id === undefined) continue
+  const key = r.link ?? `${r.headline ?? ''}\t${r.short_description ?? ''}`
+  if (seenStories.has(key)) continue
+  seenStories.add(key)
   if (!rootOf.has(id)) throw new Error(`section ${r.category} maps to ${id}, not a tier-1 node of lexicons/en/iab-taxonomy.tsv`)
   texts.push({ id, text: `${r.headline ?? ''}. ${r.short_description ?? ''}` })
 }
