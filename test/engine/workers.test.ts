@@ -112,6 +112,7 @@ describe('worker threads', () => {
   })
 
   it('should not keep the process alive with idle threads, and close them on close()', () => {
+    // Two fresh processes, each loading tsx and the models on its thread: about 27 s each at load 20 on 2 cores.
     // A child process that analyses on one thread and then neither closes the engine nor keeps anything else
     // alive must exit on its own; a second one closes the engine and must exit too.
     const engineUrl = new URL('../../src/engine/create-engine.ts', import.meta.url).href
@@ -126,7 +127,7 @@ describe('worker threads', () => {
       const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(close)], {
         cwd: fileURLToPath(new URL('../..', import.meta.url)),
         encoding: 'utf8',
-        timeout: 60_000,
+        timeout: 110_000,
       })
       expect(r.error, String(r.error)).toBeUndefined()
       expect(r.stderr).not.toMatch(/Error/)
@@ -134,7 +135,7 @@ describe('worker threads', () => {
       expect(r.stdout).toContain('PROCESSED positive')
       if (close) expect(r.stdout).toContain('closed')
     }
-  })
+  }, 240_000)
   it.runIf(process.platform === 'linux')('should run analysis threads at a lower priority than the thread that answers requests (Linux)', async () => {
     // A child process reports the nice value of each of its threads while its pool is alive.
     const engineUrl = new URL('../../src/engine/create-engine.ts', import.meta.url).href
