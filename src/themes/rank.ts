@@ -201,9 +201,17 @@ export function candidateFeatures(
     tokenFreq.set(t.stem, (tokenFreq.get(t.stem) ?? 0) + 1)
   }
   const G = Math.min(1, names / Math.max(1, words) / NEWS_NAME_SHARE)
-  // Rank by frequency, ties by first occurrence (the map keeps first-occurrence order and the sort is stable).
+  // Rank of a stem by frequency, ties by first occurrence (the map's order), without sorting: the stems said more
+  // often, then those said as often but earlier.
+  let maxFreq = 0
+  for (const f of tokenFreq.values()) if (f > maxFreq) maxFreq = f
+  const above = new Array<number>(maxFreq + 2).fill(0)
+  for (const f of tokenFreq.values()) above[f - 1]!++
+  for (let f = maxFreq - 1; f >= 0; f--) above[f]! += above[f + 1]!
+  // above[f] now counts the stems said more than f times.
+  const tied = new Array<number>(maxFreq + 1).fill(0)
   const freqRank = new Map<string, number>()
-  ;[...tokenFreq].sort((a, b) => b[1] - a[1]).forEach(([stem], r) => freqRank.set(stem, r))
+  for (const [stem, f] of tokenFreq) freqRank.set(stem, above[f]! + tied[f]!++)
   const specificity = (surface: string, isName: boolean): number => {
     // A hyphenated compound is as specific as its rarest part.
     let zipf = 99
@@ -409,7 +417,7 @@ export function removeRedundant(ranked: readonly RankedCandidate[], limit = Infi
   for (const c of ranked) {
     const padded = ` ${c.key} `
     const single = !c.key.includes(' ')
-    const alone = single ? aloneOf(c) : 0
+    const alone = single && standalone ? aloneOf(c) : 0
     // A word said on its own at least twice, and more often than inside the phrase, names a theme of its own.
     const ownTheme = (wordAlone: number, inside: number): boolean => standalone && wordAlone >= 2 && wordAlone > inside
     const into =
@@ -417,7 +425,8 @@ export function removeRedundant(ranked: readonly RankedCandidate[], limit = Infi
         (k) =>
           (single || !k.key.includes(' ')) &&
           (k.padded.includes(padded) || padded.includes(k.padded)) &&
-          !(single ? ownTheme(alone, overlapping(c.spans, k.spans)) : ownTheme(k.alone, overlapping(k.spans, c.spans))),
+          // (The overlap is counted only when standalone words are asked for: it costs |spans|^2 per pair.)
+          !(standalone && (single ? ownTheme(alone, overlapping(c.spans, k.spans)) : ownTheme(k.alone, overlapping(k.spans, c.spans)))),
       ) ??
       // A phrase seen only inside one kept theme's occurrences ("new battery" of "new battery life").
       kept.find((k) => k.padded.includes(padded) && c.spans.every((s) => k.spans.some((t) => t.tokenStart <= s.tokenStart && s.tokenEnd <= t.tokenEnd)))
