@@ -257,10 +257,19 @@ export type CategoriesSection = readonly FoundCategory[]
  * among the tier-1 nodes, and its strength that share times the confidence that the text is about it at all
  * ({@link categoryConfidence}: raw cosine above a floor, enough evidence; or enough of its words nearest the
  * category, {@link WORD_EVIDENCE_FLOOR}), so that an unrelated or contentless text gets no strong category.
- * `evidence` is the text's {@link nodeEvidence} (computed here when not given). Returns every tier-1 node, strongest first, without thresholds; the evaluation
+ * `evidence` is the text's {@link nodeEvidence} (computed here when not given), for the votes; `confidenceEvidence`
+ * the one the confidence reads (the engine gives that of the plain text vector, each word at its own importance,
+ * without the headline and noun emphasis of {@link categoryText}, which aims the vector but adds no evidence: the
+ * word-evidence floor was measured so). Returns every tier-1 node, strongest first, without thresholds; the evaluation
  * (`bench/eval-categories.ts`) ranks with this same function.
  */
-export function rankCategories(semantic: SemanticModel, text: TextVector, options: CategoryOptions = {}, evidence = nodeEvidence(semantic, text)): RankedCategory[] {
+export function rankCategories(
+  semantic: SemanticModel,
+  text: TextVector,
+  options: CategoryOptions = {},
+  evidence = nodeEvidence(semantic, text),
+  confidenceEvidence = evidence,
+): RankedCategory[] {
   let extra = options.votes === false ? undefined : options.softVotes === true ? softVotes(semantic, text) : rootVotes(semantic, text, evidence)
   const hw = options.headWeight ?? HEAD_WEIGHT
   const head = hw > 0 ? semantic.head : undefined
@@ -268,7 +277,7 @@ export function rankCategories(semantic: SemanticModel, text: TextVector, option
     const p = headProbabilities(head, text.vector)
     extra = Array.from(p, (x, i) => hw * x + (extra?.[i] ?? 0))
   }
-  return shares(text, semantic.taxonomy.roots, extra, options.wordEvidence === false ? undefined : evidence).sort(byStrength)
+  return shares(text, semantic.taxonomy.roots, extra, options.wordEvidence === false ? undefined : confidenceEvidence).sort(byStrength)
 }
 
 /**
@@ -301,6 +310,7 @@ export function createCategoriesAnalyzer(semantic: SemanticModel): Analyzer {
       const text = categoryText(semantic.vectors, doc)
       if (text.terms.length === 0) return []
       const evidence = nodeEvidence(semantic, text)
+      const plain = nodeEvidence(semantic, spanVector(semantic.vectors, doc))
       const threshold = ctx.configuration.concept_topics_threshold
       const limit = ctx.configuration.document.auto_categories_limit
       // Nodes of one branch often rest on the same words: their sentences' sentiment is computed once.
@@ -310,14 +320,14 @@ export function createCategoriesAnalyzer(semantic: SemanticModel): Analyzer {
         strength: round4(strength),
         sentiment: nodeSentiment(semantic, doc, text, node, sentiment, bySpans),
         // A sub-category's strength: its own (share among its siblings x confidence), at most its parent's.
-        categories: shares(text, node.children, undefined, evidence)
+        categories: shares(text, node.children, undefined, plain)
           .sort(byStrength)
           .map((x) => ({ c: x.node, s: Math.min(strength, x.strength) }))
           .filter((x) => round4(x.s) >= threshold && x.s > 0)
           .slice(0, CHILDREN_LIMIT)
           .map((x) => found(x.c, x.s)),
       })
-      return rankCategories(semantic, text, {}, evidence)
+      return rankCategories(semantic, text, {}, evidence, plain)
         .filter((x) => round4(x.strength) >= threshold && x.strength > 0)
         .slice(0, limit)
         .map((x) => found(x.node, x.strength))
