@@ -122,10 +122,10 @@ export interface TaggedFormat {
    */
   readonly bareTags?: boolean
   /**
-   * Keep only sentences whose every capitalised word after the first (and not after an opening quote, bracket,
-   * colon or full stop) carries a corpus tag, mapped or not, besides "I" and month and day names: for corpora
-   * annotated with part of their types only (Few-NERD's INTER splits), where an untagged name is no evidence of
-   * a non-name. @defaultValue false
+   * Keep only sentences whose every capitalised word carries a corpus tag, mapped or not, besides "I", month and
+   * day names, and a word first in its sentence (or after an opening quote, bracket, colon or full stop) that the
+   * corpus also writes in lower case ("The"): for corpora annotated with part of their types only (Few-NERD's
+   * INTER splits), where an untagged name is no evidence of a non-name. @defaultValue false
    */
   readonly completeCapitals?: boolean
 }
@@ -147,6 +147,12 @@ export function readTagged(text: string, format: TaggedFormat, source = 'NER fil
   let rawTags: string[] = []
   let incomplete = false
   const wordColumn = format.wordColumn ?? 0
+  // `completeCapitals`: words the corpus writes in lower case somewhere; a capitalised untagged word first in its
+  // sentence (or after an opening mark) passes only when it is one of them ("The", "After"; not "London").
+  const lowerWords = new Set<string>()
+  if (format.completeCapitals === true) {
+    for (const m of text.matchAll(/^(\p{Ll}[^\t ]*)[\t ]/gmu)) lowerWords.add(m[1] ?? '')
+  }
   const endDocument = (): void => {
     if (doc.length > 0) docs.push({ sentences: doc })
     doc = []
@@ -188,7 +194,10 @@ export function readTagged(text: string, format: TaggedFormat, source = 'NER fil
     const prevRaw = rawTags[rawTags.length - 1]
     // Bare tags: a token continues the span of the token before when both have the same type.
     const tag = format.bareTags !== true || raw === 'O' ? raw : `${prevRaw === raw && tokens.length > 0 ? 'I' : 'B'}-${raw}`
-    if (format.completeCapitals === true && raw === 'O' && tokens.length > 0 && /^\p{Lu}/u.test(word) && !NOT_NAMES.has(word.toLowerCase()) && !OPENERS.has(tokens[tokens.length - 1] ?? '')) incomplete = true
+    if (format.completeCapitals === true && raw === 'O' && /^\p{Lu}/u.test(word) && !NOT_NAMES.has(word.toLowerCase())) {
+      const first = tokens.length === 0 || OPENERS.has(tokens[tokens.length - 1] ?? '')
+      if (!first || !lowerWords.has(word.toLowerCase())) incomplete = true
+    }
     const m = /^([IB])-(.+)$/.exec(tag)
     if (cols.length < 2 || (tag !== 'O' && m === null)) {
       throw new Error(`${source}:${i + 1}: expected a word and an IOB tag, instead found ${JSON.stringify(line)}`)

@@ -42,13 +42,15 @@ describe('readTagged: openly licensed NER corpora in other tag sets', () => {
       // "Obama" has no tag (his type belongs to another split): the sentence is no evidence and is left out.
       'He\tO\nmet\tO\nObama\tO\nin\tO\nMay\tO\n.\tO\n',
       // Two adjacent spans of different fine types stay two spans; an unmapped tag still counts as a tag.
-      'Penicillin\tother-chemicalthing\nhelped\tO\nFleming\tperson-scholar\nBerlin\tlocation-GPE\n"\tO\nYes\tO\n',
+      'Penicillin\tother-chemicalthing\nhelped\tO\nFleming\tperson-scholar\nBerlin\tlocation-GPE\n"\tO\nThe\tO\nend\tO\n',
+      // An untagged name first in its sentence is no evidence either ("the" is written in lower case, "London" never).
+      'London\tO\nis\tO\nbig\tO\n',
     ].join('\n')
     const docs = readTagged(text, { types: { 'organization-government': 'ORG', 'location-bodiesofwater': 'LOC', 'person-scholar': 'PER', 'location-GPE': 'LOC' }, bareTags: true, completeCapitals: true, sentencePerDocument: true })
     expect(docs).toHaveLength(2)
     expect(spansOfLabels(docs[0]?.sentences[0]?.labels ?? [])).toEqual([{ type: 'ORG', start: 1, end: 4 }, { type: 'LOC', start: 6, end: 7 }])
     expect(spansOfLabels(docs[1]?.sentences[0]?.labels ?? [])).toEqual([{ type: 'PER', start: 2, end: 3 }, { type: 'LOC', start: 3, end: 4 }])
     // Without the filter every sentence is kept.
-    expect(readTagged(text, { types: {}, bareTags: true, sentencePerDocument: true })).toHaveLength(3)
+    expect(readTagged(text, { types: {}, bareTags: true, sentencePerDocument: true })).toHaveLength(4)
   })
 })
