@@ -240,6 +240,8 @@ export function findRelations(
       if (a.entity === b.entity) continue
       const L = a.start < b.start ? a : b
       const R = a.start < b.start ? b : a
+      // Two places side by side in a list ("Guadalajara, Monterrey, Tijuana and Puebla") are not one within the other.
+      if (p.label === 'Located_In' && R.start - L.end === 1 && /^(,|and|or)$/.test(words[L.end]!) && listGoesOn(R)) continue
       const trig: string[] = []
       for (let k = L.end; k < R.start; k++) {
         const c = triggers.get(words[k]!)

@@ -5,9 +5,12 @@
  * Labels are CoNLL04's (Work_For, Live_In, Located_In, OrgBased_In, Kill) plus N (no relation). Which labels
  * an ordered pair may take depends on its argument types and is learned from the training data (`allowed`:
  * type signature -> labels seen at least twice with it); a pair whose signature allows nothing is never scored.
- * Confidence is the logistic of the margin between the best label and the runner-up (N included).
+ * Before the decision, `nBias` is taken off the score of N and `labelBias[label]` added to each relation label's
+ * score (both chosen by cross-validation on train). Confidence is the logistic of the margin between the best
+ * label and the runner-up (N included).
  *
- * File layout (JSON): `{ format: "TEREL001", labels, allowed: {"Peop>Org": ["Work_For"], ...}, trained,
+ * File layout (JSON): `{ format: "TEREL001", labels, allowed: {"Peop>Org": ["Work_For"], ...}, nBias,
+ * labelBias: {"Live_In": 8, ...}, trained,
  * weights: {feature: [w per label]} }`, weights rounded to 2 decimals, features in sorted order, so the same
  * data gives the same bytes.
  */
@@ -33,6 +36,11 @@ export interface RelationModel {
   readonly trained: Readonly<Record<string, string | number>>
   /** Subtracted from the score of N (no relation) before the decision: above 0 favours recall. @defaultValue 0 */
   readonly nBias?: number
+  /**
+   * Per relation label (by label name), a bias added to that label's score before the decision, on top of
+   * `nBias`: the per-type threshold, chosen by cross-validation on train. @defaultValue none
+   */
+  readonly labelBias?: Readonly<Record<string, number>>
 }
 
 /** A scored ordered pair. */
@@ -177,6 +185,7 @@ export function predictRelations(model: RelationModel, ctx: PairContext, trigger
   const out: PairPrediction[] = []
   const scores = new Float64Array(model.labels.length)
   const nBias = model.nBias ?? 0
+  const labelBias = model.labels.map((l) => model.labelBias?.[l] ?? 0)
   mentions.forEach((a, i) =>
     mentions.forEach((b, j) => {
       if (i === j) return
@@ -184,6 +193,7 @@ export function predictRelations(model: RelationModel, ctx: PairContext, trigger
       if (cands === undefined) return
       scoreInto(model.weights, pairFeatures(ctx, a, b, triggers), scores)
       scores[0]! -= nBias
+      for (const k of cands) scores[k]! += labelBias[k]!
       let best = 0
       let second = Number.NEGATIVE_INFINITY
       for (const k of cands) if (scores[k]! > scores[best]!) best = k
@@ -202,12 +212,14 @@ export function encodeRelationModel(model: RelationModel): string {
   for (const f of [...model.weights.keys()].sort()) weights[f] = [...model.weights.get(f)!]
   const allowed: Record<string, string[]> = {}
   for (const [sig, ks] of model.allowed) allowed[sig] = ks.map((k) => model.labels[k]!)
-  return JSON.stringify({ format: FORMAT, labels: model.labels, allowed, nBias: model.nBias ?? 0, trained: model.trained, weights }) + '\n'
+  const labelBias: Record<string, number> = {}
+  for (const l of model.labels) if ((model.labelBias?.[l] ?? 0) !== 0) labelBias[l] = model.labelBias![l]!
+  return JSON.stringify({ format: FORMAT, labels: model.labels, allowed, nBias: model.nBias ?? 0, labelBias, trained: model.trained, weights }) + '\n'
 }
 
 /** Parse the JSON file; throws naming the source when it is not a relation model. */
 export function decodeRelationModel(text: string, source = 'relation model'): RelationModel {
-  const j = JSON.parse(text) as { format?: string; nBias?: number; labels?: string[]; allowed?: Record<string, string[]>; trained?: Record<string, string | number>; weights?: Record<string, number[]> }
+  const j = JSON.parse(text) as { format?: string; nBias?: number; labelBias?: Record<string, number>; labels?: string[]; allowed?: Record<string, string[]>; trained?: Record<string, string | number>; weights?: Record<string, number[]> }
   if (j.format !== FORMAT || !Array.isArray(j.labels) || j.allowed === undefined || j.weights === undefined) {
     throw new Error(`${source}: should be a relation model (format ${FORMAT}), instead found format "${String(j.format)}"`)
   }
@@ -216,7 +228,7 @@ export function decodeRelationModel(text: string, source = 'relation model'): Re
   for (const [sig, ls] of Object.entries(j.allowed)) allowed.set(sig, ls.map((l) => labels.indexOf(l)).filter((k) => k > 0))
   const weights = new Map<string, Float64Array>()
   for (const [f, ws] of Object.entries(j.weights)) weights.set(f, Float64Array.from(ws))
-  return { labels, allowed, weights, trained: j.trained ?? {}, nBias: typeof j.nBias === 'number' ? j.nBias : 0 }
+  return { labels, allowed, weights, trained: j.trained ?? {}, nBias: typeof j.nBias === 'number' ? j.nBias : 0, labelBias: j.labelBias ?? {} }
 }
 
 /** A relation between two mentions of one sentence, as the closure below reads and adds them. */

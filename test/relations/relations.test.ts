@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { readFileSync } from 'node:fs'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
 import { createEntityExtractor } from '../../src/entities/extract.ts'
-import { findRelations, loadRelationResources, placeClosure, decodeRelationModel, encodeRelationModel, trainRelationModel, readTriggers } from '../../src/relations/index.ts'
+import { findRelations, loadRelationResources, placeClosure, predictRelations, decodeRelationModel, encodeRelationModel, trainRelationModel, readTriggers } from '../../src/relations/index.ts'
 import { alignSpan, conll04Text, readConll04, spacedText } from '../../src/relations/conll04.ts'
 
 const annotator = createAnnotator()
@@ -58,6 +58,13 @@ describe('relations: the trained classifier', () => {
     expect(a).toBe(b)
     expect(encodeRelationModel(decodeRelationModel(a))).toBe(a)
     expect(() => decodeRelationModel('{"format":"X"}', 'f.json')).toThrow(/f.json: should be a relation model/)
+    // Per-label biases travel in the file and move the decision for their label only.
+    const model = { ...decodeRelationModel(a), nBias: 0, labelBias: { Work_For: -50 } }
+    const text2 = encodeRelationModel(model)
+    expect(decodeRelationModel(text2).labelBias).toEqual({ Work_For: -50 })
+    expect(encodeRelationModel(decodeRelationModel(text2))).toBe(text2)
+    expect(predictRelations({ ...model, labelBias: { Work_For: 50 } }, data[0]!, triggers).map((p) => p.label)).toEqual(['Work_For'])
+    expect(predictRelations(model, data[0]!, triggers)).toEqual([])
   })
 })
 
