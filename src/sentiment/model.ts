@@ -45,6 +45,12 @@ export interface SentimentModelData {
     readonly bias: number
     readonly weights: readonly number[]
     readonly thresholds?: readonly [number, number]
+    /**
+     * The neutral gate of the document score: when the regression's neutral likelihood is at least this, the text is
+     * neutral (its score, after the map, is shrunk into the neutral band by {@link NEUTRAL_SHRINK}). Chosen with the
+     * thresholds on out-of-fold likelihoods (`chooseDecision` in train.ts).
+     */
+    readonly neutral?: number
   }
 }
 
@@ -325,7 +331,7 @@ export function classProbabilities(
  * ({@link neutralForWantOfEvidence}: 0), then clamped.
  */
 export function calibratedScore(
-  calibrator: Pick<SentimentModelData['calibrator'], 'bias' | 'weights' | 'thresholds'>,
+  calibrator: Pick<SentimentModelData['calibrator'], 'bias' | 'weights' | 'thresholds' | 'neutral'>,
   features: LexiconFeatures,
   p: readonly number[],
   x: readonly number[] = calibrationInputs(features, p),
@@ -334,8 +340,16 @@ export function calibratedScore(
   let s = calibrator.bias
   for (let i = 0; i < x.length; i++) s += (calibrator.weights[i] ?? 0) * (x[i] ?? 0)
   const clamped = Math.max(-1, Math.min(1, s))
-  return calibrator.thresholds === undefined ? clamped : decisionMap(clamped, calibrator.thresholds)
+  const mapped = calibrator.thresholds === undefined ? clamped : decisionMap(clamped, calibrator.thresholds)
+  return calibrator.neutral !== undefined && (p[1] ?? 0) >= calibrator.neutral ? mapped * NEUTRAL_SHRINK : mapped
 }
+
+/**
+ * Factor by which the neutral gate ({@link SentimentModelData}'s `calibrator.neutral`) shrinks a mapped score: -1..1
+ * becomes -0.05..0.05, neutral under the +-0.05 rule (strictly above +0.05 is positive), with the order of the gated
+ * texts' scores kept.
+ */
+export const NEUTRAL_SHRINK = 0.05
 
 /** The polarity cut of the document score (the contract's and the VADER paper's rule: above +0.05 positive). */
 export const POLARITY_CUT = 0.05
@@ -391,6 +405,9 @@ export function checkModelData(json: unknown, where: string): SentimentModelData
     numbers(cal.thresholds, 2, 'calibrator.thresholds')
     const [lo = 0, hi = 0] = cal.thresholds
     if (!(lo > -1 && lo < 0 && hi > 0 && hi < 1)) bad(`calibrator.thresholds should be [lo, hi] with -1 < lo < 0 < hi < 1, instead found ${JSON.stringify(cal.thresholds)}`)
+  }
+  if (cal?.neutral !== undefined && !(typeof cal.neutral === 'number' && cal.neutral > 0 && cal.neutral <= 1)) {
+    bad(`calibrator.neutral should be a number in (0, 1], instead found ${JSON.stringify(cal.neutral)}`)
   }
   return d as SentimentModelData
 }

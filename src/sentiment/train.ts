@@ -129,6 +129,49 @@ export function chooseThresholds(scores: readonly number[], examples: readonly T
   return best
 }
 
+/** Weighted accuracy of the 3-class decision `[lo, hi]` over `scores` (the objective of {@link chooseThresholds}). */
+function decisionAccuracy(scores: readonly number[], examples: readonly TrainingExample[], thresholds: readonly [number, number], band: number): number {
+  let a = 0
+  scores.forEach((s, i) => {
+    const ex = examples[i] as TrainingExample
+    const p = s < thresholds[0] ? 0 : s > thresholds[1] ? 2 : 1
+    if (p === classOfTarget(ex.target, band)) a += ex.weight ?? 1
+  })
+  return a
+}
+
+/** Candidate neutral gates of {@link chooseDecision}: 0.30, 0.32, ... 0.70. */
+export const NEUTRAL_GATES: readonly number[] = Array.from({ length: 21 }, (_, k) => Math.round((0.3 + 0.02 * k) * 100) / 100)
+
+/**
+ * The 3-class decision of the calibrated score: the thresholds of {@link chooseThresholds} and a neutral gate on the
+ * regression's neutral likelihood (a text whose neutral likelihood is at least the gate is neutral, see
+ * `calibratedScore`), chosen together to maximise the same weighted accuracy over out-of-fold scores and likelihoods.
+ * The calibrated score alone has no neutral zone worth the name (it regresses the human score, so weakly polar and
+ * neutral texts share small scores and the thresholds fall to the grid's floor); the regression's neutral class,
+ * learnt from the tweets' real neutral class, gives one. No gate when none does better; ties go to the higher gate.
+ */
+export function chooseDecision(
+  scores: readonly number[],
+  probabilities: readonly (readonly number[])[],
+  examples: readonly TrainingExample[],
+  band = 0.05,
+): { thresholds: [number, number]; neutral?: number } {
+  const plain = chooseThresholds(scores, examples, band)
+  let best: { thresholds: [number, number]; neutral?: number } = { thresholds: plain }
+  let bestAcc = decisionAccuracy(scores, examples, plain, band)
+  for (const gate of [...NEUTRAL_GATES].reverse()) {
+    const gated = scores.map((s, i) => ((probabilities[i]?.[1] ?? 0) >= gate ? 0 : s))
+    const th = chooseThresholds(gated, examples, band)
+    const acc = decisionAccuracy(gated, examples, th, band)
+    if (acc > bestAcc + 1e-9) {
+      bestAcc = acc
+      best = { thresholds: th, neutral: gate }
+    }
+  }
+  return best
+}
+
 /** Train the logistic regression alone (deterministic). */
 function trainRegression(examples: readonly TrainingExample[], o: Required<Omit<TrainOptions, 'trained' | 'modelName'>>): Regression {
   // Vocabulary by document frequency.
@@ -341,8 +384,15 @@ export function trainSentimentModel(examples: readonly TrainingExample[], option
   const o = resolveOptions(options)
   const oof = outOfFoldProbabilities(examples, options)
   const linear = fitCalibrator(examples, oof, options)
-  const thresholds = o.thresholds ? chooseThresholds(examples.map((ex, i) => calibratedScore(linear, ex.lexicon, oof[i] ?? [0, 1, 0])), examples, o.neutralBand) : undefined
-  const calibrator = thresholds === undefined ? linear : { ...linear, thresholds }
+  const decision = o.thresholds
+    ? chooseDecision(
+        examples.map((ex, i) => calibratedScore(linear, ex.lexicon, oof[i] ?? [0, 1, 0])),
+        oof,
+        examples,
+        o.neutralBand,
+      )
+    : undefined
+  const calibrator = decision === undefined ? linear : { ...linear, ...decision }
   const full = regressionData(trainRegression(examples, o), o.decimals)
   return {
     format: 'textengine-sentiment-model/1',

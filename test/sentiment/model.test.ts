@@ -5,13 +5,14 @@ import { describe, expect, it } from 'vitest'
 import {
   CALIBRATION_INPUTS,
   DENSE_FEATURES,
+  calibratedScore,
   checkModelData,
   decisionMap,
   defaultModelPath,
   loadSentimentModel,
   type SentimentModelData,
 } from '../../src/sentiment/model.ts'
-import { chooseThresholds, type TrainingExample } from '../../src/sentiment/train.ts'
+import { chooseDecision, chooseThresholds, type TrainingExample } from '../../src/sentiment/train.ts'
 import { SEMEVAL_TWEET_FILES, readSemEvalTweets, tweetEvalForm, tweetKey } from '../../src/sentiment/corpus.ts'
 import type { LexiconFeatures } from '../../src/sentiment/scorer.ts'
 
@@ -116,6 +117,37 @@ describe('decision thresholds of the document score', () => {
     // With the neutral examples weightless, the cuts go back to the rule's +-0.05 wherever ties allow.
     const [lo2, hi2] = chooseThresholds([-0.5, 0.5], [ex(-0.5), ex(0.5)])
     expect([lo2, hi2]).toEqual([-0.05, 0.05])
+  })
+})
+
+describe('neutral gate of the document score', () => {
+  const lexicon = { compound: 0.5, positive: 0.5, negative: 0, positiveCount: 1, negativeCount: 0, negatedCount: 0, lastSentence: 0.5, minSentence: 0, maxSentence: 0.5, exclamations: 0, words: 5, icons: 0, capsWords: 0 }
+  const ex = (target: number): TrainingExample => ({ grams: [], dense: [], lexicon, target, weight: 1 })
+
+  it('shrinks the score of a text the regression finds neutral into the neutral band, keeping its sign', () => {
+    const cal = { bias: 0.6, weights: CALIBRATION_INPUTS.map(() => 0), thresholds: [-0.05, 0.05] as [number, number], neutral: 0.5 }
+    expect(calibratedScore(cal, lexicon, [0.2, 0.3, 0.5])).toBeGreaterThan(0.05)
+    const gated = calibratedScore(cal, lexicon, [0.1, 0.6, 0.3])
+    expect(gated).toBeGreaterThan(0)
+    expect(gated).toBeLessThanOrEqual(0.05)
+  })
+
+  it('learns a gate when the neutral likelihood separates neutral texts the scores do not', () => {
+    // All polar-looking scores; the neutral texts are those with a high neutral likelihood.
+    const scores = [-0.4, -0.3, 0.3, 0.4, 0.35, -0.35, 0.3, -0.3]
+    const probs = [[0.8, 0.1, 0.1], [0.7, 0.2, 0.1], [0.1, 0.2, 0.7], [0.1, 0.1, 0.8], [0.1, 0.7, 0.2], [0.2, 0.7, 0.1], [0.2, 0.65, 0.15], [0.15, 0.65, 0.2]]
+    const examples = [ex(-0.5), ex(-0.5), ex(0.5), ex(0.5), ex(0), ex(0), ex(0), ex(0)]
+    const d = chooseDecision(scores, probs, examples)
+    expect(d.neutral).toBeDefined()
+    expect(d.neutral).toBeGreaterThan(0.2)
+    expect(d.neutral).toBeLessThanOrEqual(0.65)
+    // Without neutral texts to find, no gate.
+    expect(chooseDecision(scores.slice(0, 4), probs.slice(0, 4), examples.slice(0, 4)).neutral).toBeUndefined()
+  })
+
+  it('rejects a gate outside (0, 1]', () => {
+    const bad = damaged((d) => ((d.calibrator as Record<string, unknown>).neutral = 1.5))
+    expect(() => checkModelData(bad, 'm.json')).toThrow('calibrator.neutral should be a number in (0, 1], instead found 1.5')
   })
 })
 
