@@ -43,7 +43,7 @@ const WEIGHTS: Record<string, number> = {
     "G*words1": 1.83815,
     "G*words2": -0.672194,
     "G*words3plus": 0,
-    "G*partOnly": 1.35818,
+    "G*partOnly": 0,
     "G*logCount": 0,
     "G*handScore": 0,
     "G*specMean": 0,
