@@ -84,6 +84,28 @@ const MARGIN_UNIT = 8
 /** "Not looked up yet" in the lazily filled row slots (a looked-up absent feature is -1). */
 const UNSET = -2
 
+/** The margin of the label {@link bestAllowed} chose last: its score minus the best other allowed score. */
+let lastMargin = 0
+
+/**
+ * The label with the highest score among those allowed after the previous label (`allowed[from + k]`), the first on
+ * ties; its margin over the runner-up is left in {@link lastMargin} (one function for the fast and string paths).
+ */
+function bestAllowed(scores: Float64Array, allowed: Uint8Array, from: number, labels: number): number {
+  let best = -1
+  let second = -Infinity
+  for (let k = 0; k < labels; k++) {
+    if (allowed[from + k] !== 1) continue
+    const sc = scores[k]!
+    if (best < 0 || sc > scores[best]!) {
+      if (best >= 0) second = Math.max(second, scores[best]!)
+      best = k
+    } else if (sc > second) second = sc
+  }
+  lastMargin = scores[best]! - second
+  return best
+}
+
 /** Previous label as a feature value: 0 before the sentence, else label + 1. */
 const PREV_NAMES: readonly string[] = ['<s>', ...LABELS]
 const P = PREV_NAMES.length
@@ -628,19 +650,9 @@ export function createDecoder(
       scores[6] = s6
       scores[7] = s7
       scores[8] = s8
-      let best = -1
-      let second = -Infinity
-      const from = (i === 0 ? 0 : prev1) * L
-      for (let k = 0; k < L; k++) {
-        if (allowed[from + k] !== 1) continue
-        const sc = scores[k]!
-        if (best < 0 || sc > scores[best]!) {
-          if (best >= 0) second = Math.max(second, scores[best]!)
-          best = k
-        } else if (sc > second) second = sc
-      }
+      const best = bestAllowed(scores, allowed, (i === 0 ? 0 : prev1) * L, L)
       labels[i] = best
-      margins[i] = scores[best]! - second
+      margins[i] = lastMargin
       prev2 = i === 0 ? -1 : prev1
       prev1 = best
     }
@@ -675,18 +687,9 @@ export function createDecoder(
           if (row < 0) continue
           for (let k = 0; k < L; k++) scores[k] = scores[k]! + w[row * L + k]!
         }
-        let best = -1
-        let second = -Infinity
-        for (let k = 0; k < L; k++) {
-          if (allowed[(i === 0 ? 0 : prev1) * L + k] !== 1) continue
-          const sc = scores[k]!
-          if (best < 0 || sc > scores[best]!) {
-            if (best >= 0) second = Math.max(second, scores[best]!)
-            best = k
-          } else if (sc > second) second = sc
-        }
+        const best = bestAllowed(scores, allowed, (i === 0 ? 0 : prev1) * L, L)
         lab[i] = best
-        mar[i] = scores[best]! - second
+        mar[i] = lastMargin
         prev2 = i === 0 ? -1 : prev1
         prev1 = best
       }
