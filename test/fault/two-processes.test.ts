@@ -107,7 +107,13 @@ suite('fault: a process killed mid-batch (two engines on one Redis prefix)', () 
       expect(orphaned.length, `the victim held claimed items when it died (claimed ${victim.claimed.length}, done ${victim.done.length})`).toBeGreaterThan(0)
 
       // No new submission: the survivor alone finishes the queue, the orphaned items once their leases expire.
-      await survivor.waitFor(() => victim.done.length + survivor.done.length >= N, 'every document done', 120_000)
+      await survivor.waitFor(() => victim.done.length + survivor.done.length >= N, 'every document done', 120_000).catch((e: unknown) => {
+        const done = new Set([...victim.done, ...survivor.done])
+        const missing = ids.filter((id) => !done.has(id))
+        throw new Error(
+          `${e instanceof Error ? e.message : String(e)}; victim claimed ${victim.claimed.length} done ${victim.done.length}; survivor claimed ${survivor.claimed.length} (${new Set(survivor.claimed).size} distinct) done ${survivor.done.length}; missing ${missing.join(' ')}; orphaned ${orphaned.join(' ')}; survivor's last claims ${survivor.claimed.slice(-16).join(' ')}`,
+        )
+      })
       for (const id of orphaned) expect(survivor.done).toContain(id)
 
       // Every document retrieved exactly once.
