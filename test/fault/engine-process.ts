@@ -20,7 +20,9 @@ const say = (line: string): void => {
   process.stdout.write(`${line}\n`)
 }
 const redis = createRedisStorage({ url, prefix, log: (l) => process.stderr.write(`${l}\n`) })
-let completed = 0
+// Completions begun: with `stall`, only the first is stored. Counted before awaiting, so two completions in flight at
+// once cannot both pass as the first (both would be stored, and a kill could lose the second's `done` line).
+let completions = 0
 // The storage as the engine sees it, telling the test what this process claims and completes.
 const storage: Storage = {
   ...redis,
@@ -30,9 +32,8 @@ const storage: Storage = {
     return items
   },
   async completeItem(item: QueueItem) {
-    if (mode === 'stall' && completed > 0) return new Promise<boolean>(() => {})
+    if (mode === 'stall' && completions++ > 0) return new Promise<boolean>(() => {})
     const stored = await redis.completeItem(item)
-    if (stored) completed++
     if (stored) say(`done ${item.id}`)
     return stored
   },

@@ -93,24 +93,37 @@ suite('fault: a process killed mid-batch (two engines on one Redis prefix)', () 
       await acct.submitDocuments(ids.map((id, i) => ({ id, text: TEXTS[i % 8]! })), { batch: true })
 
       // The victim hangs after its first stored outcome (its later completions never return), so it still holds
-      // claimed items when it is killed, however fast this machine finishes a batch.
+      // claimed items when it is killed, however fast this machine finishes a batch. It starts first and the survivor
+      // once the victim holds them: started together, the survivor could take every other document before the
+      // victim claimed a second one.
       const victim = startChild(prefix, 'stall')
-      const survivor = startChild(prefix)
-      children.push(victim, survivor)
+      children.push(victim)
       await victim.waitFor(() => isReady(victim), 'victim ready')
-      await survivor.waitFor(() => isReady(survivor), 'survivor ready')
-      // Kill the victim once it has stored one outcome and claimed more than it finished.
       await victim.waitFor(() => victim.done.length > 0 && victim.claimed.length > victim.done.length, 'victim finished a first document and holds more')
+      const survivor = startChild(prefix)
+      children.push(survivor)
+      await survivor.waitFor(() => isReady(survivor), 'survivor ready')
+      // Both engines run on the prefix now; kill the victim while it holds its claims.
       victim.proc.kill('SIGKILL')
       await new Promise<void>((r) => (victim.proc.exitCode !== null || victim.proc.signalCode !== null ? r() : victim.proc.once('exit', () => r())))
       const orphaned = victim.claimed.filter((id) => !victim.done.includes(id))
       expect(orphaned.length, `the victim held claimed items when it died (claimed ${victim.claimed.length}, done ${victim.done.length})`).toBeGreaterThan(0)
 
       // No new submission: the survivor alone finishes the queue, the orphaned items once their leases expire.
-      await survivor.waitFor(() => victim.done.length + survivor.done.length >= N, 'every document done', 120_000).catch((e: unknown) => {
+      await survivor.waitFor(() => victim.done.length + survivor.done.length >= N, 'every document done', 120_000).catch(async (e: unknown) => {
         const done = new Set([...victim.done, ...survivor.done])
         const missing = ids.filter((id) => !done.has(id))
+        // Where the missing items stand in Redis: status and lease expiry (against now), so a recurrence says why.
+        const client = new Redis(REDIS_URL)
+        const leases = await client.zrange(`${prefix}leases`, 0, -1, 'WITHSCORES')
+        const statuses = await client.hgetall(`${prefix}status`)
+        const attempts = await client.hgetall(`${prefix}attempts`)
+        client.disconnect()
+        const state = Object.entries(statuses)
+          .filter(([k]) => missing.some((id) => k.includes(`"${id}"`)))
+          .map(([k, st]) => `${k} ${st} attempts ${attempts[k] ?? '-'} lease ${leases[leases.indexOf(k) + 1] ?? 'none'}`)
         throw new Error(
+          `now ${Date.now()}; missing in Redis: ${state.join('; ') || 'none found'}; ` +
           `${e instanceof Error ? e.message : String(e)}; victim claimed ${victim.claimed.length} done ${victim.done.length}; survivor claimed ${survivor.claimed.length} (${new Set(survivor.claimed).size} distinct) done ${survivor.done.length}; missing ${missing.join(' ')}; orphaned ${orphaned.join(' ')}; survivor's last claims ${survivor.claimed.slice(-16).join(' ')}`,
         )
       })
