@@ -23,7 +23,8 @@ import { literalMatches } from '../src/pipeline/analyzers/entities.ts'
 import type { DocumentEntity } from '../src/pipeline/analyzers/relations.ts'
 
 type Counts = { tp: number; fp: number; fn: number }
-type Expected = { speaker: string; quotation: string; topic?: string[] }
+type Keyed = { speaker: string; quotation: string }
+type Expected = Keyed & { topic?: string[] }
 type UserEntity = { title: string; entity_type: string; terms: string[] }
 const repo = fileURLToPath(new URL('..', import.meta.url))
 const args = process.argv.slice(2)
@@ -81,8 +82,8 @@ for (const [file, label] of files) {
     const entities = [...user, ...named]
     const got = findOpinions(doc, entities, undefined)
     for (const [counts, key] of [
-      [pairs, (x: Expected) => `${x.speaker.toLowerCase()}|${norm(x.quotation)}`],
-      [speakers, (x: Expected) => x.speaker.toLowerCase()],
+      [pairs, (x: Keyed) => `${x.speaker.toLowerCase()}|${norm(x.quotation)}`],
+      [speakers, (x: Keyed) => x.speaker.toLowerCase()],
     ] as const) {
       const g = new Set(c.opinions.map(key))
       const p = new Set(got.map(key))
@@ -90,7 +91,7 @@ for (const [file, label] of files) {
       else counts.fp++
       for (const k of g) if (!p.has(k)) counts.fn++
     }
-    const pairKey = (x: Expected): string => `${x.speaker.toLowerCase()}|${norm(x.quotation)}`
+    const pairKey = (x: Keyed): string => `${x.speaker.toLowerCase()}|${norm(x.quotation)}`
     for (const x of c.opinions) {
       const hit = got.find((o) => pairKey(o) === pairKey(x))
       if (hit === undefined) continue
