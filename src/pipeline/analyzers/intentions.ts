@@ -17,7 +17,14 @@ import { isEnglish } from './relations.ts'
  *   switch, unsubscribe from, opt out of, terminate, ditch, close, drop), recommend (recommend), complain
  *   (complain, return, send back), learn (learn, study), visit (visit, go to, travel to, fly to, head to,
  *   come back to, return to, stay at), hire (hire, recruit, employ), start (subscribe, sign up, join, register,
- *   enroll, start using, open);
+ *   enroll, start using, open); synonyms with conditions: "get" and "pick up" (buy) and "suggest" (recommend)
+ *   and "report X to Y" (complain) only with the writer as subject, "get" not with a refund, a state ("get
+ *   married") or two objects; "take" a class, course or lessons (learn);
+ * - intensifying adverbs may stand inside a cue ("going to definitely buy") and before a subject-less
+ *   progressive ("Definitely recommending this app"); "please" may follow a greeting ("Dear team, please cancel");
+ *   "writing to" opens a support email ("I am writing to complain about ...");
+ * - cue-less forms (see `idioms`): "I want my money back" / "a refund" (complain), "the last time I'm flying
+ *   with X" (quit), "WTB:" / "WTS" opening a forum post, and "Anyone want to buy my X?" (the writer selling);
  * - `who`: the subject before the cue: a pronoun as written ("I", "We"), or the noun phrase (a name such as
  *   "Acme Corp" or "my wife"); "I" when the sentence starts with the cue; `what`: the object noun phrase after
  *   the verb and its particle ("switch to" -> what follows "to"; "switch from X to Y" -> X);
@@ -34,7 +41,7 @@ import { isEnglish } from './relations.ts'
  * "I will never buy", "I don't want to cancel", "won't"; but "I can't recommend it enough" is praise),
  * hypothetical ones (the clause holds "if", "unless", "whether", "were to", "might", "maybe", or a condition
  * anywhere in the sentence, except a formula after the verb, "if interested", or, for a recommendation, a
- * condition on the reader, "if you have time"), questions (ending in "?" and opening like one, or the intent's
+ * condition on the reader before or after it, "if you have time", "If you're ever in Porto, I'd recommend"), questions (ending in "?" and opening like one, or the intent's
  * own clause ending in "?": a tag such as ", any thoughts?" leaves a statement standing), and past ones
  * ("wanted to", "was going to").
  */
@@ -50,7 +57,20 @@ const ACTIONS: Readonly<Record<string, string>> = {
   visit: 'visit', go: 'visit', travel: 'visit', fly: 'visit', come: 'visit', stay: 'visit',
   hire: 'hire', recruit: 'hire', employ: 'hire', send: 'complain', head: 'visit', opt: 'quit', open: 'start',
   subscribe: 'start', sign: 'start', join: 'start', register: 'start', enroll: 'start', enrol: 'start', start: 'start',
+  // Synonyms with conditions (see FIRST_PERSON_VERBS, objectOf): "getting a new laptop", "pick up a Steam Deck",
+  // "I'd suggest the lamb", "report this seller to eBay", "take a cooking class".
+  get: 'buy', pick: 'buy', suggest: 'recommend', report: 'complain', take: 'learn',
 }
+/** Verbs that state an intention only with the writer (I, we) as subject: third-person "going to get" is rarely a purchase. */
+const FIRST_PERSON_VERBS = new Set(['get', 'pick', 'report', 'suggest'])
+/** "get" is no purchase with these objects ("get a refund", "get an error", "get my money back"). */
+const GET_NOT_BUY = new Set(['refund', 'money', 'error', 'headache', 'answer', 'reply', 'response', 'chance', 'idea', 'job', 'help', 'rest', 'sleep', 'lot', 'bit', 'feeling', 'message', 'email', 'call', 'notification', 'result', 'results', 'grade', 'discount', 'deal', 'rid', 'back', 'ready', 'better', 'worse'])
+/** "take" is a learning intention only with these objects ("take a cooking class", "take piano lessons"). */
+const LEARNING_OBJECTS = new Set(['class', 'classes', 'course', 'courses', 'lesson', 'lessons', 'workshop', 'workshops', 'tutorial', 'tutorials', 'degree', 'masterclass', 'bootcamp'])
+/** Quantity and container nouns that an "of" phrase belongs to ("hundreds of engineers", "a pair of shoes"). */
+const QUANTITY_OF = new Set(['hundreds', 'thousands', 'dozens', 'millions', 'billions', 'tens', 'lots', 'lot', 'couple', 'pair', 'number', 'bunch', 'handful', 'set', 'box', 'bottle', 'bag', 'pack', 'case', 'copy', 'copies', 'piece', 'cup', 'glass', 'dozen', 'range', 'variety'])
+/** Adverbs that may stand inside a cue or between "I'm" and a verb ("going to definitely buy", "I'm definitely getting"). */
+const CUE_ADVERBS = new Set(['definitely', 'really', 'totally', 'seriously', 'probably', 'finally', 'just', 'actually', 'also', 'still', 'now', 'soon', 'officially', 'already', 'honestly', 'absolutely', 'certainly', 'reportedly', 'literally'])
 const TYPE_OF_LEMMA: Readonly<Record<string, string>> = { study: 'learn' }
 
 /** Particles an action verb takes before its object; required for some verbs. */
@@ -59,8 +79,9 @@ const PARTICLES: Readonly<Record<string, readonly string[]>> = {
   sign: ['up for', 'up to', 'up with', 'up'], subscribe: ['to'], switch: ['from', 'away from', 'to', 'providers', 'banks'],
   complain: ['about', 'to'], return: [], start: ['using'], send: ['back'], register: ['for', 'with'], enroll: ['in'], enrol: ['in'],
   close: [], learn: ['about', 'how to'], unsubscribe: ['from'], head: ['to', 'back to'], opt: ['out of'], cancel: [], leave: [],
+  pick: ['up'],
 }
-const NEEDS_PARTICLE = new Set(['go', 'travel', 'fly', 'come', 'stay', 'sign', 'start', 'head', 'opt'])
+const NEEDS_PARTICLE = new Set(['go', 'travel', 'fly', 'come', 'stay', 'sign', 'start', 'head', 'opt', 'pick'])
 /** Frequent misspellings of action verbs in reviews and tweets ("want to by", "recomend"); `by` only where a verb must stand. */
 const TYPOS: Readonly<Record<string, string>> = {
   by: 'buy', bye: 'buy', recomend: 'recommend', reccomend: 'recommend', reccommend: 'recommend', recommed: 'recommend', cancle: 'cancel',
@@ -69,7 +90,7 @@ const TYPOS: Readonly<Record<string, string>> = {
 /** First words of a question ("Should I buy ...?", "Is anyone planning to ...?"). */
 const QUESTION_START = new Set(['do', 'does', 'did', 'should', 'shall', 'can', 'could', 'would', 'will', 'is', 'are', 'am', 'was', 'were', 'have', 'has', 'what', 'which', 'who', 'why', 'how', 'when', 'where', 'anyone', 'anybody', 'any'])
 /** A trailing condition addressed to the reader leaves a recommendation standing ("I recommend the menu if you have time"). */
-const READER_CONDITION = new Set(['you', 'anyone', 'anybody'])
+const READER_CONDITION = new Set(['you', 'anyone', 'anybody', "you're", 'you’re', "you've", 'you’ve'])
 /** ... and a formula ("DM me if interested", "I'll return it if needed") leaves any intention standing. */
 const FORMULA_CONDITION = new Set(['interested', 'needed', 'necessary', 'possible', 'required', 'applicable'])
 /** Object pronouns that stand between a verb and its object ("buy me a watch"). */
@@ -86,6 +107,8 @@ const CUES: readonly (readonly string[])[] = [
   // A support request: "Please cancel my subscription" (quit only).
   ['please', 'V'], ['want', 'ta', 'V'], ['wan', 'na', 'V'], ['gon', 'na', 'V'], ['decided', 'to', 'V'], ['have', 'decided', 'to', 'V'], ['hope', 'to', 'V'], ['hopes', 'to', 'V'],
   ['need', 'to', 'V'], ['needs', 'to', 'V'], ['about', 'to', 'V'], ['ready', 'to', 'V'], ['looking', 'to', 'V'],
+  // A support email: "I am writing to complain about ...", "I'm writing to cancel my plan".
+  ['writing', 'to', 'V'],
   ['will', 'be', 'ING'], ["'ll", 'be', 'ING'], ['will', 'definitely', 'be', 'ING'],
   ['would', 'highly', 'V'], ['will', 'highly', 'V'], ["'d", 'highly', 'V'], ["'d", 'definitely', 'V'],
   ['will', 'definitely', 'V'], ['will', 'probably', 'V'], ['will', 'V'], ["'ll", 'definitely', 'V'], ["'ll", 'V'], ['would', 'definitely', 'V'], ['would', 'V'], ["'d", 'V'],
@@ -110,7 +133,7 @@ const CUES_BY_FIRST = (() => {
 /** Types the present progressive cue may express (with an object): cancelling and returning are decisions, and "is hiring" is an open position. */
 const PROGRESSIVE_TYPES = new Set(['quit', 'complain'])
 /** ... and, with a first-person subject, arrangements ("I am selling my bike", "we are hiring a designer"). */
-const PROGRESSIVE_FIRST_PERSON_TYPES = new Set(['sell', 'hire', 'buy', 'start', 'visit'])
+const PROGRESSIVE_FIRST_PERSON_TYPES = new Set(['sell', 'hire', 'buy', 'start', 'visit', 'recommend'])
 /** Types a bare present-tense verb (cue `V` alone, first-person subject) may express. */
 const PRESENT_TYPES = new Set(['recommend', 'complain'])
 const NEGATORS = new Set(['not', "n't", 'never', 'no', 'nobody', 'nothing', 'hardly', 'neither', 'nor'])
@@ -118,7 +141,7 @@ const HYPOTHETICAL = new Set(['if', 'unless', 'whether', 'suppose', 'supposing',
 /** Conditional words that make the whole sentence hypothetical wherever they stand. */
 const CONDITIONAL = new Set(['if', 'unless', 'whether'])
 /** Time words that end an object ("a house next year"). */
-const TIME_WORDS = new Set(['next', 'last', 'tomorrow', 'today', 'tonight', 'yesterday', 'soon', 'now', 'again', 'week', 'weekend', 'month', 'year', 'summer', 'winter', 'spring', 'autumn', 'fall', 'morning', 'evening', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
+const TIME_WORDS = new Set(['next', 'last', 'tomorrow', 'today', 'tonight', 'yesterday', 'soon', 'now', 'again', 'someday', 'sometime', 'eventually', 'asap', 'week', 'weekend', 'month', 'year', 'summer', 'winter', 'spring', 'autumn', 'fall', 'morning', 'evening', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
 const PRONOUNS = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'it'])
 const FIRST_PERSON = new Set(['i', 'we'])
 const SKIP_BEFORE_CUE = new Set(['am', "'m", 'is', "'s", 'are', "'re", 'really', 'also', 'just', 'still', 'finally', 'now', 'so', 'seriously', 'definitely', 'totally', 'absolutely', 'probably', 'soon', 'all', 'both', 'has', 'have', "'ve", 'been'])
@@ -175,6 +198,15 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
   if (verb === 'start' && particle !== 'using') return undefined
   if (verb === 'come' && particle === '') return undefined
   if (verb === 'learn' && particle === 'how to') type = 'learn'
+  // "switch our team to Slack": what the writer switches to, as "switch to Slack".
+  if (verb === 'switch' && particle === '' && OBJECT_DETS.has(lw[o] ?? '')) {
+    let t = o
+    while (t < toks.length && t < o + 4 && lw[t] !== 'to' && /^(DET|PRON|NOUN|ADJ)$/.test(toks[t]!.pos)) t++
+    if (t > o && lw[t] === 'to') {
+      const to = objectOf(text, toks, lw, t, '', type)
+      if (to !== undefined && to.what !== '') return { ...to, evEnd: vAt }
+    }
+  }
   if (INDIRECT_OBJECTS.has(lw[o] ?? '') && OBJECT_DETS.has(lw[o + 1] ?? '')) o++
   let e = o
   // A second noun phrase right after a first ("buy my son a bike"): the first is the beneficiary, the second the object.
@@ -192,7 +224,21 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
       e += 2
       continue
     }
-    if (TIME_WORDS.has(w) || ((w === 'this' || w === 'that') && e > o - 1 && TIME_WORDS.has(lw[e + 1] ?? ''))) break
+    if (TIME_WORDS.has(w) || ((w === 'this' || w === 'that') && e > o - 1 && TIME_WORDS.has(lw[e + 1] ?? '')) || (w === 'one' && lw[e + 1] === 'day')) break
+    // A relative pronoun after the noun ends the object ("another phone that dies in a week").
+    if ((w === 'that' || w === 'which' || w === 'who') && e > o && /^(NOUN|PROPN)$/.test(toks[e - 1]!.pos)) break
+    // "hundreds of engineers", "a pair of shoes": the "of" phrase belongs to the quantity.
+    if (w === 'of' && e > o && QUANTITY_OF.has(lw[e - 1]!) && toks[e + 1] !== undefined && /^(NOUN|PROPN|ADJ|NUM|DET)$/.test(toks[e + 1]!.pos)) {
+      e++
+      continue
+    }
+    // An adjective after a common noun and before an adverb follows the object ("my membership effective immediately").
+    if (t.pos === 'ADJ' && e > o && toks[e - 1]!.pos === 'NOUN' && toks[e + 1]?.pos === 'ADV') break
+    // A "+" glued to a name ("Disney+", "Apple TV+", "C++").
+    if (w === '+' && e > o && !t.spaceBefore) {
+      e++
+      continue
+    }
     // A modifier the tagger took for an adverb between a determiner and a noun or name ("the new/ADV Kindle").
     const taggedAdverb = t.pos === 'ADV' && e > o && OBJECT_DETS.has(lw[e - 1]!) && toks[e + 1] !== undefined && (/^(ADJ|NOUN|PROPN)$/.test(toks[e + 1]!.pos) || /^[A-Z]/.test(toks[e + 1]!.text))
     const np = taggedAdverb || OBJECT_DETS.has(w) || t.pos === 'ADJ' || t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'NUM' || (w === 'of' && toks[e + 1]?.pos === 'PROPN' && e > o) || (t.kind === 'word' && /^[A-Z0-9]/.test(t.text) && e > o && t.pos !== 'PRON')
@@ -209,8 +255,78 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
   let what = e > o ? text.slice(toks[o]!.start, toks[e - 1]!.end) : ''
   if (what === '' && /^(it|them|this|that|one)$/.test(lw[o] ?? '')) what = toks[o]!.text
   if (what === '' && !['recommend', 'complain', 'quit', 'learn'].includes(type)) return undefined
+  const head = e > o ? lw[e - 1]! : ''
+  // Synonyms that need an object of their own kind.
+  // ... "get" a thing named or determined ("get married", "get disgusted" are not purchases), and not "get X a Y".
+  if (verb === 'get' && (what === '' || second > 0 || !(OBJECT_DETS.has(lw[o] ?? '') || /^(PROPN|NUM)$/.test(toks[o]?.pos ?? '')) || GET_NOT_BUY.has(head) || GET_NOT_BUY.has(lw[o] ?? '') || lw[e] === 'back' || PRONOUNS.has(lw[o] ?? ''))) return undefined
+  if (verb === 'pick' && (what === '' || !/^(a|an|one|two|three|some|the)$/.test(lw[o] ?? '') || (lw[o] === 'the' && !/^[A-Z0-9]/.test(toks[o + 1]?.text ?? '')))) return undefined
+  if (verb === 'suggest' && (what === '' || /^(PRON)$/.test(toks[o]?.pos ?? ''))) return undefined
+  if (verb === 'report' && (what === '' || lw[e] !== 'to')) return undefined
+  if (verb === 'take' && !LEARNING_OBJECTS.has(head)) return undefined
   const evEnd = particle === '' ? vAt : vAt + particle.split(' ').length
   return { what, type, evEnd, end: e }
+}
+
+const IDIOM_WORDS = new Set(['money', 'refund', 'last', 'wtb', 'wts'])
+
+/**
+ * Intentions said without a cue and action verb, in the sentence's words `lw`:
+ * - "I want my money back", "we demand a full refund": complain, `what` the money or the refund;
+ * - "This is the last time I'm flying with Ryanair", "the last time I will order from them": quit, `what` the
+ *   object of the preposition after the verb (else of the verb);
+ * - forum shorthand opening a post, "WTB: a used road bike" (want to buy), "WTS my old iPad" (want to sell).
+ * Negated ("I don't want my money back"), conditional and question sentences give none.
+ */
+function idioms(text: string, toks: Token[], lw: string[], out: Intention[]): void {
+  if (lw.some((w) => CONDITIONAL.has(w)) || (lw[lw.length - 1] === '?' && QUESTION_START.has(lw[0]!))) return
+  const negatedBefore = (at: number): boolean => {
+    for (let n = Math.max(0, at - 3); n < at; n++) if (NEGATORS.has(lw[n]!) || toks[n]!.normal === 'not') return true
+    return false
+  }
+  const subject = (at: number): string => {
+    let j = at - 1
+    while (j >= 0 && (CUE_ADVERBS.has(lw[j]!) || SKIP_BEFORE_CUE.has(lw[j]!))) j--
+    if (j >= 0 && (lw[j] === 'i' || lw[j] === 'we')) return toks[j]!.text
+    return j < 0 || toks[j]!.kind !== 'word' ? 'I' : ''
+  }
+  for (let i = 0; i < lw.length; i++) {
+    const w = lw[i]!
+    // "want my money back", "demand a (full) refund"
+    if (/^(want|wants|need|demand|demanding|expect|deserve)$/.test(w) && !negatedBefore(i)) {
+      let e = i + 1
+      if (/^(my|our)$/.test(lw[e] ?? '') && lw[e + 1] === 'money' && lw[e + 2] === 'back') e += 2
+      else if (lw[e] === 'a' && (lw[e + 1] === 'refund' || (lw[e + 1] === 'full' && lw[e + 2] === 'refund'))) e += lw[e + 1] === 'full' ? 3 : 2
+      else continue
+      const who = subject(i)
+      if (who === '') continue
+      const what = text.slice(toks[i + 1]!.start, toks[lw[e] === 'back' ? e - 1 : e - 1]!.end)
+      out.push({ type: 'complain', who, what, evidence_phrase: text.slice(toks[i]!.start, toks[lw[e] === 'back' ? e : e - 1]!.end) })
+    }
+    // "the last time I'm flying with X" / "the last time I will order from X"
+    if (w === 'last' && lw[i + 1] === 'time' && i > 0 && /^(the|my)$/.test(lw[i - 1]!) && (lw[i + 2] === 'i' || lw[i + 2] === "i'm" || lw[i + 2] === 'we')) {
+      let v = i + 3
+      const future = /^i['’]m$/.test(lw[i + 2]!) || /^(am|'m|will|'ll|are|'re|ever)$/.test(lw[v] ?? '')
+      if (!future) continue
+      while (/^(am|'m|will|'ll|are|'re|ever|be|going)$/.test(lw[v] ?? '')) v++
+      if (!/^(VERB|AUX)$/.test(toks[v]?.pos ?? '') || negatedBefore(v)) continue
+      let o = v + 1
+      if (/^(with|at|from|in|on|to|through)$/.test(lw[o] ?? '')) o++
+      let e = o
+      while (e < lw.length && (OBJECT_DETS.has(lw[e]!) || /^(NOUN|PROPN|ADJ|NUM)$/.test(toks[e]!.pos)) && !TIME_WORDS.has(lw[e]!)) e++
+      while (e > o && OBJECT_DETS.has(lw[e - 1]!)) e--
+      const what = e > o ? text.slice(toks[o]!.start, toks[e - 1]!.end) : /^(them|it|this|here)$/.test(lw[o] ?? '') ? toks[o]!.text : ''
+      if (what === '') continue
+      out.push({ type: 'quit', who: lw[i + 2] === 'we' ? toks[i + 2]!.text : 'I', what, evidence_phrase: text.slice(toks[i - 1]!.start, toks[v]!.end) })
+    }
+    // "WTB: a used road bike", "WTS my old iPad"
+    if (i === 0 && (w === 'wtb' || w === 'wts')) {
+      let o = 1
+      if (lw[o] === ':' || lw[o] === '-') o++
+      let e = o
+      while (e < lw.length && (OBJECT_DETS.has(lw[e]!) || /^(NOUN|PROPN|ADJ|NUM)$/.test(toks[e]!.pos))) e++
+      if (e > o) out.push({ type: w === 'wtb' ? 'buy' : 'sell', who: 'I', what: text.slice(toks[o]!.start, toks[e - 1]!.end), evidence_phrase: toks[0]!.text })
+    }
+  }
 }
 
 /** Find the intentions of one document. Pure and deterministic: in text order. */
@@ -221,12 +337,13 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
     const toks = sentenceWords(doc, s)
     const lw = toks.map((t) => t.text.toLowerCase())
     if (lw.length === 0) continue
-    // Most sentences hold no action verb at all: skip them before matching cues.
-    if (!toks.some((t, k) => ACTIONS[lw[k]!] !== undefined || ACTIONS[t.lemma] !== undefined || TYPOS[lw[k]!] !== undefined)) continue
+    // Most sentences hold no action verb at all: skip them before matching cues (the idioms have their own words).
+    if (!toks.some((t, k) => ACTIONS[lw[k]!] !== undefined || ACTIONS[t.lemma] !== undefined || TYPOS[lw[k]!] !== undefined || IDIOM_WORDS.has(lw[k]!))) continue
     // A question: the sentence ends with "?" and opens like one ("Should I ...", "Is anyone ..."); a question
     // tag after a statement ("Thinking about buying X, any thoughts?") leaves the statement standing.
     const endsWithQuestion = lw[lw.length - 1] === '?'
     const questionOpens = QUESTION_START.has(lw[0]!)
+    idioms(doc.text, toks, lw, out)
     const used = new Set<number>()
     for (let i = 0; i < toks.length; i++) {
       if (used.has(i)) continue
@@ -239,6 +356,8 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         let ing = false
         let ok = true
         for (const c of cue) {
+          // An adverb inside the cue ("going to definitely buy", "want to finally learn").
+          if (k > i && CUE_ADVERBS.has(lw[k]!) && lw[k] !== c) k++
           if (c === 'V' || c === 'ING') {
             if (actionOf(toks[k], c === 'ING') === undefined) ok = false
             vAt = k
@@ -262,9 +381,17 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
           j -= modal
           praise = modal > 0
         }
-        while (j >= 0 && SKIP_BEFORE_CUE.has(lw[j]!)) j--
+        while (j >= 0 && (SKIP_BEFORE_CUE.has(lw[j]!) || CUE_ADVERBS.has(lw[j]!) || (toks[j]!.pos === 'ADV' && /ly$/.test(lw[j]!) && !NEGATORS.has(lw[j]!)))) j--
+        // "Anyone want to buy my old textbooks?": a seller's offer, the writer selling.
+        const offer = type === 'buy' && endsWithQuestion && j >= 0 && /^(anyone|anybody|who)$/.test(lw[j]!) && (j === 0 || lw[j - 1] === ',' || lw[j - 1] === '!')
+        if (offer) {
+          type = 'sell'
+          j = -1
+        }
         let who = ''
         let subjStart = j + 1
+        // A support request is the writer's ("Dear team, please cancel my plan").
+        if (cue[0] === 'please') j = -1
         // "I'm", "we're", and the apostrophe-less "im", "ive" of tweets.
         const contracted = j >= 0 ? (/^(i|we|you|he|she|they)['’](m|re|ve|d|ll|s)$/.exec(lw[j]!) ?? /^(i)(m|ve)$/.exec(lw[j]!)) : null
         if (j >= 0 && PRONOUNS.has(lw[j]!)) {
@@ -288,14 +415,19 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
           if (b >= 0 && PRONOUNS.has(lw[b]!)) who = toks[b]!.text
         }
         if (who === '') continue
+        if (FIRST_PERSON_VERBS.has(verb) && !FIRST_PERSON.has(who.toLowerCase())) continue
         // A bare verb ("I recommend") is an intention only for recommend/complain with a first-person subject.
         if (bare && (!PRESENT_TYPES.has(type) || !FIRST_PERSON.has(who.toLowerCase()))) continue
         if (bare && verbTok.pos !== 'VERB' && verbTok.pos !== 'AUX') continue
         const afterContraction = cue.length === 1 && cue[0] === 'ING'
         // ... or opening the sentence, tweet style ("Cancelling my subscription!!"), where the writer is the subject.
-        const opening = afterContraction && i === 0
-        if (afterContraction && !opening && !/^(i|we|they|you)['’](m|re)$/.test(lw[i - 1] ?? '')) continue
-        if (cue[0] === 'please' && (type !== 'quit' || i !== 0)) continue
+        // (adverbs may stand first, "Definitely recommending this app", or after the contraction, "I'm definitely getting")
+        let before = i - 1
+        while (before >= 0 && CUE_ADVERBS.has(lw[before]!)) before--
+        const opening = afterContraction && before < 0
+        if (afterContraction && !opening && !/^(i|we|they|you)['’](m|re)$/.test(lw[before] ?? '')) continue
+        // "Please cancel ...", also after a greeting ("Dear support team, please cancel my membership").
+        if (cue[0] === 'please' && (type !== 'quit' || (i !== 0 && lw[i - 1] !== ','))) continue
         if (cue[0] === 'time' && i !== 0) continue
         const progressive = afterContraction || (cue.length === 2 && cue[1] === 'ING' && /^(am|'m|are|'re|is)$/.test(cue[0]!))
         if (progressive && !PROGRESSIVE_TYPES.has(type) && type !== 'hire' && !(PROGRESSIVE_FIRST_PERSON_TYPES.has(type) && FIRST_PERSON.has(who.toLowerCase()))) continue
@@ -313,11 +445,12 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         while (c0 >= 0 && lw[c0] !== ';' && lw[c0] !== '.' && !(lw[c0] === ',' && !HYPOTHETICAL.has(lw[c0 - 1] ?? ''))) c0--
         let c1 = vAt + 1
         while (c1 < lw.length && lw[c1] !== ',' && lw[c1] !== ';' && lw[c1] !== '?') c1++
-        let hypothetical = endsWithQuestion && (questionOpens || lw[c1] === '?')
+        let hypothetical = !offer && endsWithQuestion && (questionOpens || lw[c1] === '?')
         for (let n = Math.max(0, c0); n < vAt; n++) if (HYPOTHETICAL.has(lw[n]!) || (lw[n] === 'were' && lw[n + 1] === 'to')) hypothetical = true
         // A condition anywhere in the sentence makes it hypothetical, except one after the verb addressed to the
         // reader ("if you have the time", "if interested", "if anyone needs one").
-        for (let n = 0; n < lw.length; n++) if (CONDITIONAL.has(lw[n]!) && !(n > vAt && (FORMULA_CONDITION.has(lw[n + 1] ?? '') || (type === 'recommend' && READER_CONDITION.has(lw[n + 1] ?? ''))))) hypothetical = true
+        // A recommendation stands under a condition on the reader before it too ("If you're ever in Porto, I'd recommend ...").
+        for (let n = 0; n < lw.length; n++) if (CONDITIONAL.has(lw[n]!) && !((n > vAt && FORMULA_CONDITION.has(lw[n + 1] ?? '')) || (type === 'recommend' && READER_CONDITION.has(lw[n + 1] ?? '')))) hypothetical = true
         if (hypothetical) continue
         const first = objectOf(doc.text, toks, lw, vAt, verb, type)
         if (first === undefined) continue
