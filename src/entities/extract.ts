@@ -47,7 +47,7 @@
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
 import { createEntityTagger, nerLexiconDir, readNerFile, type EntityTagger } from './tagger.ts'
 import { readGazetteer, readPhraseTable } from './gazetteer.ts'
-import { fineCluster, isCapsSentence, isTitleSentence, type WordClusters } from './features.ts'
+import { fineCluster, isCapsSentence, isTitleSentence, TITLE_SMALL, type WordClusters } from './features.ts'
 
 /** The contract's entity types produced here. */
 export type ContractEntityType =
@@ -260,6 +260,8 @@ const KNOWN_TYPES = new Set(['Person', 'Company', 'Place', 'Product', 'Other'])
 const COMMON_ZIPF = 4.8
 /** A word cluster with at least this share of name words is name-like: its common words may be names (Michael, Paris). */
 const NAME_CLUSTER_SHARE = 0.05
+/** Tagger confidence from which a span of common words in a title-case line is kept as a name. */
+const SURE_IN_TITLE_CASE = 0.98
 
 const PATTERN_TYPES: Readonly<Record<string, ContractEntityType>> = {
   EMAIL: 'Email',
@@ -325,6 +327,10 @@ const ORGANISATION_HEAD = new Set([
 const DAY_OR_MONTH = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/i
 /** Last words of a place's name: a span the tagger calls a person or organisation is a place ("Lomsak District"). */
 const PLACE_HEAD = new Set(['District', 'Province', 'Prefecture', 'Street', 'Avenue', 'Island', 'Islands', 'River', 'Strait', 'Peninsula'])
+/** Last words of an event's name (a tournament, race, festival): the span is the event, not a place or body. */
+const EVENT_HEAD = new Set(['Open', 'Marathon', 'Cup', 'Championship', 'Championships', 'Games', 'Olympics', 'Festival', 'Prix', 'Tournament', 'Trophy', 'Classic', 'Awards', 'Prize'])
+/** A Roman numeral of two letters or more (an edition after an event's name: "Super Bowl LVIII"). */
+const ROMAN_NUMERAL = /^(?=[MDCLXVI]{2})M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$/
 /** Broadcasters in wire-service credits. */
 const BROADCASTER = new Set(['Radio', 'Television', 'TV', 'Broadcasting'])
 /** Wire services credited after a dateline. */
@@ -444,6 +450,9 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       while (b > a + 1 && POSSESSIVE.test(words[b - 1] ?? '')) b--
       // Nor a title abbreviation before a person's name ("Coast Guard Lt. Steve Carleton": the name is Coast Guard).
       if (span.type !== 'PER') while (b > a + 1 && TITLE_ABBREVIATION.has(words[b - 1] ?? '') && /^\p{Lu}/u.test(words[b] ?? '')) b--
+      // Nor a small word that a title-case or capitals headline capitalises ("Hamilton Joins Ferrari For 2025 Season":
+      // the name is Ferrari): no name ends in a preposition, article or conjunction.
+      if (headline[idx[a] ?? 0] === 1) while (b > a + 1 && TITLE_SMALL.has((words[b - 1] ?? '').toLowerCase())) b--
       if (a === b) continue
       // A generational suffix after a person's name is part of it ("Martin Luther King Jr.", "Ken Griffey Jr",
       // "Martin Luther King III"), as in CoNLL.
@@ -479,13 +488,15 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       // MISC has no contract type: dropped (a product inside it is still found by the product lexicon).
       if (span.type === 'MISC') continue
       // Common words capitalised only by where they stand ("Join us", "FREE shipping", "Know Sometimes ...")
-      // are not names, unless a lexicon knows them. First in a sentence, only before a lower-case word ("Brown
+      // are not names, unless a lexicon knows them; a word in capitals in a line that is not in capitals is an
+      // abbreviation written so on purpose ("Raises Prices In The US And Canada"). First in a sentence, only before a lower-case word ("Brown
       // ( 14-10 ) tied", "Reading 4 1 1" are names in lists and tables).
       const initial = a === 0 && !isCapsSentence(words) && /^\p{Ll}/u.test(words[b] ?? '')
+      // In a title-case line, a span the tagger is sure of stays ("Guy Forget ( France )", "Buducnost 1 Red Star 3").
       if (
         commonWords !== undefined &&
-        (initial || titleCase[si] === 1) &&
-        words.slice(a, b).every((w) => commonWords.has(w.toLowerCase()))
+        (initial || (titleCase[si] === 1 && span.confidence < SURE_IN_TITLE_CASE)) &&
+        words.slice(a, b).every((w) => commonWords.has(w.toLowerCase()) && !(w.length > 1 && !isCapsSentence(words) && w === w.toUpperCase()))
       ) {
         const phrase = lowers.slice(start, last + 1).join(' ')
         if (known?.phrases.has(phrase) !== true && companies?.phrases.has(phrase) !== true) continue
@@ -505,6 +516,9 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       // "Epps Field Airport"); County and Airport only after a "person" ("Derby County" is a football club, "Kansai
       // International Airport" issues bonds).
       else if ((type === 'Person' || type === 'Company') && b - a > 1 && (PLACE_HEAD.has(words[b - 1] ?? '') || (type === 'Person' && (words[b - 1] === 'County' || words[b - 1] === 'Airport')))) type = 'Place'
+      // A name whose last word names a kind of event is the event, which has no contract type ("Hong Kong Open",
+      // "Boston Marathon", "Dubai Desert Classic"), as CoNLL tags it (MISC).
+      if (b - a > 1 && EVENT_HEAD.has(words[b - 1] ?? '')) continue
       // A dateline in capitals before a wire credit is a place ("LOS ANGELES (AP)").
       if (type !== 'Place' && a === 0 && words.slice(a, b).every((w) => !/\p{Ll}/u.test(w)) && words[b] === '(' && WIRE_SERVICE.has(words[b + 1] ?? '') && words[b + 2] === ')') type = 'Place'
       const phrase = lowers.slice(start, last + 1).join(' ')
@@ -525,14 +539,14 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   }
 
   // 2. Lexicons: products (capitalised or as listed) and job titles (any case).
+  // A tagger span that runs into a product's name ("Samsung Galaxy Watch 7") does not hide the company before it.
+  const productSpans: Array<{ start: number; end: number }> = []
+  const intoProduct = (c: { start: number; end: number }): boolean => productSpans.some((p) => p.start < c.end && p.end > c.start)
   if (products !== undefined) {
     for (const m of matchLexicon(tokens, lowers, products, true)) {
-      let end = m.end
-      let title = m.title
-      while (end < tokens.length && PRODUCT_SUFFIX.test(tokens[end]?.text ?? '') && tokens[end]?.spaceBefore === true) {
-        title += ' ' + (tokens[end]?.text ?? '')
-        end++
-      }
+      const end = productEnd(tokens, m.end)
+      const title = end === m.end ? m.title : m.title + ' ' + wordsOf(tokens, m.end, end).join(' ')
+      productSpans.push({ start: m.start, end })
       candidates.push({ type: 'Product', start: m.start, end, confidence: 90, title, source: 'lexicon' })
     }
   }
@@ -544,7 +558,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     for (const m of matchLexicon(tokens, lowers, companies, true)) {
       // A known company name inside a longer tagger span ("Ford" in "Rob Ford") is that span's word, unless the
       // span runs on through a headline from the name ("Disney Plans Layoffs As Streaming Losses Mount").
-      const inside = taggerSpans.some((c) => c.start <= m.start && c.end >= m.end && c.end - c.start > m.end - m.start && !runsOn(c, m))
+      const inside = taggerSpans.some((c) => c.start <= m.start && c.end >= m.end && c.end - c.start > m.end - m.start && !runsOn(c, m) && !(intoProduct(c) && !intoProduct(m)))
       if (!inside) candidates.push({ type: 'Company', start: m.start, end: m.end, confidence: 90, priority: 5, source: 'lexicon' })
     }
   }
@@ -553,7 +567,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   // abbreviations) removes the tagger spans it covers.
   const others: Array<{ start: number; end: number; capitals: boolean }> = []
   if (known !== undefined) {
-    for (const m of matchLexicon(tokens, lowers, known, true)) {
+    // In text written all in lower case ("just saw taylor swift"), a known name of two words or more is found as written.
+    for (const m of matchLexicon(tokens, lowers, known, true, !writesCapitals)) {
       const tab = m.title.indexOf('\t')
       const type = m.title.slice(0, tab)
       const title = m.title.slice(tab + 1)
@@ -569,11 +584,12 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       const onlyCommon = (headline[m.start] === 1 && commonWords !== undefined && padding.every((w) => commonWords.has(w) || !HAS_ALNUM.test(w))) || (outer !== undefined && runsOn(outer, m))
       if (outer !== undefined && m.end - m.start < 2 && !onlyCommon) continue
       let end = m.end
-      if (type === 'Product') while (end < tokens.length && PRODUCT_SUFFIX.test(tokens[end]?.text ?? '') && tokens[end]?.spaceBefore === true) end++
+      if (type === 'Product') end = productEnd(tokens, end)
       // "Martin Luther King Jr.": the generational suffix stays with the known person's name.
       if (type === 'Person' && GENERATIONAL.test(tokens[end]?.text ?? '') && tokens[end]?.spaceBefore === true) end++
       const c: Candidate = { type: type as ContractEntityType, start: m.start, end, confidence: 95, priority: 5, source: 'lexicon' }
       if (type === 'Product') c.title = end === m.end ? title : title + ' ' + wordsOf(tokens, m.end, end).join(' ')
+      else if (!/\p{Lu}/u.test(wordsOf(tokens, m.start, end).join(' '))) c.title = title
       candidates.push(c)
     }
   }
@@ -581,8 +597,16 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     for (let k = candidates.length - 1; k >= 0; k--) {
       const c = candidates[k]!
       if (c.source !== 'tagger') continue
-      // Inside an Other phrase, or in a headline starting with one ("Wimbledon For The Seventh Time").
-      const covered = others.some((o) => (o.start <= c.start && c.end <= o.end) || (headline[c.start] === 1 && o.start === c.start && !(o.capitals && capitalsLine[c.start] === 1)))
+      // Inside an Other phrase, or in a headline starting with one and going on in common words only ("Wimbledon
+      // For The Seventh Time"); a longer name that starts with an Other word stays ("New Zealand", "New York").
+      const covered = others.some(
+        (o) =>
+          (o.start <= c.start && c.end <= o.end) ||
+          // The edition after an event's name ("Super Bowl LVIII") belongs to the event.
+          (c.start === o.end && c.end === c.start + 1 && ROMAN_NUMERAL.test(tokens[c.start]?.text ?? '')) ||
+          (headline[c.start] === 1 && o.start === c.start && !(o.capitals && capitalsLine[c.start] === 1) &&
+            lowers.slice(o.end, c.end).every((w) => commonWords?.has(w) === true || !HAS_ALNUM.test(w))),
+      )
       if (covered) candidates.splice(k, 1)
     }
   }
@@ -805,12 +829,16 @@ function chooseAbout(entities: ReadonlyArray<{ entity_type: ContractEntityType; 
   return about
 }
 
-/** Lexicon matches over the tokens, longest first, left to right, not overlapping each other. */
+/**
+ * Lexicon matches over the tokens, longest first, left to right, not overlapping each other; with `needsCapital`
+ * the first token is capitalised or written as in the title, or (with `lowerPhrases`) the phrase has two tokens or more.
+ */
 function matchLexicon(
   tokens: readonly Token[],
   lowers: readonly string[],
   lexicon: PhraseLexicon,
   needsCapital: boolean,
+  lowerPhrases = false,
 ): Array<{ start: number; end: number; title: string }> {
   const out: Array<{ start: number; end: number; title: string }> = []
   for (let i = 0; i < tokens.length; i++) {
@@ -830,11 +858,30 @@ function matchLexicon(
     const prev = tokens[i - 1]
     if ((next !== undefined && next.text === '-' && !next.spaceBefore) || (prev !== undefined && prev.text === '-' && tokens[i]?.spaceBefore === false)) continue
     const first = tokens[i]?.text ?? ''
-    if (needsCapital && !/^[A-Z]/.test(first) && !found.title.slice(found.title.lastIndexOf('\t') + 1).startsWith(first)) continue
+    if (needsCapital && !/^[A-Z]/.test(first) && !found.title.slice(found.title.lastIndexOf('\t') + 1).startsWith(first) && !(lowerPhrases && found.end - i >= 2)) continue
     out.push({ start: i, end: found.end, title: found.title })
     i = found.end - 1
   }
   return out
+}
+
+/**
+ * End of a product's name found up to `end`: model words after it ("iPhone 16 Pro", "Galaxy S24 Ultra"), and one
+ * capitalised word before a model number ("Galaxy Watch 7", "Pixel Buds 2"), but not a count ("iPhone Sales 20%").
+ */
+function productEnd(tokens: readonly Token[], end: number): number {
+  for (;;) {
+    const t = tokens[end]
+    if (t === undefined || !t.spaceBefore) return end
+    if (PRODUCT_SUFFIX.test(t.text)) { end++; continue }
+    const n = tokens[end + 1]
+    const after = tokens[end + 2]
+    if (
+      /^\p{Lu}\p{Ll}+$/u.test(t.text) && !TITLE_SMALL.has(t.text.toLowerCase()) && n !== undefined && n.spaceBefore && /\d/.test(n.text) && PRODUCT_SUFFIX.test(n.text) &&
+      !(after !== undefined && /^(?:%|percent|per|million|billion|thousand|units|years?|months?|days?|hours?|minutes?)$/i.test(after.text))
+    ) { end += 2; continue }
+    return end
+  }
 }
 
 /** End of the longest lexicon phrase starting at token `i` and ending by `limit`, or `i` when none. */
