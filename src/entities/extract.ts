@@ -262,6 +262,8 @@ const COMMON_ZIPF = 4.8
 const NAME_CLUSTER_SHARE = 0.05
 /** Tagger confidence from which a span of common words in a title-case line is kept as a name. */
 const SURE_IN_TITLE_CASE = 0.98
+/** Calibrated confidence (x100) under which a headline span starting with a known name is cut to that name. */
+const UNSURE_IN_HEADLINE = 50
 
 const PATTERN_TYPES: Readonly<Record<string, ContractEntityType>> = {
   EMAIL: 'Email',
@@ -416,7 +418,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   // Whether the writer uses capitals: some sentence opens with a capital letter.
   const writesCapitals = sentenceTokens.some((ws) => /^\p{Lu}/u.test(ws.find((w) => /\p{L}/u.test(w)) ?? ''))
   // Every tagger span after trimming, MISC included: a lexicon name inside a longer one is that span's word.
-  const taggerSpans: Array<{ start: number; end: number }> = []
+  const taggerSpans: Array<{ start: number; end: number; type?: ContractEntityType; confidence?: number }> = []
   // Sentences written as headlines (title case or capitals), by document token: their capitals say little.
   const headline = new Uint8Array(tokens.length)
   // ... and of those, the ones in capitals.
@@ -463,7 +465,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
         const bodyEnd = ends[b]
         const s0 = idx[a]
         if (bodyEnd !== undefined && s0 !== undefined) {
-          taggerSpans.push({ start: s0, end: bodyEnd })
+          taggerSpans.push({ start: s0, end: bodyEnd, type: 'Company' })
           candidates.push({ type: 'Company', start: s0, end: bodyEnd, confidence: 80, priority: 4, source: 'pattern' })
         }
         continue
@@ -484,7 +486,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
         const titleEnd = lexiconMatchAt(lowers, start, last + 1, jobTitles)
         if (titleEnd > start && titleEnd <= last) start = titleEnd
       }
-      taggerSpans.push({ start, end: last + 1 })
+      taggerSpans.push(span.type === 'MISC' ? { start, end: last + 1 } : { start, end: last + 1, type: TAGGER_TYPES[span.type] })
       // MISC has no contract type: dropped (a product inside it is still found by the product lexicon).
       if (span.type === 'MISC') continue
       // Common words capitalised only by where they stand ("Join us", "FREE shipping", "Know Sometimes ...")
@@ -535,6 +537,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       ]
       const confidence = calibration === undefined ? span.confidence * 100 : calibrated(calibration, features) * 100
       candidates.push({ type, start, end: last + 1, confidence, source: 'tagger', features })
+      const own = taggerSpans[taggerSpans.length - 1]
+      if (own !== undefined && own.start === start) own.confidence = confidence
     }
   }
 
@@ -552,8 +556,9 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   }
   // A tagger span that starts with a lexicon name and goes on for three words or more in a headline is the
   // headline read as a name: the lexicon name wins.
-  const runsOn = (span: { start: number; end: number }, m: { start: number; end: number }): boolean =>
-    headline[m.start] === 1 && span.start === m.start && span.end - m.end >= 3
+  // So is one the tagger is unsure of (calibrated below 50: "Celtics Rally Past Knicks", "Haaland Double Keeps").
+  const runsOn = (span: { start: number; end: number; confidence?: number }, m: { start: number; end: number }): boolean =>
+    headline[m.start] === 1 && span.start === m.start && (span.end - m.end >= 3 || (span.confidence ?? 100) < UNSURE_IN_HEADLINE)
   if (companies !== undefined) {
     for (const m of matchLexicon(tokens, lowers, companies, true)) {
       // A known company name inside a longer tagger span ("Ford" in "Rob Ford") is that span's word, unless the
@@ -583,6 +588,9 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       const padding = outer === undefined ? [] : [...lowers.slice(outer.start, m.start), ...lowers.slice(m.end, outer.end)]
       const onlyCommon = (headline[m.start] === 1 && commonWords !== undefined && padding.every((w) => commonWords.has(w) || !HAS_ALNUM.test(w))) || (outer !== undefined && runsOn(outer, m))
       if (outer !== undefined && m.end - m.start < 2 && !onlyCommon) continue
+      // A known name inside a longer tagger name of its type is part of it ("Red Cross" in "International Red Cross"),
+      // except in a headline, where the longer span is often the headline read as a name ("Manchester United Sack").
+      if (outer !== undefined && outer.type === type && !onlyCommon && headline[m.start] !== 1) continue
       let end = m.end
       if (type === 'Product') end = productEnd(tokens, end)
       // "Martin Luther King Jr.": the generational suffix stays with the known person's name.

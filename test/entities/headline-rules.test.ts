@@ -53,4 +53,18 @@ describe('headline and short-text span rules', () => {
     // A single word stays the tagger's call: "apple pie" is no company.
     expect(typed('made apple pie with grandma today').some((e) => e.startsWith('Company:'))).toBe(false)
   })
+
+  it('cuts a headline span the tagger is unsure of at the known name it starts with', () => {
+    expect(typed('Celtics Rally Past Knicks In Overtime')).toEqual(['Company:Celtics', 'Company:Knicks'])
+  })
+
+  it('keeps a longer tagger name around a known name of its type outside headlines', () => {
+    expect(typed('Fighting resumed, the International Red Cross said on Tuesday.')).toContain('Company:International Red Cross')
+  })
+
+  it('knows companies, bodies and landmarks of today\'s news', () => {
+    expect(typed('Deliveroo shares jump on takeover talk')).toEqual(['Company:Deliveroo'])
+    expect(typed('Glencore gets HK nod for planned $10 billion IPO')).toContain('Company:Glencore')
+    expect(typed('UNESCO names new heritage sites')).toEqual(['Company:UNESCO'])
+  })
 })
