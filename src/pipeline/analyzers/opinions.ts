@@ -25,9 +25,9 @@ import { documentEntities, isEnglish, type DocumentEntity } from './relations.ts
  * Georgia's secretary of state, Brad Raffensperger"); a capitalised name the recogniser missed stands as written
  * (but not a lone word opening a sentence: "Customers say"); anything else (a common noun, "a spokesman",
  * "analysts", "it") gives no opinion, and so does a quotation with no attribution at all.
- * `type` is `user` when the speaker is a user entity. `topic` is the first entity named inside the quotation
- * other than the speaker (not a date, amount, percentage, job title or contact), else its longest noun phrase
- * outside entities and time words. Sentiment is the sentiment section's span sentiment of
+ * `type` is `user` when the speaker is a user entity. `topic` is what the quotation names first: an entity other
+ * than the speaker (not a date, amount, percentage, job title or contact) or a run of nouns (adjectives before it,
+ * time words and generic nouns such as "company" or "people" left out). Sentiment is the sentiment section's span sentiment of
  * the quotation's tokens. `named_opinions_limit` and `user_opinions_limit` cap each kind, in text order.
  */
 export type OpinionsSection = Opinion[]
@@ -51,11 +51,25 @@ const HONORIFICS = new Set([
   'mr', 'mr.', 'mrs', 'mrs.', 'ms', 'ms.', 'dr', 'dr.', 'prof', 'prof.', 'professor', 'sir', 'dame', 'lord', 'lady', 'mayor', 'president', 'senator',
   'sen.', 'rep.', 'gov.', 'governor', 'minister', 'chancellor', 'prime', 'general', 'gen.', 'pope', 'judge', 'ceo', 'chairman', 'coach', 'king', 'queen', 'prince', 'princess',
 ])
+/** Titles written abbreviated, as a word and a full stop of their own. */
+const ABBREVIATED_TITLES = new Set(['cmdr', 'col', 'lt', 'gen', 'sgt', 'capt', 'maj', 'adm', 'gov', 'sen', 'rep', 'supt', 'insp', 'det', 'cpl', 'brig', 'dr', 'mr', 'mrs', 'ms', 'prof', 'rev', 'fr'])
 /** Lower-case words inside names ("Ursula von der Leyen"). */
-const NAME_PARTICLES = new Set(['von', 'der', 'van', 'de', 'den', 'da', 'di', 'du', 'la', 'le', 'bin', 'al', 'el', 'ibn'])
+const NAME_PARTICLES = new Set(['von', 'der', 'van', 'de', 'den', 'da', 'di', 'du', 'la', 'le', 'bin', 'al', 'el', 'ibn', 'ten', 'ter', 'dos', 'das', 'del'])
+/** Role words that may head a name in news ("Siemens Chief Financial Officer Ralf Thomas"): not part of the speaker's name. */
+const ROLE_WORDS = new Set([
+  'chief', 'executive', 'officer', 'director', 'managing', 'president', 'vice', 'chairman', 'chairwoman', 'chair', 'spokesman', 'spokeswoman', 'spokesperson',
+  'secretary', 'minister', 'head', 'founder', 'co-founder', 'cofounder', 'ceo', 'cfo', 'coo', 'cto', 'chancellor', 'governor', 'senator', 'mayor', 'manager', 'coach',
+  'economist', 'analyst', 'leader', 'commissioner', 'ambassador', 'general', 'attorney', 'editor', 'captain', 'striker', 'treasurer', 'partner', 'adviser', 'advisor',
+])
+/** Prepositions after a plain noun that put a name out of the subject's head: "Analysts at Morgan Stanley said", "people close to Musk said". */
+/** Documents and data whose author is the source of "according to a statement from X". */
+const SOURCE_NOUNS = new Set(['statement', 'report', 'data', 'figures', 'filing', 'survey', 'study', 'poll', 'release', 'letter', 'memo', 'email', 'post', 'analysis', 'estimates', 'statistics', 'spokesperson', 'spokesman', 'spokeswoman', 'document', 'documents', 'transcript', 'tally', 'count', 'forecast', 'notice', 'announcement'])
+const OF_PREPOSITIONS = new Set(['at', 'of', 'for', 'from', 'with', 'to', 'inside', 'within', 'near'])
 const PERSON_PRONOUNS = new Set(['he', 'she'])
 /** Entity types that do not name what a quotation is about. */
 const NOT_TOPIC_TYPES = /^(date|time|money|percentage|percent|number|phone|email|url|job title|hashtag|mention)$/i
+/** Nouns that stand for the speaker's side or for nothing in particular: not a quotation's topic. */
+const GENERIC_NOUNS = new Set(['company', 'firm', 'group', 'people', 'thing', 'things', 'lot', 'way', 'fact', 'kind', 'sort', 'everyone', 'everything', 'anything', 'nothing', 'something', 'one'])
 /** Time nouns that are not a quotation's topic. */
 const TIME_NOUNS = new Set(['today', 'tonight', 'tomorrow', 'yesterday', 'week', 'weekend', 'month', 'year', 'years', 'months', 'weeks', 'day', 'days', 'morning', 'evening', 'night', 'time', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
 const OPEN = new Set(['"', '“', '„', '«'])
@@ -172,7 +186,12 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     // role may be capitalised ("Justice Sonia Sotomayor", "Coach Dawn Staley").
     const role = (x: number): boolean =>
       toks[x] !== undefined && (toks[x]!.pos === 'NOUN' || (x === k && /^(the|a|an)$/.test(lw[x]!)) || HONORIFICS.has(lw[x]!) || (entityAt.has(x) && !speakerEntity(entityAt.get(x))))
-    while (b < k + 4 && !isName(b) && role(b)) b++
+    for (;;) {
+      // An abbreviated rank or title with its full stop ("said Cmdr. Frederic Daguillon", "Gov. Gavin Newsom").
+      if (b < k + 5 && ABBREVIATED_TITLES.has(lw[b] ?? '') && lw[b + 1] === '.') b += 2
+      else if (b < k + 4 && !isName(b) && role(b)) b++
+      else break
+    }
     if (!isName(b)) return undefined
     // A possessor before the role is not the speaker: "said Georgia's secretary of state, Brad Raffensperger",
     // "said Apple's chief executive Tim Cook": past "'s", role words, "of" and one comma to a Person's name.
@@ -215,6 +234,16 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
    */
   const speakerBefore = (k: number): SpeakerSpan | undefined => {
     const direct = speakerLeft(k - 1) ?? (isAdverb(k - 1) ? speakerLeft(k - 2) : undefined)
+    if (direct !== undefined && direct.from >= 2 && OF_PREPOSITIONS.has(lw[direct.from - 1]!) && toks[direct.from - 1]!.sentence === toks[k]!.sentence) {
+      // "Jensen Huang of Nvidia said": the name before the preposition; "Analysts at Morgan Stanley said",
+      // "people close to Musk said": a plain noun heads the subject, no named speaker.
+      const head = direct.from - (lw[direct.from - 1] === 'to' && lw[direct.from - 2] === 'close' ? 3 : 2)
+      if (head >= 0 && toks[head]!.sentence === toks[k]!.sentence) {
+        const named = speakerLeft(head)
+        if (named !== undefined) return named
+        if (/^(NOUN|PRON)$/.test(toks[head]!.pos) && !entityAt.has(head)) return undefined
+      }
+    }
     if (direct !== undefined) return direct
     if (lw[k - 1] !== ',') return undefined
     for (let c = k - 2; c >= 0 && c > k - 14 && toks[c]!.sentence === toks[k]!.sentence; c--) {
@@ -268,9 +297,39 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     })
     return best === undefined ? found : [entities[best[0]]!.title, entities[best[0]]!.type, best[0]]
   }
+  /**
+   * An entity title that holds role words before a name ("IMF Managing Director Kristalina Georgieva", where the
+   * recogniser took the role into the name): the name after the last role word, when two or more capitalised words
+   * remain (a Person of that title when the document has one); else the title.
+   */
+  const withoutRole = (ei: number): [string, 'named' | 'user', number | undefined] => {
+    const e = entities[ei]!
+    const words = e.title.split(/\s+/)
+    let r = -1
+    words.forEach((w, x) => {
+      if (ROLE_WORDS.has(w.toLowerCase())) r = x
+    })
+    const rest = words.slice(r + 1)
+    if (e.type === 'user' || r < 0 || rest.length < 2 || !rest.every((w) => /^\p{Lu}/u.test(w) || NAME_PARTICLES.has(w))) return [e.title, e.type, ei]
+    const name = rest.join(' ')
+    const person = entities.findIndex((x) => x.title === name && x.entity_type.toLowerCase() === 'person')
+    return person >= 0 ? [name, entities[person]!.type, person] : [name, 'named', ei]
+  }
   const resolve = (whole: SpeakerSpan): [string, 'named' | 'user', number | undefined] | undefined => {
     let from = whole.from
-    while (from + 1 < whole.to && HONORIFICS.has(lw[from]!)) from++
+    while (from + 1 < whole.to && (HONORIFICS.has(lw[from]!) || ROLE_WORDS.has(lw[from]!))) from++
+    // A run of names holding a Person ("Pfizer Chief Executive Albert Bourla"): the Person, the last one, heads it.
+    for (let k = whole.to - 1; k > from; k--) {
+      const ei = entityAt.get(k)
+      if (ei !== undefined && entities[ei]!.entity_type.toLowerCase() === 'person' && !(entityAt.get(from) === ei)) {
+        let a = k
+        while (a - 1 > from && entityAt.get(a - 1) === ei) a--
+        // ... with a first name the recogniser left out ("Senator Rand Paul" where only "Paul" is a Person).
+        while (a - 1 >= from && !entityAt.has(a - 1) && !ROLE_WORDS.has(lw[a - 1]!) && !HONORIFICS.has(lw[a - 1]!) && toks[a - 1]!.pos === 'PROPN') a--
+        from = a
+        break
+      }
+    }
     const sp = { from, to: whole.to }
     if (sp.to - sp.from === 1 && PERSON_PRONOUNS.has(lw[sp.from]!)) {
       // The nearest Person (or user entity of type Person) mentioned before.
@@ -289,7 +348,7 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
           // A name run longer than the entity's title ("Ursula von der Leyen" where only "Leyen" was recognised) stands as written.
           const run = doc.text.slice(toks[sp.from]!.start, toks[sp.to - 1]!.end)
           if (t === 'person' && entities[ei]!.type === 'named' && run.length > entities[ei]!.title.length && run.includes(entities[ei]!.title)) return [run, 'named', ei]
-          return t === 'person' ? fuller([entities[ei]!.title, entities[ei]!.type, ei], sp.from) : [entities[ei]!.title, entities[ei]!.type, ei]
+          return t === 'person' ? fuller(withoutRole(ei), sp.from) : withoutRole(ei)
         }
       }
     }
@@ -300,6 +359,52 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     if (sp.to - sp.from === 1 && first) return undefined
     return /^\p{Lu}/u.test(text) ? fuller([text, 'named', undefined], sp.from) : undefined
   }
+  /**
+   * The source after "according to" at k: a name ("according to Reuters"), or the author of a document or data
+   * ("according to a statement from Unilever", "according to figures published by the ONS").
+   */
+  const sourceAt = (k: number): SpeakerSpan | undefined => {
+    const direct = speakerRight(k)
+    if (direct !== undefined) return direct
+    let x = k
+    if (/^(a|an|the)$/.test(lw[x] ?? '')) x++
+    const nouns = x
+    while (x < nouns + 3 && /^(NOUN|ADJ)$/.test(toks[x]?.pos ?? '') && /^\p{Ll}/u.test(toks[x]!.text)) x++
+    if (x === nouns || !SOURCE_NOUNS.has(lw[x - 1]!)) return undefined
+    if (/^(released|published|issued|compiled|filed|seen)$/.test(lw[x] ?? '') && lw[x + 1] === 'by') x++
+    if (!/^(from|by|of)$/.test(lw[x] ?? '')) return undefined
+    const source = speakerRight(x + 1)
+    // "a poll by New Jersey's Fairleigh Dickinson University": the possessed name is the source.
+    const possessive = source !== undefined && /^['’]s$/.test(lw[source.to] ?? '') ? speakerRight(source.to + 1) : undefined
+    return possessive ?? source
+  }
+  /** The first word of [a, b) after its last line break (a headline above the sentence is not part of it). */
+  const lineStartIn = (a: number, b: number): number => {
+    let start = a
+    for (let x = a + 1; x < b; x++) if (doc.text.slice(toks[x - 1]!.end, toks[x]!.start).includes('\n')) start = x
+    return start
+  }
+  /** Whether words [a, b) make a clause of three words or more with a verb (the words of an inverted attribution). */
+  const isClause = (a: number, b: number): boolean => {
+    if (b - a < 3) return false
+    for (let x = a; x < b; x++) if (toks[x]!.pos === 'VERB' || toks[x]!.pos === 'AUX') return true
+    return false
+  }
+  /**
+   * Whether the attribution ends at x: the sentence's end, a comma (an apposition or relative clause follows), or,
+   * after the verb (`hearer`), a hearer or adverbial of up to five words without a verb ("told reporters on Monday").
+   */
+  const endsAfter = (x: number, last: number, hearer = false): boolean => {
+    // (not when a quotation opens after the comma: `…, he replied, "…"` attributes that quotation)
+    if (lw[x] === ',' && OPEN.has(toks[x + 1]?.text ?? '')) return false
+    if (x >= last || /^[.,;!]$/.test(lw[x]!)) return true
+    if (!hearer && toks[x]!.pos !== 'ADP') return false
+    for (let y = x; y < last && y < x + 6; y++) {
+      if (/^[.;!]$/.test(lw[y]!) || y + 1 === last) return true
+      if (toks[y]!.pos === 'VERB' || toks[y]!.pos === 'AUX' || lw[y] === 'that' || lw[y] === ',') return false
+    }
+    return false
+  }
   const out: (Opinion & { tokenStart: number; tokenEnd: number })[] = []
   const covered: [number, number][] = []
   const emit = (from: number, to: number, speaker: [string, 'named' | 'user', number | undefined]): void => {
@@ -308,29 +413,21 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     while (to > from && toks[to - 1]!.kind === 'punctuation' && !/^[?!]$/.test(toks[to - 1]!.text)) to--
     if (to <= from) return
     const quotation = doc.text.slice(toks[from]!.start, toks[to - 1]!.end)
-    // Topic: the first entity inside other than the speaker that names a theme (a Person, Company, Place,
-    // Product...: not a Date, Money, Percentage, Phone, Job Title...), else the longest noun phrase (ties: the
-    // first) that ends with a noun or name other than a time word ("late on Sunday", "tonight").
+    // Topic: what the quotation first names, reading from its start: an entity other than the speaker that names a
+    // theme (a Person, Company, Place, Product...: not a Date, Money, Percentage, Phone, Job Title...), or a run of
+    // nouns and names other than time words and nouns that stand for the speaker's side ("the company"),
+    // adjectives before it left out ("Our new chip is fast" -> "chip"; "The safety of our passengers" -> "safety").
     let topic = ''
     for (let k = from; k < to && topic === ''; k++) {
       const ei = entityAt.get(k)
-      if (ei !== undefined && ei !== speaker[2] && !NOT_TOPIC_TYPES.test(entities[ei]!.entity_type)) topic = entities[ei]!.title
-    }
-    if (topic === '') {
-      const inPhrase = (x: number): boolean => /^(NOUN|PROPN|ADJ)$/.test(toks[x]!.pos) && !TIME_NOUNS.has(lw[x]!) && !entityAt.has(x)
-      let best: [number, number] = [0, 0]
-      let k = from
-      while (k < to) {
-        if (inPhrase(k)) {
-          let e = k
-          while (e < to && inPhrase(e)) e++
-          let last = e
-          while (last > k && toks[last - 1]!.pos === 'ADJ') last--
-          if (last - k > best[1] - best[0]) best = [k, last]
-          k = e
-        } else k++
+      if (ei !== undefined) {
+        if (ei !== speaker[2] && !NOT_TOPIC_TYPES.test(entities[ei]!.entity_type)) topic = entities[ei]!.title
+        continue
       }
-      if (best[1] > best[0]) topic = doc.text.slice(toks[best[0]]!.start, toks[best[1] - 1]!.end)
+      if (!/^(NOUN|PROPN)$/.test(toks[k]!.pos) || TIME_NOUNS.has(lw[k]!) || GENERIC_NOUNS.has(lw[k]!) || !/\p{L}/u.test(lw[k]!)) continue
+      let e = k
+      while (e < to && /^(NOUN|PROPN)$/.test(toks[e]!.pos) && !entityAt.has(e) && !TIME_NOUNS.has(lw[e]!)) e++
+      topic = doc.text.slice(toks[k]!.start, toks[e - 1]!.end)
     }
     const tokenStart = toks[from]!.index
     const tokenEnd = toks[to - 1]!.index + 1
@@ -360,7 +457,7 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     let k = firstAtOrAfter(q.close + 1)
     while (k < toks.length && toks[k]!.kind === 'punctuation' && k < to + 3 && !OPEN.has(toks[k]!.text) && lw[k] !== '.') k++
     if (SPEECH.has(lw[k] ?? '')) sp = speakerRight(k + 1)
-    else if (lw[k] === 'according' && lw[k + 1] === 'to') sp = speakerRight(k + 2)
+    else if (lw[k] === 'according' && lw[k + 1] === 'to') sp = sourceAt(k + 2)
     else {
       // `"…," Cook said`, with an adverb between (`"…," Hastings once said`) or an apposition set off by commas
       // (`"…," Tim Cook, Apple's chief executive, told analysts`, `"…," Cook, 63, said`).
@@ -418,26 +515,47 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
       if (inQuote(toks[k]!.start)) break
       // `according to X, CLAUSE` / `CLAUSE, according to X`
       if (lw[k] === 'according' && lw[k + 1] === 'to') {
-        const s = speakerRight(k + 2)
+        const s = sourceAt(k + 2)
         if (s === undefined) continue
         const speaker = resolve(s)
         if (speaker === undefined) break
         if (k === first || (k === first + 1 && toks[first]!.kind === 'punctuation')) {
           if (lw[s.to] === ',') emit(s.to + 1, last, speaker)
-        } else if (lw[k - 1] === ',') emit(first, k - 1, speaker)
+        } else if (lw[k - 1] === ',') emit(lineStartIn(first, k - 1), k - 1, speaker)
         break
       }
       // `X says (to reporters) that CLAUSE`
       if (REPORTING.has(lw[k]!) && k > first) {
         const s = speakerBefore(k)
+        // `CLAUSE, said X` without quote marks ("The room was small, said Priya Raman, who stayed in May").
+        if (s === undefined && SPEECH.has(lw[k]!) && lw[k - 1] === ',' && isClause(lineStartIn(first, k - 1), k - 1)) {
+          const after = speakerRight(k + 1)
+          const speaker = after !== undefined && endsAfter(after.to, last) ? resolve(after) : undefined
+          if (speaker !== undefined) {
+            emit(lineStartIn(first, k - 1), k - 1, speaker)
+            break
+          }
+        }
         if (s === undefined) continue
         let t = k + 1
         // A hearer ("told reporters", "told CNBC") or a short adverbial ("on Tuesday", "in a statement") before "that".
+        // A prepositional phrase may be longer ("said in an interview with The Verge that").
+        const reach = toks[t] !== undefined && toks[t]!.pos === 'ADP' ? 9 : 5
         let skip = t
-        while (skip < last && skip < t + 5 && lw[skip] !== 'that' && toks[skip]!.kind !== 'punctuation' && toks[skip]!.pos !== 'VERB' && toks[skip]!.pos !== 'AUX') skip++
+        while (skip < last && skip < t + reach && lw[skip] !== 'that' && toks[skip]!.kind !== 'punctuation' && toks[skip]!.pos !== 'VERB' && toks[skip]!.pos !== 'AUX') skip++
         if (lw[skip] === 'that') t = skip
         else if (/^(says|said|say|told|tells|added|adds)$/.test(lw[k]!) && clauseAt(t, last)) t = t - 1
-        else continue
+        else {
+          // `CLAUSE, X said.` without quote marks ("The talks went well, Scholz told reporters.").
+          if (SPEECH.has(lw[k]!) && s.from - 1 > first && lw[s.from - 1] === ',' && isClause(lineStartIn(first, s.from - 1), s.from - 1) && endsAfter(k + 1, last, true)) {
+            const speaker = resolve(s)
+            if (speaker !== undefined) {
+              emit(lineStartIn(first, s.from - 1), s.from - 1, speaker)
+              break
+            }
+          }
+          continue
+        }
         const speaker = resolve(s)
         if (speaker === undefined) continue
         // `…, adding that CLAUSE`: a second reported clause of the same speaker.
