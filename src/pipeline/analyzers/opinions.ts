@@ -16,13 +16,19 @@ import { documentEntities, isEnglish, type DocumentEntity } from './relations.ts
  *   paragraph continues that speaker's words;
  * - reported speech: `X says that …`, `X said that …`, `X told reporters that …` (the clause to the sentence end;
  *   `…, adding that …` starts a second opinion of the same speaker);
- * - `according to X, …` and `…, according to X.`
+ * - `according to X, …` and `…, according to X.`, X also the author of a document or data ("according to a
+ *   statement from Unilever", "a poll by New Jersey's Fairleigh Dickinson University");
+ * - inverted attributions without quote marks: `CLAUSE, said X(, who …)` and `CLAUSE, X said (to reporters).`
+ *   (a clause of three words or more with a verb, from the sentence start or its last line break).
  *
  * The speaker is resolved to an entity of the document: the entity with a mention on the speaker's words (the
  * extractor already merges "Cook" into "Tim Cook"; a surname it keeps apart, "Mr. Musk", becomes the nearest
  * Person named before with that surname), or, for he/she, the nearest Person mentioned before outside quotations
  * (no such Person: no opinion); titles, roles and a possessor before the name are not part of it ("said
- * Georgia's secretary of state, Brad Raffensperger"); a capitalised name the recogniser missed stands as written
+ * Georgia's secretary of state, Brad Raffensperger"), and so are role words the recogniser took into an entity
+ * ("Siemens Chief Financial Officer Ralf Thomas" -> "Ralf Thomas"); in a run of names the Person heads it
+ * ("Pfizer Chief Executive Albert Bourla"); a name after a preposition is no speaker when a plain noun heads the
+ * subject ("Analysts at Morgan Stanley said"); a capitalised name the recogniser missed stands as written
  * (but not a lone word opening a sentence: "Customers say"); anything else (a common noun, "a spokesman",
  * "analysts", "it") gives no opinion, and so does a quotation with no attribution at all.
  * `type` is `user` when the speaker is a user entity. `topic` is what the quotation names first: an entity other
