@@ -387,10 +387,25 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   const sentenceTokens: string[][] = []
   const sentenceIndex: number[][] = []
   const sentenceEnd: number[][] = []
+  // A list number that the sentence splitter cut off ("3." before "Rose Cheruiyot ( Kenya ) 15:05.41") opens the
+  // next sentence as one word, as in CoNLL: alone, the name that follows loses its context.
+  let listNumber: { word: string; index: number; end: number } | undefined
   for (const s of doc.sentences) {
     const words: string[] = []
     const idx: number[] = []
     const ends: number[] = []
+    const first = tokens[s.tokenStart]
+    const dot = tokens[s.tokenStart + 1]
+    if (s.tokenEnd - s.tokenStart === 2 && first !== undefined && dot !== undefined && /^\d{1,3}$/.test(first.text) && dot.text === '.' && !dot.spaceBefore) {
+      listNumber = { word: first.text + '.', index: s.tokenStart, end: s.tokenStart + 2 }
+      continue
+    }
+    if (listNumber !== undefined) {
+      words.push(listNumber.word)
+      idx.push(listNumber.index)
+      ends.push(listNumber.end)
+      listNumber = undefined
+    }
     for (let i = s.tokenStart; i < s.tokenEnd; i++) {
       const t = tokens[i]
       if (t === undefined || t.kind === 'tabCRLF' || t.text.trim() === '') continue

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
-import { createEntityExtractor } from '../../src/entities/extract.ts'
+import { createEntityExtractor, extractEntities, loadEntityLexicons } from '../../src/entities/extract.ts'
+import type { EntityTagger } from '../../src/entities/tagger.ts'
 
 // General span and type rules for headlines and short texts (issue 16), each checked on texts outside the
 // development sets: a rule that only fitted the dev cases would fail here.
@@ -66,5 +67,18 @@ describe('headline and short-text span rules', () => {
     expect(typed('Deliveroo shares jump on takeover talk')).toEqual(['Company:Deliveroo'])
     expect(typed('Glencore gets HK nod for planned $10 billion IPO')).toContain('Company:Glencore')
     expect(typed('UNESCO names new heritage sites')).toEqual(['Company:UNESCO'])
+  })
+
+  it('gives the tagger a list number cut off by the sentence splitter as the first word of the next sentence', () => {
+    const seen: string[][] = []
+    const recorder: EntityTagger = {
+      tag: () => [],
+      tagDocument: (sentences) => { for (const s of sentences) seen.push([...s]); return sentences.map(() => []) },
+      trained: {},
+    }
+    extractEntities(annotator.annotate('3. Pelham 10-1 ( Warren O\'Connor )'), recorder, loadEntityLexicons())
+    expect(seen[0]?.slice(0, 2)).toEqual(['3.', 'Pelham'])
+    // and the name after it is found as in the CoNLL results lists
+    expect(typed('1. Torrance Zellner ( U.S. ) 48.23 seconds')).toContain('Person:Torrance Zellner')
   })
 })
