@@ -3,7 +3,12 @@
  * predicted relation counts only when both arguments' token spans and types and the relation type equal a gold
  * relation (the measure of Miwa and Sasaki 2014, Bekoulis et al. 2018 and SpERT 2020).
  *
- *   npx tsx bench/eval-relations.ts [dataDir] [split] [--spaced]   (default ../shared/data dev; npm run eval:relations)
+ *   npx tsx bench/eval-relations.ts [dataDir] [split] [--spaced] [--lexicons DIR]   (default ../shared/data dev; npm run eval:relations)
+ *
+ * `--lexicons DIR` reads the entity recognition and the relation model from a lexicon folder laid out as
+ * `lexicons/` (to score models trained elsewhere, e.g. with `train:relations -- --out`). When the relation model
+ * or the entity tagger learnt from the split being scored, the figures are printed under a warning that they are
+ * not held out.
  *
  * Two settings: with the gold entities given (the classifier and rules alone), and end to end, where the
  * entities come from our own recognition (the engine's entity extractor, Person -> Peop, Company -> Org,
@@ -24,8 +29,10 @@ import { createAnnotator } from '../src/nlp/annotate.ts'
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
 const argv = process.argv.slice(2)
-const positional = argv.filter((a) => !a.startsWith('--'))
+const positional = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--lexicons')
 const spaced = argv.includes('--spaced')
+const lexAt = argv.indexOf('--lexicons')
+const lexicons = lexAt >= 0 ? resolve(argv[lexAt + 1] ?? '.') : undefined
 const dataArg = resolve(positional[0] ?? resolve(repo, '../shared/data'))
 const split = positional[1] ?? 'dev'
 const file = [join(dataArg, 'relations', `conll04-${split}.txt`), join(dataArg, `conll04-${split}.txt`)].find((p) => existsSync(p))
@@ -34,11 +41,18 @@ if (file === undefined) {
   process.exit(1)
 }
 const sentences = readConll04(readFileSync(file, 'utf8'), file)
-const loaded = loadRelationResources()
+const loaded = loadRelationResources(lexicons)
 // RELATIONS_N_BIAS overrides the model's bias against N, to see the precision/recall trade-off.
 const res = process.env['RELATIONS_N_BIAS'] === undefined ? loaded : { ...loaded, model: { ...loaded.model, nBias: Number(process.env['RELATIONS_N_BIAS']) } }
 const annotator = createAnnotator()
-const extractor = createEntityExtractor()
+const extractor = createEntityExtractor(lexicons === undefined ? {} : { dataDir: lexicons })
+// Whether the models learnt from the scored split: the relation model records its CoNLL04 splits (`trained.splits`,
+// train alone when absent); the tagger names its corpora in `trained.data` ("CoNLL04 training split", "CoNLL04 dev split").
+const taggerData = String(extractor.tagger.trained['data'] ?? '')
+const learntFrom = [
+  ['relation model', String(loaded.model.trained['splits'] ?? 'train').split(',').includes(split)],
+  ['entity tagger', taggerData.includes(`CoNLL04 ${split} split`) || (split === 'train' && taggerData.includes('CoNLL04 training split'))],
+].filter(([, yes]) => yes)
 const ENTITY_TYPE = { Peop: 'Person', Org: 'Company', Loc: 'Place' } as const
 const LABELS = ['Work_For', 'Live_In', 'Located_In', 'OrgBased_In', 'Kill']
 
@@ -117,6 +131,7 @@ for (const s of sentences) {
 
 const rels = sentences.reduce((a, s) => a + s.relations.length, 0)
 console.log(`${file}: ${sentences.length} sentences, ${rels} gold relations; model ${res.model.weights.size} features; text ${spaced ? 'tokens joined by spaces' : 'detokenised (conll04Text)'}`)
+for (const [what] of learntFrom) console.log(`WARNING: the ${what} learnt from the ${split} split: these figures are not held out`)
 console.log('\nwith gold entities (strict relation):')
 for (const [l, c] of withGold) console.log(`  ${l.padEnd(12)} ${prf(c)}`)
 console.log(`  (${unmappedGold} gold mentions not on engine tokens; ${splitGold} gold relations whose arguments the engine puts in two sentences)`)

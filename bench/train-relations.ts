@@ -1,9 +1,14 @@
 /**
  * Train the relation classifier on CoNLL04 train and write `lexicons/en/relations/model.json`.
  *
- *   npx tsx bench/train-relations.ts [dataDir] [--epochs N] [--gold-only] [--cv-only] [--no-closure] [--no-label-bias]   (default ../shared/data)
+ *   npx tsx bench/train-relations.ts [dataDir] [--epochs N] [--gold-only] [--cv-only] [--no-closure] [--no-label-bias]
+ *                                    [--splits LIST] [--lexicons DIR] [--out FILE]   (default ../shared/data)
  *
- * dataDir may be the data folder or its `relations/` folder. Only `conll04-train.txt` is read (never dev).
+ * dataDir may be the data folder or its `relations/` folder. Only `conll04-train.txt` is read unless `--splits`
+ * names others (`train,dev` for the shipped model, once every choice was made with dev held out: the model then
+ * records which splits it learnt from, and eval-relations warns when it scores one of them). `--lexicons DIR`
+ * reads the entity recognition (tagger and lexicons) from a lexicon folder laid out as `lexicons/`; `--out` writes
+ * the model elsewhere than `lexicons/en/relations/model.json`.
  * Each training sentence is read by the engine as running text (`conll04Text`) and enters twice: with its gold
  * mentions, and with the mentions our own entity recognition finds in it (gold relations kept where both
  * arguments were recognised exactly), so the classifier learns from the words, boundaries and types it sees at
@@ -32,20 +37,32 @@ const repo = fileURLToPath(new URL('..', import.meta.url))
 const args = process.argv.slice(2)
 const epochsAt = args.indexOf('--epochs')
 const epochs = epochsAt >= 0 ? Number(args[epochsAt + 1]) : 12
-const positional = args.filter((a, i) => !a.startsWith('--') && args[i - 1] !== '--epochs')
-const dataArg = resolve(positional[0] ?? resolve(repo, '../shared/data'))
-const file = [join(dataArg, 'relations', 'conll04-train.txt'), join(dataArg, 'conll04-train.txt')].find((p) => existsSync(p))
-if (file === undefined) {
-  console.error(`no conll04-train.txt in ${dataArg} or ${dataArg}/relations`)
-  process.exit(1)
+const valueOf = (name: string): string | undefined => {
+  const at = args.indexOf(name)
+  return at >= 0 ? args[at + 1] : undefined
 }
+const WITH_VALUE = new Set(['--epochs', '--splits', '--lexicons', '--out'])
+const positional = args.filter((a, i) => !a.startsWith('--') && !WITH_VALUE.has(args[i - 1] ?? ''))
+const dataArg = resolve(positional[0] ?? resolve(repo, '../shared/data'))
+const splits = (valueOf('--splits') ?? 'train').split(',')
+const files = splits.map((split) => {
+  const f = [join(dataArg, 'relations', `conll04-${split}.txt`), join(dataArg, `conll04-${split}.txt`)].find((p) => existsSync(p))
+  if (f === undefined) {
+    console.error(`no conll04-${split}.txt in ${dataArg} or ${dataArg}/relations`)
+    process.exit(1)
+  }
+  return f
+})
+const file = files.join(' + ')
+const lexicons = valueOf('--lexicons')
 const triggersPath = resolve(repo, 'lexicons/en/relations/triggers.tsv')
-const outPath = resolve(repo, 'lexicons/en/relations/model.json')
+const outPath = resolve(valueOf('--out') ?? resolve(repo, 'lexicons/en/relations/model.json'))
 const triggers = readTriggers(readFileSync(triggersPath, 'utf8'), triggersPath)
-const corpus = readConll04(readFileSync(file, 'utf8'), file)
+// Document ids are prefixed with their split, so that folds group each split's documents apart.
+const corpus = files.flatMap((f, k) => readConll04(readFileSync(f, 'utf8'), f).map((s) => (splits.length === 1 ? s : { ...s, doc: `${splits[k]}:${s.doc}` })))
 const ENTITY_TYPE = { Peop: 'Person', Org: 'Company', Loc: 'Place' } as const
 const annotator = createAnnotator()
-const extractor = createEntityExtractor()
+const extractor = createEntityExtractor(lexicons === undefined ? {} : { dataDir: resolve(lexicons) })
 const useRecognised = !args.includes('--gold-only')
 const closure = !args.includes('--no-closure')
 
@@ -163,7 +180,7 @@ for (const l of RELATION_LABELS.slice(1)) console.log(`    ${l.padEnd(12)} gold 
 if (args.includes('--cv-only')) process.exit(0)
 
 const t1 = performance.now()
-const trained = trainRelationModel(all, triggers, { epochs, trained: { data: `CoNLL04 train split of Bekoulis et al. 2018 (research use), ${useRecognised ? 'gold and recognised' : 'gold'} mentions`, nBias_cv: '5-fold by document on train, then per-label biases' } })
+const trained = trainRelationModel(all, triggers, { epochs, trained: { data: `CoNLL04 ${splits.length === 1 && splits[0] === 'train' ? 'train split' : `${splits.join(' + ')} splits`} of Bekoulis et al. 2018 (research use), ${useRecognised ? 'gold and recognised' : 'gold'} mentions`, ...(splits.length === 1 && splits[0] === 'train' ? {} : { splits: splits.join(',') }), nBias_cv: `5-fold by document on ${splits.join(' + ')}, then per-label biases` } })
 const model = { ...trained, nBias, labelBias }
 const text = encodeRelationModel(model)
 writeFileSync(outPath, text)
