@@ -324,6 +324,11 @@ const ORGANISATION_HEAD = new Set([
   'University', 'College', 'Institute', 'Society', 'Association', 'Agency', 'Commission', 'Committee', 'Council', 'Party',
   'Foundation', 'Ministry', 'Department', 'Bureau', 'Corporation', 'Network', 'Radio', 'Television', 'Opera',
   'Orchestra', 'Academy', 'League', 'Board', 'Service', 'Services', 'Police', 'Army', 'Navy', 'Government',
+  // ... and of a business's name ("Jones Medical", "Daniels Pharmaceuticals", "Johnson Controls").
+  'Medical', 'Pharmaceutical', 'Pharmaceuticals', 'Industries', 'Motors', 'Airlines', 'Airways', 'Bank', 'Bancorp', 'Systems',
+  'Technologies', 'Technology', 'Controls', 'Energy', 'Financial', 'Capital', 'Partners', 'Securities', 'Resources',
+  'Communications', 'Electric', 'Electronics', 'Petroleum', 'Foods', 'Insurance', 'Telecom', 'Entertainment', 'Software',
+  'Brewing', 'Mining', 'Chemicals', 'Enterprises', 'Investments', 'Trust', 'Realty', 'Pictures', 'Records',
 ])
 /** Day and month names: "Thursday and NATO" is not one name. */
 const DAY_OR_MONTH = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/i
@@ -390,6 +395,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   // A list number that the sentence splitter cut off ("3." before "Rose Cheruiyot ( Kenya ) 15:05.41") opens the
   // next sentence as one word, as in CoNLL: alone, the name that follows loses its context.
   let listNumber: { word: string; index: number; end: number } | undefined
+  // Tagger sentences that open with such a number: their first word after it stands first ("2. Plan to visit").
+  const listOpened = new Set<number>()
   for (const s of doc.sentences) {
     const words: string[] = []
     const idx: number[] = []
@@ -401,6 +408,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       continue
     }
     if (listNumber !== undefined) {
+      listOpened.add(sentenceTokens.length)
       words.push(listNumber.word)
       idx.push(listNumber.index)
       ends.push(listNumber.end)
@@ -508,7 +516,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       // are not names, unless a lexicon knows them; a word in capitals in a line that is not in capitals is an
       // abbreviation written so on purpose ("Raises Prices In The US And Canada"). First in a sentence, only before a lower-case word ("Brown
       // ( 14-10 ) tied", "Reading 4 1 1" are names in lists and tables).
-      const initial = a === 0 && !isCapsSentence(words) && /^\p{Ll}/u.test(words[b] ?? '')
+      const firstWord = listOpened.has(si) ? 1 : 0
+      const initial = a === firstWord && !isCapsSentence(words) && /^\p{Ll}/u.test(words[b] ?? '')
       // In a title-case line, a span the tagger is sure of stays ("Guy Forget ( France )", "Buducnost 1 Red Star 3").
       if (
         commonWords !== undefined &&
@@ -529,6 +538,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       // A place whose last word names a body is the body ("Oberlin College", "Connecticut Audubon Society"), and so
       // is such a "person" ("Border Patrol Police").
       if ((type === 'Place' || type === 'Person') && b - a > 1 && ORGANISATION_HEAD.has(words[b - 1] ?? '')) type = 'Company'
+      // Names joined by an ampersand are a firm ("Douglas & Lomason", "Bodman , Longely & Dahling").
+      else if (type === 'Person' && b - a > 2 && words.slice(a + 1, b - 1).includes('&')) type = 'Company'
       // A "person" or organisation whose last word names a kind of place is the place ("Dan Sai District",
       // "Epps Field Airport"); County and Airport only after a "person" ("Derby County" is a football club, "Kansai
       // International Airport" issues bonds).
@@ -544,7 +555,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       const features = [
         Math.log(conf / (1 - conf)),
         b - a === 1 ? 1 : 0,
-        a === 0 ? 1 : 0,
+        a === firstWord ? 1 : 0,
         headline[start] === 1 ? 1 : 0,
         commonWords !== undefined && words.slice(a, b).every((w) => commonWords.has(w.toLowerCase())) ? 1 : 0,
         knownType === type ? 1 : 0,

@@ -81,4 +81,20 @@ describe('headline and short-text span rules', () => {
     // and the name after it is found as in the CoNLL results lists
     expect(typed('1. Torrance Zellner ( U.S. ) 48.23 seconds')).toContain('Person:Torrance Zellner')
   })
+
+  it('leaves the first word after a list number to the first-word rule ("2. Plan to visit")', () => {
+    expect(typed('The fountain is lovely. 2. Plan to visit both during the day and at night.').some((e) => e.includes('Plan'))).toBe(false)
+  })
+
+  it('makes names joined by an ampersand, or ending in a business word, a company rather than a person', () => {
+    // The tagger reads 'Douglas & Lomason' as a person (as it does in eng.testa): the ampersand makes it a firm.
+    const person: EntityTagger = {
+      tag: () => [],
+      tagDocument: (sentences) => sentences.map((ws) => (ws[0] === 'Douglas' ? [{ type: 'PER' as const, start: 0, end: 3, confidence: 0.9 }] : [])),
+      trained: {},
+    }
+    const firm = extractEntities(annotator.annotate('Douglas & Lomason shares rise on merger.'), person, loadEntityLexicons())
+    expect(firm.map((e) => `${e.entity_type}:${e.title}`)).toContain('Company:Douglas & Lomason')
+    expect(typed('Hartley Pharmaceuticals said sales rose 8 percent.')).toContain('Company:Hartley Pharmaceuticals')
+  })
 })
