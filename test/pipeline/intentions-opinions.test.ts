@@ -134,6 +134,8 @@ describe('intentions', () => {
     expect(found('I want to buy a phone that lasts.')).toEqual(['buy|I|a phone'])
     expect(found('We hope to visit the Amalfi Coast one day.')).toEqual(['visit|We|the Amalfi Coast'])
     expect(found("We're planning to switch our team to Slack.")).toEqual(['quit|We|Slack'])
+    expect(found("I'm thinking of picking up a used Switch for my kids.")).toEqual(['buy|I|a used Switch'])
+    expect(found('My sister is going to visit us in June.')).toEqual(['visit|My sister|us'])
   })
 })
 
@@ -252,6 +254,17 @@ describe('opinions', () => {
     expect(topics('"Our new chip is twice as fast," Lisa Su told investors.')).toEqual(['chip'])
     expect(topics('"The safety of our passengers is our top priority," Tim Cook said.')).toEqual(['safety'])
     expect(topics('Tim Cook said the company would cut costs.')).toEqual(['costs'])
+    // past an opening adverbial, a quantity and a possessor
+    expect(topics('"In the French culture, a glass bottle is part of our genes," Tim Cook said.')).toEqual(['glass bottle'])
+    expect(topics('Tim Cook said that a growing number of drinkers preferred cans.')).toEqual(['drinkers'])
+    expect(topics("Tim Cook said women's health care would improve.")).toEqual(['health care'])
+  })
+
+  it('should read an organisation and a role before the name after a quotation, and a role between the comma and an inverted speaker', () => {
+    const jr = [['Volvo Cars', 'Company', 'Volvo Cars'], ['Jim Rowan', 'Person', 'Jim Rowan']] as [string, string, string][]
+    expect(withEntities('"We are staying in Europe," Volvo Cars chief executive Jim Rowan told the Financial Times.', jr)).toEqual(['Jim Rowan|We are staying in Europe'])
+    const ml = [['Mick Lynch', 'Person', 'Mick Lynch'], ['BBC', 'Company', 'BBC']] as [string, string, string][]
+    expect(withEntities('The strike will continue until pay is restored, union leader Mick Lynch told the BBC.', ml)).toEqual(['Mick Lynch|The strike will continue until pay is restored'])
   })
 
   const speakers = ['Tim Cook', 'Angela Merkel', 'Maria Lopez', 'Satya Nadella']

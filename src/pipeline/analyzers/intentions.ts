@@ -25,6 +25,8 @@ import { isEnglish } from './relations.ts'
  *   "writing to" opens a support email ("I am writing to complain about ...");
  * - cue-less forms (see `idioms`): "I want my money back" / "a refund" (complain), "the last time I'm flying
  *   with X" (quit), "WTB:" / "WTS" opening a forum post, and "Anyone want to buy my X?" (the writer selling);
+ * - objects: a participle the tagger took for a verb stays inside one ("a used Switch"); a visited person may be a
+ *   pronoun ("going to visit us");
  * - `who`: the subject before the cue: a pronoun as written ("I", "We"), or the noun phrase (a name such as
  *   "Acme Corp" or "my wife"); "I" when the sentence starts with the cue; `what`: the object noun phrase after
  *   the verb and its particle ("switch to" -> what follows "to"; "switch from X to Y" -> X);
@@ -241,7 +243,9 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
     }
     // A modifier the tagger took for an adverb between a determiner and a noun or name ("the new/ADV Kindle").
     const taggedAdverb = t.pos === 'ADV' && e > o && OBJECT_DETS.has(lw[e - 1]!) && toks[e + 1] !== undefined && (/^(ADJ|NOUN|PROPN)$/.test(toks[e + 1]!.pos) || /^[A-Z]/.test(toks[e + 1]!.text))
-    const np = taggedAdverb || OBJECT_DETS.has(w) || t.pos === 'ADJ' || t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'NUM' || (w === 'of' && toks[e + 1]?.pos === 'PROPN' && e > o) || (t.kind === 'word' && /^[A-Z0-9]/.test(t.text) && e > o && t.pos !== 'PRON')
+    // A participle the tagger took for a verb between a determiner and a noun or name ("a used/VERB Switch").
+    const participle = t.pos === 'VERB' && /(ed|en)$/.test(w) && e > o && OBJECT_DETS.has(lw[e - 1]!) && toks[e + 1] !== undefined && (/^(NOUN|PROPN)$/.test(toks[e + 1]!.pos) || /^[A-Z]/.test(toks[e + 1]!.text))
+    const np = taggedAdverb || participle || OBJECT_DETS.has(w) || t.pos === 'ADJ' || t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'NUM' || (w === 'of' && toks[e + 1]?.pos === 'PROPN' && e > o) || (t.kind === 'word' && /^[A-Z0-9]/.test(t.text) && e > o && t.pos !== 'PRON')
     if (!np || (e > o && w === 'the' && lw[e - 1] !== 'of') || (w === 'back' && verb === 'send')) break
     e++
   }
@@ -254,6 +258,8 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
   while (e > o && OBJECT_DETS.has(lw[e - 1]!) && !/^(one|two|three|all|that|this|these|those)$/.test(lw[e - 1]!)) e--
   let what = e > o ? text.slice(toks[o]!.start, toks[e - 1]!.end) : ''
   if (what === '' && /^(it|them|this|that|one)$/.test(lw[o] ?? '')) what = toks[o]!.text
+  // A person visited ("going to visit us").
+  if (what === '' && type === 'visit' && verb === 'visit' && /^(us|me|him|her|them|you)$/.test(lw[o] ?? '')) what = toks[o]!.text
   if (what === '' && !['recommend', 'complain', 'quit', 'learn'].includes(type)) return undefined
   const head = e > o ? lw[e - 1]! : ''
   // Synonyms that need an object of their own kind.

@@ -76,6 +76,8 @@ const PERSON_PRONOUNS = new Set(['he', 'she'])
 const NOT_TOPIC_TYPES = /^(date|time|money|percentage|percent|number|phone|email|url|job title|hashtag|mention)$/i
 /** Nouns that stand for the speaker's side or for nothing in particular: not a quotation's topic. */
 const GENERIC_NOUNS = new Set(['company', 'firm', 'group', 'people', 'thing', 'things', 'lot', 'way', 'fact', 'kind', 'sort', 'everyone', 'everything', 'anything', 'nothing', 'something', 'one'])
+/** Quantities whose "of" phrase is what is named. */
+const QUANTITY_NOUNS = new Set(['lot', 'lots', 'number', 'bunch', 'couple', 'part', 'series', 'range', 'variety', 'amount', 'majority', 'handful', 'dozens', 'hundreds', 'thousands', 'millions', 'share', 'rest', 'kind', 'sort', 'type', 'piece', 'level', 'host', 'total'])
 /** Time nouns that are not a quotation's topic. */
 const TIME_NOUNS = new Set(['today', 'tonight', 'tomorrow', 'yesterday', 'week', 'weekend', 'month', 'year', 'years', 'months', 'weeks', 'day', 'days', 'morning', 'evening', 'night', 'time', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
 const OPEN = new Set(['"', '“', '„', '«'])
@@ -191,7 +193,7 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     // A determiner may open the role ("the singer Adele", "according to the World Health Organization"), and a
     // role may be capitalised ("Justice Sonia Sotomayor", "Coach Dawn Staley").
     const role = (x: number): boolean =>
-      toks[x] !== undefined && (toks[x]!.pos === 'NOUN' || (x === k && /^(the|a|an)$/.test(lw[x]!)) || HONORIFICS.has(lw[x]!) || (entityAt.has(x) && !speakerEntity(entityAt.get(x))))
+      toks[x] !== undefined && (toks[x]!.pos === 'NOUN' || (x === k && /^(the|a|an)$/.test(lw[x]!)) || HONORIFICS.has(lw[x]!) || ROLE_WORDS.has(lw[x]!) || (entityAt.has(x) && !speakerEntity(entityAt.get(x))))
     for (;;) {
       // An abbreviated rank or title with its full stop ("said Cmdr. Frederic Daguillon", "Gov. Gavin Newsom").
       if (b < k + 5 && ABBREVIATED_TITLES.has(lw[b] ?? '') && lw[b + 1] === '.') b += 2
@@ -393,6 +395,8 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
   /** Whether words [a, b) make a clause of three words or more with a verb (the words of an inverted attribution). */
   const isClause = (a: number, b: number): boolean => {
     if (b - a < 3) return false
+    // (four words or more stand as a clause even where the tagger missed its verb: "The deal values/NOUN the company")
+    if (b - a >= 4 && toks.slice(a, b).some((t) => t.pos === 'NOUN' || t.pos === 'PROPN')) return true
     for (let x = a; x < b; x++) if (toks[x]!.pos === 'VERB' || toks[x]!.pos === 'AUX') return true
     return false
   }
@@ -424,15 +428,30 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     // nouns and names other than time words and nouns that stand for the speaker's side ("the company"),
     // adjectives before it left out ("Our new chip is fast" -> "chip"; "The safety of our passengers" -> "safety").
     let topic = ''
-    for (let k = from; k < to && topic === ''; k++) {
+    // An opening adverbial set off by a comma is not what the quotation is about ("In these instances, the S&P 500 ...").
+    let t0 = from
+    if (/^(ADP|ADV|SCONJ)$/.test(toks[from]!.pos)) {
+      for (let c = from + 1; c < to && c < from + 9; c++) {
+        if (lw[c] === ',') {
+          t0 = c + 1
+          break
+        }
+        if (toks[c]!.pos === 'VERB' || toks[c]!.pos === 'AUX') break
+      }
+    }
+    for (let k = t0; k < to && topic === ''; k++) {
       const ei = entityAt.get(k)
       if (ei !== undefined) {
         if (ei !== speaker[2] && !NOT_TOPIC_TYPES.test(entities[ei]!.entity_type)) topic = entities[ei]!.title
         continue
       }
-      if (!/^(NOUN|PROPN)$/.test(toks[k]!.pos) || TIME_NOUNS.has(lw[k]!) || GENERIC_NOUNS.has(lw[k]!) || !/\p{L}/u.test(lw[k]!)) continue
+      if (!/^(NOUN|PROPN)$/.test(toks[k]!.pos) || TIME_NOUNS.has(lw[k]!) || GENERIC_NOUNS.has(lw[k]!) || !/\p{L}/u.test(lw[k]!) || /['’]/.test(lw[k]!)) continue
+      // A quantity names its "of" phrase ("a lot of problems", "a growing number of drinkers").
+      if (QUANTITY_NOUNS.has(lw[k]!) && lw[k + 1] === 'of') continue
       let e = k
       while (e < to && /^(NOUN|PROPN)$/.test(toks[e]!.pos) && !entityAt.has(e) && !TIME_NOUNS.has(lw[e]!)) e++
+      // A possessor names the thing it has ("women's health care" -> "health care").
+      if (/^['’]s$/.test(lw[e] ?? '') || ((lw[e] === "'" || lw[e] === '’') && /s$/.test(lw[e - 1]!))) continue
       topic = doc.text.slice(toks[k]!.start, toks[e - 1]!.end)
     }
     const tokenStart = toks[from]!.index
@@ -475,6 +494,11 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
         if (lw[c] === ',') v = c + 1
       }
       if (s !== undefined && (SPEECH.has(lw[v] ?? '') || (isAdverb(v) && SPEECH.has(lw[v + 1] ?? '')))) sp = s
+      // An organisation and a role before the name: `"…," Volvo Cars chief executive Jim Rowan told the FT`.
+      else if (s !== undefined && !/^[,.]$/.test(lw[s.to] ?? '')) {
+        const named = speakerRight(s.to)
+        if (named !== undefined && named.from > s.to && isPersonAt(named.from) && (SPEECH.has(lw[named.to] ?? '') || (isAdverb(named.to) && SPEECH.has(lw[named.to + 1] ?? '')))) sp = named
+      }
     }
     // Before: `X said: "` / `X said, "` / `X says "`.
     if (sp === undefined) {
@@ -553,10 +577,13 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
         else if (/^(says|said|say|told|tells|added|adds)$/.test(lw[k]!) && clauseAt(t, last)) t = t - 1
         else {
           // `CLAUSE, X said.` without quote marks ("The talks went well, Scholz told reporters.").
-          if (SPEECH.has(lw[k]!) && s.from - 1 > first && lw[s.from - 1] === ',' && isClause(lineStartIn(first, s.from - 1), s.from - 1) && endsAfter(k + 1, last, true)) {
+          // (a role may stand between the comma and the name: "…, union leader Mick Lynch told the BBC.")
+          let comma = s.from - 1
+          while (comma > first && comma > s.from - 4 && lw[comma] !== ',' && ((toks[comma]!.pos === 'NOUN' && /^\p{Ll}/u.test(toks[comma]!.text)) || ROLE_WORDS.has(lw[comma]!) || HONORIFICS.has(lw[comma]!))) comma--
+          if (SPEECH.has(lw[k]!) && comma > first && lw[comma] === ',' && isClause(lineStartIn(first, comma), comma) && endsAfter(k + 1, last, true)) {
             const speaker = resolve(s)
             if (speaker !== undefined) {
-              emit(lineStartIn(first, s.from - 1), s.from - 1, speaker)
+              emit(lineStartIn(first, comma), comma, speaker)
               break
             }
           }
