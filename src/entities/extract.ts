@@ -315,6 +315,8 @@ const CORPORATE_SUFFIX_PATTERN = new Set(['Inc', 'Inc.', 'Corp', 'Corp.', 'Ltd',
 
 /** Title abbreviations that stand before a name: never the last word of an organisation or place. */
 const TITLE_ABBREVIATION = new Set(['Lt.', 'Lt', 'Capt.', 'Sgt.', 'Gen.', 'Col.', 'Maj.', 'Cmdr.', 'Adm.', 'Cpl.', 'Pvt.', 'Sen.', 'Rep.', 'Gov.', 'Dr.', 'Mr.', 'Mrs.', 'Ms.', 'Insp.', 'Det.', 'Supt.'])
+/** Royal and honorific titles before a person's name (not job titles: "king" is also a bed size). */
+const HONORIFIC = new Set(['King', 'Princess', 'Sheikh', 'Sheikha'])
 /** Generational suffixes after a name. */
 const GENERATIONAL = /^(?:Jr\.?|Sr\.?|III|IV)$/
 /** Capitalised government bodies after a nationality ("Chinese Government"). */
@@ -509,6 +511,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
         const titleEnd = lexiconMatchAt(lowers, start, last + 1, jobTitles)
         if (titleEnd > start && titleEnd <= last) start = titleEnd
       }
+      // So is a royal or honorific title, which CoNLL leaves out of the name ("King Norodom Sihanouk", "Sheikh Hasina").
+      if (span.type === 'PER' && start < last && HONORIFIC.has(tokens[start]?.text ?? '')) start++
       taggerSpans.push(span.type === 'MISC' ? { start, end: last + 1 } : { start, end: last + 1, type: TAGGER_TYPES[span.type] })
       // MISC has no contract type: dropped (a product inside it is still found by the product lexicon).
       if (span.type === 'MISC') continue

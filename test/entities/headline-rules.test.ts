@@ -97,4 +97,15 @@ describe('headline and short-text span rules', () => {
     expect(firm.map((e) => `${e.entity_type}:${e.title}`)).toContain('Company:Douglas & Lomason')
     expect(typed('Hartley Pharmaceuticals said sales rose 8 percent.')).toContain('Company:Hartley Pharmaceuticals')
   })
+
+  it('leaves a royal or honorific title out of the name, as CoNLL does', () => {
+    // The tagger takes the title into the span (as it does for 'King Norodom Sihanouk' in eng.testa).
+    const withTitle: EntityTagger = {
+      tag: () => [],
+      tagDocument: (sentences) => sentences.map((ws) => { const k = ws.indexOf('King'); return k < 0 ? [] : [{ type: 'PER' as const, start: k, end: k + 3, confidence: 0.99 }] }),
+      trained: {},
+    }
+    const out = extractEntities(annotator.annotate('Cambodia \'s King Norodom Sihamoni pardoned the editor.'), withTitle, loadEntityLexicons())
+    expect(out.filter((e) => e.entity_type === 'Person').map((e) => e.title)).toEqual(['Norodom Sihamoni'])
+  })
 })
