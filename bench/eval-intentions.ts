@@ -2,7 +2,7 @@
  * Intentions on the cases written for this project, each file reported separately: `test/fixtures/intentions.json`
  * (development: used while building the rules), `intentions-fresh.json` (written before the analyzer was first run
  * on them: the honest generalisation estimate of the first rules) and `intentions-fresh2.json` (written after the
- * rules were revised on the first two, before measuring them), `intentions-fresh3.json` and `intentions-fresh4.json` (the latter written after the rules were revised on fresh3) (reviews, tweets, forum
+ * rules were revised on the first two, before measuring them), `intentions-fresh3.json` and `intentions-fresh4.json` (the latter written after the rules were revised on fresh3) and `intentions-fresh5.json` (written blind, as fresh3) (reviews, tweets, forum
  * posts and support emails written by a helper that had not read the analyzer, before measuring). Precision and recall of the intention type with its
  * `who` (case-insensitive), and of type, who and `what` together (exact text, case-insensitive). Cases that expect
  * none (negated, hypothetical, past, questions) count as false positives when anything is found.
@@ -31,6 +31,7 @@ const files: [string, string][] =
           ['intentions-fresh2.json', 'fresh2 (written after the rule changes, before measuring)'],
           ['intentions-fresh3.json', 'fresh3 (written by a helper that had not read the analyzer, before measuring)'],
           ['intentions-fresh4.json', 'fresh4 (written after the rule changes on fresh3, before measuring)'],
+          ['intentions-fresh5.json', 'fresh5 (written blind by a helper that had read neither the analyzer nor the other sets, before measuring)'],
         ] as const
       )
         .map(([f, label]): [string, string] => [resolve(repo, 'test/fixtures', f), label])

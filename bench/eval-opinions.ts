@@ -2,7 +2,7 @@
  * Opinions on the cases written for this project, each file reported separately: `test/fixtures/opinions.json`
  * (development: used while building the rules), `opinions-fresh.json` (written before the analyzer was first run
  * on them: the honest generalisation estimate of the first rules) and `opinions-fresh2.json` (written after the
- * rules were revised on the first two, before measuring them), `opinions-fresh3.json` and `opinions-fresh4.json` (the latter written after the rules were revised on fresh3) (written by a helper that had
+ * rules were revised on the first two, before measuring them), `opinions-fresh3.json` and `opinions-fresh4.json` (the latter written after the rules were revised on fresh3) and `opinions-fresh5.json` (written blind, as fresh3) (written by a helper that had
  * not read the analyzer, in wire-news and review style, before measuring). Precision and recall of (speaker, quotation) pairs,
  * the quotation compared case-insensitively without quote marks and punctuation at its ends, and of the speaker
  * alone per case (attribution); where an expected opinion lists acceptable topics, the share of found pairs whose topic
@@ -40,6 +40,7 @@ const files: [string, string][] =
           ['opinions-fresh2.json', 'fresh2 (written after the rule changes, before measuring)'],
           ['opinions-fresh3.json', 'fresh3 (written by a helper that had not read the analyzer, before measuring)'],
           ['opinions-fresh4.json', 'fresh4 (written after the rule changes on fresh3, before measuring)'],
+          ['opinions-fresh5.json', 'fresh5 (written blind by a helper that had read neither the analyzer nor the other sets, before measuring)'],
         ] as const
       )
         .map(([f, label]): [string, string] => [resolve(repo, 'test/fixtures', f), label])
