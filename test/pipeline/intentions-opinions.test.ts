@@ -101,6 +101,10 @@ describe('intentions', () => {
     expect(found('I want to take a break.')).toEqual([])
     expect(found('Ryan will suggest a voucher system.')).toEqual([])
     expect(found('I will pick up the kids at five.')).toEqual([])
+    // another person's wish or plan to get a thing is a purchase; a prediction is not
+    expect(found('Hubby wants to get a new grill for the patio.')).toEqual(['buy|Hubby|a new grill'])
+    expect(found('The legislation would get a similar tax.')).toEqual([])
+    expect(found('She wants to get a divorce.')).toEqual([])
   })
 
   it('should let adverbs stand inside a cue and before a subject-less progressive', () => {

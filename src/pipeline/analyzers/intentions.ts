@@ -65,8 +65,10 @@ const ACTIONS: Readonly<Record<string, string>> = {
 }
 /** Verbs that state an intention only with the writer (I, we) as subject: third-person "going to get" is rarely a purchase. */
 const FIRST_PERSON_VERBS = new Set(['get', 'pick', 'report', 'suggest'])
+/** Cues of a wish or plan (not of a prediction such as "going to", "will"). */
+const DESIRE_CUES = new Set(['want', 'wants', 'wanna', 'plan', 'plans', 'planning', 'thinking', 'looking', 'saving', 'hoping', 'hope', 'hopes', 'would', "'d", 'intend', 'intends', 'considering'])
 /** "get" is no purchase with these objects ("get a refund", "get an error", "get my money back"). */
-const GET_NOT_BUY = new Set(['refund', 'money', 'error', 'headache', 'answer', 'reply', 'response', 'chance', 'idea', 'job', 'help', 'rest', 'sleep', 'lot', 'bit', 'feeling', 'message', 'email', 'call', 'notification', 'result', 'results', 'grade', 'discount', 'deal', 'rid', 'back', 'ready', 'better', 'worse'])
+const GET_NOT_BUY = new Set(['refund', 'money', 'error', 'headache', 'answer', 'reply', 'response', 'chance', 'idea', 'job', 'help', 'rest', 'sleep', 'lot', 'bit', 'feeling', 'message', 'email', 'call', 'notification', 'result', 'results', 'grade', 'discount', 'deal', 'rid', 'back', 'ready', 'better', 'worse', 'divorce', 'degree', 'promotion', 'raise', 'married', 'vaccine', 'shot', 'test', 'diagnosis', 'license', 'licence', 'visa', 'permit', 'loan', 'mortgage', 'place', 'seat', 'date', 'look', 'word', 'point', 'break', 'win', 'revenge'])
 /** "take" is a learning intention only with these objects ("take a cooking class", "take piano lessons"). */
 const LEARNING_OBJECTS = new Set(['class', 'classes', 'course', 'courses', 'lesson', 'lessons', 'workshop', 'workshops', 'tutorial', 'tutorials', 'degree', 'masterclass', 'bootcamp'])
 /** Quantity and container nouns that an "of" phrase belongs to ("hundreds of engineers", "a pair of shoes"). */
@@ -421,7 +423,8 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
           if (b >= 0 && PRONOUNS.has(lw[b]!)) who = toks[b]!.text
         }
         if (who === '') continue
-        if (FIRST_PERSON_VERBS.has(verb) && !FIRST_PERSON.has(who.toLowerCase())) continue
+        // (a wish or plan of another person to "get" a thing is a purchase too: "Hubby wants to get a new grill")
+        if (FIRST_PERSON_VERBS.has(verb) && !FIRST_PERSON.has(who.toLowerCase()) && !(verb === 'get' && DESIRE_CUES.has(cue[0]!) && (!/^(would|'d)$/.test(cue[0]!) || /^(like|love)$/.test(cue[1]!)))) continue
         // A bare verb ("I recommend") is an intention only for recommend/complain with a first-person subject.
         if (bare && (!PRESENT_TYPES.has(type) || !FIRST_PERSON.has(who.toLowerCase()))) continue
         if (bare && verbTok.pos !== 'VERB' && verbTok.pos !== 'AUX') continue
