@@ -480,6 +480,12 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       // Nor a small word that a title-case or capitals headline capitalises ("Hamilton Joins Ferrari For 2025 Season":
       // the name is Ferrari): no name ends in a preposition, article or conjunction.
       if (headline[idx[a] ?? 0] === 1) while (b > a + 1 && TITLE_SMALL.has((words[b - 1] ?? '').toLowerCase())) b--
+      // Nor a word in lower case after it when the writer capitalises names ("the Eagles organisation", "First Union
+      // bank", "Huize county").
+      if (writesCapitals && /^\p{Ll}+$/u.test(words[b - 1] ?? '')) {
+        while (b > a + 1 && /^\p{Ll}+$/u.test(words[b - 1] ?? '')) b--
+        while (b > a + 1 && !HAS_ALNUM.test(words[b - 1] ?? '')) b--
+      }
       if (a === b) continue
       // A generational suffix after a person's name is part of it ("Martin Luther King Jr.", "Ken Griffey Jr",
       // "Martin Luther King III"), as in CoNLL.

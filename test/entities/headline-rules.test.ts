@@ -108,4 +108,17 @@ describe('headline and short-text span rules', () => {
     const out = extractEntities(annotator.annotate('Cambodia \'s King Norodom Sihamoni pardoned the editor.'), withTitle, loadEntityLexicons())
     expect(out.filter((e) => e.entity_type === 'Person').map((e) => e.title)).toEqual(['Norodom Sihamoni'])
   })
+
+  it('ends no name in a lower-case word when the writer capitalises names', () => {
+    // The tagger runs on into the noun after the name (as with 'the Eagles organisation' in eng.testa).
+    const runOn: EntityTagger = {
+      tag: () => [],
+      tagDocument: (sentences) => sentences.map((ws) => { const k = ws.indexOf('Union'); return k < 1 ? [] : [{ type: 'ORG' as const, start: k - 1, end: k + 2, confidence: 0.95 }] }),
+      trained: {},
+    }
+    const out = extractEntities(annotator.annotate('An economist at First Union bank said so.'), runOn, loadEntityLexicons())
+    expect(out.filter((e) => e.entity_type === 'Company').map((e) => e.title)).toEqual(['First Union'])
+    // An HTML entity after a name is no part of it.
+    expect(typed('A study funded by Goldman Sachs &amp; JP Morgan?')).toContain('Company:Goldman Sachs')
+  })
 })
