@@ -140,6 +140,14 @@ describe('intentions', () => {
     expect(found("We're planning to switch our team to Slack.")).toEqual(['quit|We|Slack'])
     expect(found("I'm thinking of picking up a used Switch for my kids.")).toEqual(['buy|I|a used Switch'])
     expect(found('My sister is going to visit us in June.')).toEqual(['visit|My sister|us'])
+    expect(found('Our startup wants to hire a head of marketing.')).toEqual(['hire|Our startup|a head of marketing'])
+  })
+
+  it('should read a future obligation of the writer and short request words', () => {
+    expect(found("I'm going to have to return the blender, it leaks everywhere.")).toEqual(['complain|I|the blender'])
+    expect(found('One of these guys will have to leave a legacy.')).toEqual([])
+    expect(found('Pls cancel my order, I found it cheaper elsewhere.')).toEqual(['quit|I|my order'])
+    expect(found('Kindly cancel my subscription.')).toEqual(['quit|I|my subscription'])
   })
 })
 
@@ -269,6 +277,11 @@ describe('opinions', () => {
     expect(withEntities('"We are staying in Europe," Volvo Cars chief executive Jim Rowan told the Financial Times.', jr)).toEqual(['Jim Rowan|We are staying in Europe'])
     const ml = [['Mick Lynch', 'Person', 'Mick Lynch'], ['BBC', 'Company', 'BBC']] as [string, string, string][]
     expect(withEntities('The strike will continue until pay is restored, union leader Mick Lynch told the BBC.', ml)).toEqual(['Mick Lynch|The strike will continue until pay is restored'])
+    const tb = [['Monzo', 'Company', 'Monzo'], ['Tom Blomfield', 'Person', 'Tom Blomfield']] as [string, string, string][]
+    expect(withEntities('"Our goal is simple: make banking easy," says Monzo founder Tom Blomfield.', tb)).toEqual(['Tom Blomfield|Our goal is simple: make banking easy'])
+    expect(withEntities('"Our goal is simple," says Monzo.', tb)).toEqual(['Monzo|Our goal is simple'])
+    const ah = [['Chief Financial Officer', 'Job Title', 'Chief Financial Officer'], ['Amy Hood', 'Person', 'Amy Hood']] as [string, string, string][]
+    expect(withEntities('The company expects revenue to grow, Chief Financial Officer Amy Hood said on a conference call.', ah)).toEqual(['Amy Hood|The company expects revenue to grow'])
   })
 
   const speakers = ['Tim Cook', 'Angela Merkel', 'Maria Lopez', 'Satya Nadella']

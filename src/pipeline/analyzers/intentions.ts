@@ -65,6 +65,10 @@ const ACTIONS: Readonly<Record<string, string>> = {
 }
 /** Verbs that state an intention only with the writer (I, we) as subject: third-person "going to get" is rarely a purchase. */
 const FIRST_PERSON_VERBS = new Set(['get', 'pick', 'report', 'suggest'])
+/** Words that open a support request ("Please cancel my plan", "pls cancel my order"). */
+const REQUEST_WORDS = new Set(['please', 'pls', 'plz', 'kindly'])
+/** Role nouns whose "of" phrase belongs to them in an object ("hire a head of marketing"). */
+const OF_ROLES = new Set(['head', 'director', 'manager', 'chief', 'professor', 'teacher', 'editor', 'president', 'secretary', 'vp', 'officer', 'lecturer'])
 /** Cues of a wish or plan (not of a prediction such as "going to", "will"). */
 const DESIRE_CUES = new Set(['want', 'wants', 'wanna', 'plan', 'plans', 'planning', 'thinking', 'looking', 'saving', 'hoping', 'hope', 'hopes', 'would', "'d", 'intend', 'intends', 'considering'])
 /** "get" is no purchase with these objects ("get a refund", "get an error", "get my money back"). */
@@ -109,7 +113,9 @@ const CUES: readonly (readonly string[])[] = [
   ['determined', 'to', 'V'], ['wish', 'to', 'V'], ['wishes', 'to', 'V'], ['ready', 'to', 'V'], ['getting', 'ready', 'to', 'V'], ['have', 'to', 'V'],
   ['has', 'to', 'V'], ['gotta', 'V'], ['time', 'to', 'V'], ['plan', 'on', 'ING'], ['plans', 'on', 'ING'], ['meaning', 'to', 'V'], ['wanting', 'to', 'V'],
   // A support request: "Please cancel my subscription" (quit only).
-  ['please', 'V'], ['want', 'ta', 'V'], ['wan', 'na', 'V'], ['gon', 'na', 'V'], ['decided', 'to', 'V'], ['have', 'decided', 'to', 'V'], ['hope', 'to', 'V'], ['hopes', 'to', 'V'],
+  ['please', 'V'], ['pls', 'V'], ['plz', 'V'], ['kindly', 'V'], ['want', 'ta', 'V'],
+  // An obligation the writer takes on: "I'm going to have to return it", "we'll have to cancel".
+  ['going', 'to', 'have', 'to', 'V'], ['gonna', 'have', 'to', 'V'], ['will', 'have', 'to', 'V'], ["'ll", 'have', 'to', 'V'], ['wan', 'na', 'V'], ['gon', 'na', 'V'], ['decided', 'to', 'V'], ['have', 'decided', 'to', 'V'], ['hope', 'to', 'V'], ['hopes', 'to', 'V'],
   ['need', 'to', 'V'], ['needs', 'to', 'V'], ['about', 'to', 'V'], ['ready', 'to', 'V'], ['looking', 'to', 'V'],
   // A support email: "I am writing to complain about ...", "I'm writing to cancel my plan".
   ['writing', 'to', 'V'],
@@ -231,8 +237,8 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
     if (TIME_WORDS.has(w) || ((w === 'this' || w === 'that') && e > o - 1 && TIME_WORDS.has(lw[e + 1] ?? '')) || (w === 'one' && lw[e + 1] === 'day')) break
     // A relative pronoun after the noun ends the object ("another phone that dies in a week").
     if ((w === 'that' || w === 'which' || w === 'who') && e > o && /^(NOUN|PROPN)$/.test(toks[e - 1]!.pos)) break
-    // "hundreds of engineers", "a pair of shoes": the "of" phrase belongs to the quantity.
-    if (w === 'of' && e > o && QUANTITY_OF.has(lw[e - 1]!) && toks[e + 1] !== undefined && /^(NOUN|PROPN|ADJ|NUM|DET)$/.test(toks[e + 1]!.pos)) {
+    // "hundreds of engineers", "a pair of shoes", "a head of marketing": the "of" phrase belongs to the quantity or role.
+    if (w === 'of' && e > o && (QUANTITY_OF.has(lw[e - 1]!) || OF_ROLES.has(lw[e - 1]!)) && toks[e + 1] !== undefined && /^(NOUN|PROPN|ADJ|NUM|DET)$/.test(toks[e + 1]!.pos)) {
       e++
       continue
     }
@@ -399,7 +405,7 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         let who = ''
         let subjStart = j + 1
         // A support request is the writer's ("Dear team, please cancel my plan").
-        if (cue[0] === 'please') j = -1
+        if (REQUEST_WORDS.has(cue[0]!)) j = -1
         // "I'm", "we're", and the apostrophe-less "im", "ive" of tweets.
         const contracted = j >= 0 ? (/^(i|we|you|he|she|they)['’](m|re|ve|d|ll|s)$/.exec(lw[j]!) ?? /^(i)(m|ve)$/.exec(lw[j]!)) : null
         if (j >= 0 && PRONOUNS.has(lw[j]!)) {
@@ -424,6 +430,8 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         }
         if (who === '') continue
         // (a wish or plan of another person to "get" a thing is a purchase too: "Hubby wants to get a new grill")
+        // An obligation in the future is the writer's plan only ("I'm going to have to return it"; "these guys will have to leave a legacy" is none).
+        if (cue.length > 3 && cue[cue.length - 3] === 'have' && !FIRST_PERSON.has(who.toLowerCase())) continue
         if (FIRST_PERSON_VERBS.has(verb) && !FIRST_PERSON.has(who.toLowerCase()) && !(verb === 'get' && DESIRE_CUES.has(cue[0]!) && (!/^(would|'d)$/.test(cue[0]!) || /^(like|love)$/.test(cue[1]!)))) continue
         // A bare verb ("I recommend") is an intention only for recommend/complain with a first-person subject.
         if (bare && (!PRESENT_TYPES.has(type) || !FIRST_PERSON.has(who.toLowerCase()))) continue
@@ -436,7 +444,7 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         const opening = afterContraction && before < 0
         if (afterContraction && !opening && !/^(i|we|they|you)['’](m|re)$/.test(lw[before] ?? '')) continue
         // "Please cancel ...", also after a greeting ("Dear support team, please cancel my membership").
-        if (cue[0] === 'please' && (type !== 'quit' || (i !== 0 && lw[i - 1] !== ','))) continue
+        if (REQUEST_WORDS.has(cue[0]!) && (type !== 'quit' || (i !== 0 && lw[i - 1] !== ','))) continue
         if (cue[0] === 'time' && i !== 0) continue
         const progressive = afterContraction || (cue.length === 2 && cue[1] === 'ING' && /^(am|'m|are|'re|is)$/.test(cue[0]!))
         if (progressive && !PROGRESSIVE_TYPES.has(type) && type !== 'hire' && !(PROGRESSIVE_FIRST_PERSON_TYPES.has(type) && FIRST_PERSON.has(who.toLowerCase()))) continue

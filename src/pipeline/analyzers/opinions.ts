@@ -221,6 +221,16 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
       if (!isName(p)) break
       e = p + 1
     }
+    // An organisation and a role before a Person ("says Monzo founder Tom Blomfield"): the Person.
+    if (!isPersonAt(b)) {
+      let r = e
+      while (r < e + 4 && toks[r] !== undefined && (ROLE_WORDS.has(lw[r]!) || (toks[r]!.pos === 'NOUN' && /^\p{Ll}/u.test(toks[r]!.text)) || (entityAt.has(r) && !speakerEntity(entityAt.get(r))))) r++
+      if (r > e && isPersonAt(r)) {
+        let pe = r
+        while (isName(pe) || NAME_PARTICLES.has(lw[pe] ?? '')) pe++
+        return { from: r, to: pe }
+      }
+    }
     return { from: b, to: e }
   }
   /** The speaker run ending at k going left. */
@@ -579,7 +589,7 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
           // `CLAUSE, X said.` without quote marks ("The talks went well, Scholz told reporters.").
           // (a role may stand between the comma and the name: "…, union leader Mick Lynch told the BBC.")
           let comma = s.from - 1
-          while (comma > first && comma > s.from - 4 && lw[comma] !== ',' && ((toks[comma]!.pos === 'NOUN' && /^\p{Ll}/u.test(toks[comma]!.text)) || ROLE_WORDS.has(lw[comma]!) || HONORIFICS.has(lw[comma]!))) comma--
+          while (comma > first && comma > s.from - 5 && lw[comma] !== ',' && ((toks[comma]!.pos === 'NOUN' && /^\p{Ll}/u.test(toks[comma]!.text)) || ROLE_WORDS.has(lw[comma]!) || HONORIFICS.has(lw[comma]!) || (entityAt.has(comma) && !speakerEntity(entityAt.get(comma))))) comma--
           if (SPEECH.has(lw[k]!) && comma > first && lw[comma] === ',' && isClause(lineStartIn(first, comma), comma) && endsAfter(k + 1, last, true)) {
             const speaker = resolve(s)
             if (speaker !== undefined) {
