@@ -338,6 +338,10 @@ const DAY_OR_MONTH = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sund
 const PLACE_HEAD = new Set(['District', 'Province', 'Prefecture', 'Street', 'Avenue', 'Island', 'Islands', 'River', 'Strait', 'Peninsula'])
 /** Last words of an event's name (a tournament, race, festival): the span is the event, not a place or body. */
 const EVENT_HEAD = new Set(['Open', 'Marathon', 'Cup', 'Championship', 'Championships', 'Games', 'Olympics', 'Festival', 'Prix', 'Tournament', 'Trophy', 'Classic', 'Awards', 'Prize'])
+/** The word written with one capital then lower case ("OPEN" and "Open" -> "Open"), or '' when it is not capitalised. */
+const titleWord = (w: string | undefined): string => (w !== undefined && /^\p{Lu}/u.test(w) ? w.charAt(0) + w.slice(1).toLowerCase() : '')
+/** Whether a capitalised word is a last word of an event's name. */
+const isEventHead = (w: string | undefined): boolean => EVENT_HEAD.has(titleWord(w))
 /** A Roman numeral of two letters or more (an edition after an event's name: "Super Bowl LVIII"). */
 const ROMAN_NUMERAL = /^(?=[MDCLXVI]{2})M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$/
 /** Broadcasters in wire-service credits. */
@@ -557,6 +561,9 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       // A name whose last word names a kind of event is the event, which has no contract type ("Hong Kong Open",
       // "Boston Marathon", "Dubai Desert Classic"), as CoNLL tags it (MISC).
       if (b - a > 1 && EVENT_HEAD.has(words[b - 1] ?? '')) continue
+      // ... and so is a place or body named just before one ("the Hong Kong Open title", "BERLIN GRAND PRIX"), but
+      // not a host city before the Olympics ("the Berlin Olympics": CoNLL tags Berlin a place).
+      if (span.type !== 'PER' && ((isEventHead(words[b]) && titleWord(words[b]) !== 'Olympics') || (titleWord(words[b]) === 'Grand' && titleWord(words[b + 1]) === 'Prix'))) continue
       // A dateline in capitals before a wire credit is a place ("LOS ANGELES (AP)").
       if (type !== 'Place' && a === 0 && words.slice(a, b).every((w) => !/\p{Ll}/u.test(w)) && words[b] === '(' && WIRE_SERVICE.has(words[b + 1] ?? '') && words[b + 2] === ')') type = 'Place'
       const phrase = lowers.slice(start, last + 1).join(' ')

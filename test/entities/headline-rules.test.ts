@@ -34,6 +34,9 @@ describe('headline and short-text span rules', () => {
     expect(typed('Nolan Henke leads the Greater Milwaukee Open after 62').some((e) => e.includes('Open'))).toBe(false)
     expect(typed('Dubai Desert Classic: McIlroy Two Clear').some((e) => e.includes('Classic'))).toBe(false)
     expect(typed('Kansas City Chiefs Win Super Bowl LVII')).toEqual(['Company:Kansas City Chiefs'])
+    // A place named just before an event word is part of the event, except a host city before the Olympics.
+    expect(typed('GOLF - LEADING SCORES AT GREATER PORTLAND OPEN .').some((e) => e.startsWith('Place:'))).toBe(false)
+    expect(typed('She won gold at the Berlin Olympics.')).toContain('Place:Berlin')
   })
 
   it('carries a product name through a word before its model number, and keeps the maker before it', () => {
