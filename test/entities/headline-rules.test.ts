@@ -70,6 +70,9 @@ describe('headline and short-text span rules', () => {
     expect(typed('Deliveroo shares jump on takeover talk')).toEqual(['Company:Deliveroo'])
     expect(typed('Glencore gets HK nod for planned $10 billion IPO')).toContain('Company:Glencore')
     expect(typed('UNESCO names new heritage sites')).toEqual(['Company:UNESCO'])
+    expect(typed('Markets expect the Fed to hold rates in September.')).toContain('Company:Fed')
+    expect(typed('Fed up with the delays, passengers left the airport.').some((e) => e.includes('Fed'))).toBe(false)
+    expect(typed('Suu Kyi spoke to reporters in Yangon.')).toContain('Person:Suu Kyi')
   })
 
   it('gives the tagger a list number cut off by the sentence splitter as the first word of the next sentence', () => {
