@@ -280,6 +280,11 @@ describe('opinions', () => {
     const tb = [['Monzo', 'Company', 'Monzo'], ['Tom Blomfield', 'Person', 'Tom Blomfield']] as [string, string, string][]
     expect(withEntities('"Our goal is simple: make banking easy," says Monzo founder Tom Blomfield.', tb)).toEqual(['Tom Blomfield|Our goal is simple: make banking easy'])
     expect(withEntities('"Our goal is simple," says Monzo.', tb)).toEqual(['Monzo|Our goal is simple'])
+    const kg = [['Kristalina Georgieva', 'Person', 'Kristalina Georgieva']] as [string, string, string][]
+    expect(withEntities('Kristalina Georgieva put it bluntly: "The world is poorer than it should be."', kg)).toEqual(['Kristalina Georgieva|The world is poorer than it should be'])
+    expect(withEntities('The sign on the door of Kristalina Georgieva read: "Closed for the day."', kg)).toEqual([])
+    const mo = [["Michael O'Leary", 'Person', "Michael O'Leary"], ['Ryanair', 'Company', 'Ryanair']] as [string, string, string][]
+    expect(withEntities('"People want cheaper flights," said Michael O\'Leary, the chief executive of Ryanair, adding that fares would fall.', mo)).toEqual(["Michael O'Leary|People want cheaper flights", "Michael O'Leary|fares would fall"])
     const ah = [['Chief Financial Officer', 'Job Title', 'Chief Financial Officer'], ['Amy Hood', 'Person', 'Amy Hood']] as [string, string, string][]
     expect(withEntities('The company expects revenue to grow, Chief Financial Officer Amy Hood said on a conference call.', ah)).toEqual(['Amy Hood|The company expects revenue to grow'])
   })

@@ -525,6 +525,13 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
       else if (b >= 0 && lw[from - 1] !== undefined && lw[b + 1] === ':') {
         const s = speakerLeft(b)
         if (s !== undefined && (s.from === 0 || toks[s.from - 1]!.sentence !== toks[s.from]!.sentence || /^[.\n]$/.test(lw[s.from - 1]!))) sp = s
+        // A Person opening the sentence, a short verb phrase and a colon: `Georgieva put it bluntly: "…"`.
+        else {
+          let st = b
+          while (st > 0 && st > b - 9 && toks[st - 1]!.sentence === toks[b]!.sentence) st--
+          const run = isPersonAt(st) && (st === 0 || toks[st - 1]!.sentence !== toks[st]!.sentence) ? speakerRight(st) : undefined
+          if (run !== undefined && run.from === st && run.to <= b && b - run.to < 5 && toks[run.to]!.pos === 'VERB' && toks.slice(run.to, b + 1).every((t) => t.kind !== 'punctuation')) sp = run
+        }
       }
     }
     let speaker = sp === undefined ? undefined : resolve(sp)
@@ -536,6 +543,19 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     if (speaker === undefined) continue
     emit(from, to, speaker)
     previous = { speaker, close: q.close }
+    // `"…," said X, the chief executive, adding that CLAUSE`: a second, reported opinion of the same speaker.
+    {
+      const after = firstAtOrAfter(q.close + 1)
+      const sent = toks[after]?.sentence
+      for (let y = after; y < toks.length - 3 && toks[y]!.sentence === sent && !OPEN.has(toks[y]!.text); y++) {
+        if (lw[y] === ',' && /^(adding|saying|noting|warning|arguing|explaining|insisting)$/.test(lw[y + 1]!) && lw[y + 2] === 'that') {
+          let end = y + 3
+          while (end < toks.length && toks[end]!.sentence === sent && !OPEN.has(toks[end]!.text)) end++
+          emit(y + 3, end, speaker)
+          break
+        }
+      }
+    }
   }
   const inQuote = (offset: number): boolean => covered.some(([a, b]) => offset >= a && offset < b) || allQuotes.some((q) => offset >= q.open && offset <= q.close)
   // 2. Reported speech and "according to", sentence by sentence, outside quotes: word ranges of the sentences
