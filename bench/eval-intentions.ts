@@ -32,6 +32,7 @@ const files: [string, string][] =
           ['intentions-fresh3.json', 'fresh3 (written by a helper that had not read the analyzer, before measuring)'],
           ['intentions-fresh4.json', 'fresh4 (written after the rule changes on fresh3, before measuring)'],
           ['intentions-fresh5.json', 'fresh5 (written blind by a helper that had read neither the analyzer nor the other sets, before measuring)'],
+          ['intentions-fresh6.json', 'fresh6 (written after the fresh3/fresh4 rule changes, before measuring)'],
         ] as const
       )
         .map(([f, label]): [string, string] => [resolve(repo, 'test/fixtures', f), label])
