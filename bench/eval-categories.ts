@@ -28,6 +28,7 @@ import { fileURLToPath } from 'node:url'
 import { join, resolve } from 'node:path'
 import { createEngine } from '../src/index.ts'
 import { createAnnotator } from '../src/nlp/annotate.ts'
+import { refineTags } from '../src/pipeline/pos.ts'
 import { createSemanticModel, type SemanticModel } from '../src/semantic/index.ts'
 import { CORPUS_WEIGHT, loadTaxonomyModel } from '../src/semantic/taxonomy.ts'
 import { dataPath } from '../src/resources.ts'
@@ -127,7 +128,13 @@ await engine.close()
 
 // --- baselines: category-name words only ------------------------------------------------------------------
 const annotator = createAnnotator()
-const docs = stories.map((s) => annotator.annotate(s.text))
+// Annotated as the engine does (its part-of-speech refinements included), so that the ranking rows read the
+// same words with the same tags as the engine's output.
+const docs = stories.map((s) => {
+  const doc = annotator.annotate(s.text)
+  refineTags(doc)
+  return doc
+})
 const semantic = createSemanticModel()
 const iabNames = semantic.taxonomy.roots.map((r) => r.name)
 const NAME_STOP = new Set(['and', 'of', 'the', '&'])
@@ -157,10 +164,11 @@ const rankAll = (model: SemanticModel, options: CategoryOptions): string[][] =>
   docs.map((doc) => rankCategories(model, categoryText(model.vectors, doc, options), options).map((x) => x.node.name))
 const DESIGNS: Array<[string, number, CategoryOptions, boolean?]> = [
   ['names + neighbours + corpus words x2, votes, no learned head', 2, { headWeight: 0 }],
-  ['  + learned head x0.2', 2, { headWeight: 0.2 }],
   ['  + learned head x0.4', 2, { headWeight: 0.4 }],
   ['  + learned head x0.8', 2, { headWeight: 0.8 }],
+  ['  + learned head x1.2', 2, { headWeight: 1.2 }],
   ['  + learned head x1.6', 2, { headWeight: 1.6 }],
+  ['  + learned head x2.4', 2, { headWeight: 2.4 }],
   ['names + neighbours in context, cosine only (sif)', 0, { votes: false }],
   ['names + neighbours in context, + word votes', 0, {}],
   ['+ corpus words x1', 1, {}],

@@ -19,37 +19,41 @@ const CHILDREN_LIMIT = 3
 export const CATEGORY_TEMPERATURE = 0.05
 
 /**
- * Calibration of a text's best raw cosine with the categories it is ranked among: at or below
- * {@link COSINE_FLOOR} the text is taken as unrelated to all of them (confidence 0), at or above
- * {@link COSINE_FULL} as plainly about one (1), linear between. Measured on the design half of 500N-KPCrowd
- * (`bench/eval-categories.ts`): 95% of the cosines between a story and the tier-1 categories its class does not
- * map to are below 0.30; a quarter of the cosines with the category it maps to are above 0.60. A lower floor
- * (0.15) gives a category to the 36 of 250 stories whose best cosine is under 0.30, but also to short reviews and
- * plain statements ("The meeting is at 3 pm on Tuesday.") at the default threshold, so the floor stays.
+ * The confidence that a text is about the category it is ranked first for (0..1), the strength reported for that
+ * category (`strength_score`; each other category gets it times its share relative to the first's, see
+ * {@link rankCategories}). It is the largest of three readings, each linear between a floor (0) and a full
+ * value (1):
+ * - the raw cosine of the text with the category ({@link COSINE_FLOOR} .. {@link COSINE_FULL}), times the text's
+ *   evidence mass up to {@link EVIDENCE_MASS} (a text of only common words, "What a day!", says too little);
+ * - the word evidence ({@link nodeEvidence}: the summed weight x cosine of the text's words whose nearest
+ *   taxonomy node lies in the category's subtree; {@link WORD_EVIDENCE_FLOOR} .. {@link WORD_EVIDENCE_FULL}): the
+ *   cosine of a long text's mean vector is diluted by names and filler (match reports: cosine 0.16 to 0.29 with
+ *   Sports while 13 to 24 units of their words are nearest a Sports node);
+ * - the learned head's probability of the category ({@link HEAD_FLOOR} .. {@link HEAD_FULL}), times the
+ *   evidence mass up to {@link HEAD_MASS}: headlines such as "Budget Cuts Head To Latest Showdown" are near no
+ *   node but plainly about one category for the head.
+ * Chosen on the design half of 500N-KPCrowd (`bench/eval-categories.ts --design-only`; the share of stories whose
+ * first category is correct and reported at the default threshold 0.45 / at threshold 0, against a ranking top-1
+ * of 0.685): the previous calibration (cosine 0.3..0.6, words 2..10, no head, strength = share x confidence)
+ * 0.546 / 0.623 (16 of 130 stories with nothing); words 1..5, 0.577 / 0.638 (13); with the head 0.3..0.7,
+ * 0.600 / 0.646 (10); 0.2..0.6, 0.600 / 0.669 (7). A cosine full at 0.55 reports no more stories and puts a short
+ * review about nothing in the tree ("The staff were friendly, but the room was not clean.", cosine 0.416 with
+ * Food & Drink) over the default threshold. On the sample inputs, the first category reaches 0.45 for 36 of 99
+ * short texts (34 before) and 1,180 of 3,211 tweets (767 before; most of the added ones are campaign tweets
+ * filed under Politics); "The meeting is on Tuesday." and "I can't believe how bad the service was" get none.
  */
 export const COSINE_FLOOR = 0.3
 export const COSINE_FULL = 0.6
-/**
- * Calibration of a text's word evidence for a category ({@link nodeEvidence}: the summed weight x cosine of its
- * words whose nearest taxonomy node lies in the category's subtree): at or below {@link WORD_EVIDENCE_FLOOR} it
- * adds nothing to the confidence, at or above {@link WORD_EVIDENCE_FULL} the text is plainly about the category,
- * linear between; the confidence is the larger of this and the cosine's. The cosine of a long text's mean vector
- * is diluted by names and filler (match reports: cosine 0.16 to 0.29 with Sports while 13 to 24 units of their
- * words are nearest a Sports node), so a long text that many words tie to its first category is confident of it
- * whatever its cosine. Chosen on the design half of 500N-KPCrowd (`bench/eval-categories.ts --design-only`, as
- * reported at threshold 0: floor 3 0.592/0.738, 2 0.592/0.746, 1 0.600/0.762) and on the sample inputs: with the
- * floor at 1, 71 of 3,211 tweets and 7 of 100 short texts got a faint category they were not near before,
- * several not sensible ("Terrific! Gets your brand ... testimonials" -> Home & Garden); at 2 one short text does
- * ("Mayor admits to reading while driving" -> Automotive). A short text needs 5.6 to reach the default threshold
- * 0.45; the most among those samples is 3.6 ("Lexus driver killed in Hwy. 401 crash", Automotive).
- */
-export const WORD_EVIDENCE_FLOOR = 2
-export const WORD_EVIDENCE_FULL = 10
+export const WORD_EVIDENCE_FLOOR = 1
+export const WORD_EVIDENCE_FULL = 5
+export const HEAD_FLOOR = 0.2
+export const HEAD_FULL = 0.6
 /**
  * Importance a text's words must sum to (SIF weights, 0..1 each: a rare word about 1, "day" or "like" under 0.1)
- * for full confidence; a text of only common words ("What a day!") says too little to be classified.
+ * for full confidence from the cosine ({@link EVIDENCE_MASS}) or from the head ({@link HEAD_MASS}).
  */
 export const EVIDENCE_MASS = 1
+export const HEAD_MASS = 2
 
 /** Confidence that a text is about a category, from their cosine and the text's evidence (0..1). */
 export function categoryConfidence(cosine: number, text: TextVector): number {
@@ -61,10 +65,13 @@ function evidenceMass(text: TextVector): number {
   return text.terms.reduce((a, t) => a + t.weight, 0)
 }
 
-function confidence(cosine: number, mass: number, words = 0): number {
-  const c = Math.min(1, Math.max(0, (cosine - COSINE_FLOOR) / (COSINE_FULL - COSINE_FLOOR)))
-  const w = Math.min(1, Math.max(0, (words - WORD_EVIDENCE_FLOOR) / (WORD_EVIDENCE_FULL - WORD_EVIDENCE_FLOOR)))
-  return Math.max(c * Math.min(1, mass / EVIDENCE_MASS), w)
+const ramp = (x: number, floor: number, full: number): number => Math.min(1, Math.max(0, (x - floor) / (full - floor)))
+
+function confidence(cosine: number, mass: number, words = 0, head = 0): number {
+  const c = ramp(cosine, COSINE_FLOOR, COSINE_FULL) * Math.min(1, mass / EVIDENCE_MASS)
+  const w = ramp(words, WORD_EVIDENCE_FLOOR, WORD_EVIDENCE_FULL)
+  const h = ramp(head, HEAD_FLOOR, HEAD_FULL) * Math.min(1, mass / HEAD_MASS)
+  return Math.max(c, w, h)
 }
 
 /** Least cosine between a word and its nearest taxonomy node for the word to vote for that node's tier-1 branch. */
@@ -117,7 +124,7 @@ export interface CategoryOptions extends EmbedOptions {
   readonly otherPosWeight?: number
   /** Weight of the learned head's probabilities ({@link HEAD_WEIGHT}; 0: similarity alone). */
   readonly headWeight?: number
-  /** Whether word evidence counts in the confidence besides the cosine ({@link WORD_EVIDENCE_FLOOR}). @defaultValue true */
+  /** Whether word evidence and the head's probability count in the confidence besides the cosine ({@link confidence}). @defaultValue true */
   readonly wordEvidence?: boolean
 }
 
@@ -139,9 +146,10 @@ export const TITLE_WEIGHT = 2
  * Weight of the learned head (`SemanticModel.head`: logistic regression from the text vector to the tier-1
  * categories, trained on a labelled news corpus and the taxonomy's own node descriptions) in a tier-1 node's
  * score: its probability times this is added to cosine + vote share. Chosen on the design half of 500N-KPCrowd
- * (`bench/eval-categories.ts --design-only`: 0.2, 0.4, 0.8, 1.6 measured; 0.8 best top-1 and top-3 together).
+ * (`bench/eval-categories.ts --design-only`, ranking top-1/top-3 with the head of 31,568 HuffPost stories and
+ * headlines: x0.8 0.669/0.823, x1.2 0.677/0.831, x1.6 0.685/0.831, x2.4 0.677/0.831).
  */
-export const HEAD_WEIGHT = 0.8
+export const HEAD_WEIGHT = 1.6
 
 /**
  * The vector a text is classified by: its words weighted by importance (`spanVector`), the first sentence's
@@ -202,27 +210,26 @@ export function softVotes(semantic: SemanticModel, text: TextVector): number[] {
 
 /**
  * Each node's share among `nodes` (a softmax of their scores: cosine with the text, plus `extra`, at
- * {@link CATEGORY_TEMPERATURE}), its raw cosine, and its strength: share x the confidence that the text is about
- * the first of them (from its cosine, or from its word evidence when that is more, {@link WORD_EVIDENCE_FLOOR}),
- * so that strength keeps the ranking's order.
+ * {@link CATEGORY_TEMPERATURE}), its raw cosine, and its strength: the confidence that the text is about the
+ * first of them ({@link confidence}: from its cosine, its word evidence when `evidence` is given, its head
+ * probability when `head` is given) for the first, and that times the node's share relative to the first's for
+ * the others, so that strength keeps the ranking's order and a clear first category is reported whole.
  */
-function shares(text: TextVector, nodes: readonly TaxonomyModelNode[], extra?: readonly number[], evidence?: Float64Array): RankedCategory[] {
+function shares(text: TextVector, nodes: readonly TaxonomyModelNode[], extra?: readonly number[], evidence?: Float64Array, head?: ArrayLike<number>): RankedCategory[] {
   const cosines = nodes.map((n) => dot(text.vector, n.branch))
   const scores = cosines.map((c, i) => c + (extra?.[i] ?? 0))
   const max = Math.max(...scores)
   const e = scores.map((c) => Math.exp((c - max) / CATEGORY_TEMPERATURE))
   const sum = e.reduce((a, x) => a + x, 0)
   const mass = evidenceMass(text)
-  // One confidence for the text among these siblings, from the cosine (or word evidence) of the one it is ranked first for: the
-  // strengths then keep the order of the shares (the ranking), and a text that the first is not near gets none.
+  // One confidence for the text among these siblings, from the one it is ranked first for: the strengths then
+  // keep the order of the shares (the ranking), and a text that the first is not near gets none.
   let first = 0
   for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[first]!) first = i
   const firstNode = nodes[first]
-  const conf = confidence(cosines[first] ?? 0, mass, firstNode === undefined ? 0 : (evidence?.[firstNode.index] ?? 0))
-  return nodes.map((node, i) => {
-    const share = e[i]! / sum
-    return { node, share, cosine: cosines[i]!, strength: share * conf }
-  })
+  const conf = firstNode === undefined ? 0 : confidence(cosines[first]!, mass, evidence?.[firstNode.index] ?? 0, head?.[first] ?? 0)
+  // The first takes the whole confidence (e[first] = 1); each other its share relative to the first's.
+  return nodes.map((node, i) => ({ node, share: e[i]! / sum, cosine: cosines[i]!, strength: e[i]! * conf }))
 }
 
 /** A node ranked for a text. */
@@ -232,7 +239,7 @@ export interface RankedCategory {
   readonly share: number
   /** Raw cosine of the text with the node's branch vector. */
   readonly cosine: number
-  /** Calibrated strength: share x confidence (0 for an unrelated text). */
+  /** Calibrated strength: the confidence for the first node, times the share relative to the first's for the others (0 for an unrelated text). */
   readonly strength: number
 }
 
@@ -254,9 +261,11 @@ export type CategoriesSection = readonly FoundCategory[]
  * Rank the tier-1 categories of the built-in taxonomy for a text. A node is scored by the cosine between the
  * text's vector (importance-weighted words, {@link categoryText}) and the node's branch vector (its words and
  * its subtree's), plus its share of the words' votes ({@link rootVotes}); its share is a softmax of those scores
- * among the tier-1 nodes, and its strength that share times the confidence that the text is about it at all
- * ({@link categoryConfidence}: raw cosine above a floor, enough evidence; or enough of its words nearest the
- * category, {@link WORD_EVIDENCE_FLOOR}), so that an unrelated or contentless text gets no strong category.
+ * among the tier-1 nodes, plus the learned head's probability x {@link HEAD_WEIGHT}; its share is a softmax of
+ * those scores among the tier-1 nodes. The first node's strength is the confidence that the text is about it
+ * at all ({@link confidence}: raw cosine above a floor with enough evidence, enough of its words nearest the
+ * category, or the head's probability), so that an unrelated or contentless text gets no strong category and a
+ * clear one gets its first category whole; every other node's is that times its share relative to the first's.
  * `evidence` is the text's {@link nodeEvidence} (computed here when not given), for the votes; `confidenceEvidence`
  * the one the confidence reads (the engine gives that of the plain text vector, each word at its own importance,
  * without the headline and noun emphasis of {@link categoryText}, which aims the vector but adds no evidence: the
@@ -273,18 +282,21 @@ export function rankCategories(
   let extra = options.votes === false ? undefined : options.softVotes === true ? softVotes(semantic, text) : rootVotes(semantic, text, evidence)
   const hw = options.headWeight ?? HEAD_WEIGHT
   const head = hw > 0 ? semantic.head : undefined
+  let p: Float64Array | undefined
   if (head !== undefined) {
-    const p = headProbabilities(head, text.vector)
+    p = headProbabilities(head, text.vector)
     extra = Array.from(p, (x, i) => hw * x + (extra?.[i] ?? 0))
   }
-  return shares(text, semantic.taxonomy.roots, extra, options.wordEvidence === false ? undefined : confidenceEvidence).sort(byStrength)
+  const cosineOnly = options.wordEvidence === false
+  return shares(text, semantic.taxonomy.roots, extra, cosineOnly ? undefined : confidenceEvidence, cosineOnly ? undefined : p).sort(byStrength)
 }
 
 /**
  * `auto_categories`: the text classified into the built-in taxonomy (IAB Tech Lab Content Taxonomy 3.1,
- * `lexicons/en/iab-taxonomy.tsv`). `strength_score` is calibrated (see {@link rankCategories}): a tier-1
- * category's share among the tier-1 categories times the confidence that the text is about it; a
- * sub-category's share among its siblings times its own confidence, at most its parent's strength. Tier-1
+ * `lexicons/en/iab-taxonomy.tsv`). `strength_score` is calibrated (see {@link rankCategories}): the first tier-1
+ * category's is the confidence that the text is about it, another's that times its share relative to the
+ * first's; a sub-category's is the same among its siblings (with its own confidence, from cosine and word
+ * evidence), at most its parent's strength. Tier-1
  * categories whose strength is above 0 and reaches `concept_topics_threshold` (its older name is
  * `categories_threshold`; 0.45 by default) are reported, strongest first, up to `auto_categories_limit`; under
  * each, up to three sub-categories that reach it too, recursively to the deepest tier. `type` is `node` for a category that has
@@ -319,7 +331,7 @@ export function createCategoriesAnalyzer(semantic: SemanticModel): Analyzer {
         node,
         strength: round4(strength),
         sentiment: nodeSentiment(semantic, doc, text, node, sentiment, bySpans),
-        // A sub-category's strength: its own (share among its siblings x confidence), at most its parent's.
+        // A sub-category's strength: its own among its siblings (see shares), at most its parent's.
         categories: shares(text, node.children, undefined, plain)
           .sort(byStrength)
           .map((x) => ({ c: x.node, s: Math.min(strength, x.strength) }))
