@@ -45,19 +45,23 @@ export function parseCategoryHead(text: string, taxonomy: TaxonomyModel, dims: n
  * others).
  */
 export function headProbabilities(head: CategoryHead, vector: Float32Array): Float64Array {
-  const out = new Float64Array(head.rows.length)
-  const z = new Float64Array(head.rows.length).fill(-Infinity)
+  const n = head.rows.length
+  const dims = head.dims
+  const out = new Float64Array(n)
+  const z = new Float64Array(n).fill(-Infinity)
   let max = -Infinity
-  head.rows.forEach((w, i) => {
-    if (w === undefined) return
-    let s = w[head.dims]!
-    for (let d = 0; d < head.dims; d++) s += w[d]! * vector[d]!
+  // Plain loops (no closures): this runs once per text analysed.
+  for (let i = 0; i < n; i++) {
+    const w = head.rows[i]
+    if (w === undefined) continue
+    let s = w[dims]!
+    for (let d = 0; d < dims; d++) s += w[d]! * vector[d]!
     z[i] = s
     if (s > max) max = s
-  })
+  }
   if (max === -Infinity) return out
   let sum = 0
-  for (let i = 0; i < z.length; i++) if (z[i] !== -Infinity) sum += out[i] = Math.exp(z[i]! - max)
-  for (let i = 0; i < out.length; i++) out[i]! /= sum
+  for (let i = 0; i < n; i++) if (z[i] !== -Infinity) sum += out[i] = Math.exp(z[i]! - max)
+  for (let i = 0; i < n; i++) out[i]! /= sum
   return out
 }
