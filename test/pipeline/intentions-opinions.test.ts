@@ -149,6 +149,33 @@ describe('intentions', () => {
     expect(found('Pls cancel my order, I found it cheaper elsewhere.')).toEqual(['quit|I|my order'])
     expect(found('Kindly cancel my subscription.')).toEqual(['quit|I|my subscription'])
   })
+
+  it('should read "looking for" a role as hiring, and deleting a named app or an account as quitting', () => {
+    expect(found('Our bakery is looking for a part-time barista.')).toEqual(['hire|Our bakery|a part-time barista'])
+    expect(found("We're seeking three experienced electricians.")).toEqual(['hire|We|three experienced electricians'])
+    expect(found("I'm looking for a new phone case.")).toEqual([])
+    expect(found('The police are looking for the driver.')).toEqual([])
+    expect(found("I'm deleting Instagram for a month.")).toEqual(['quit|I|Instagram'])
+    expect(found('Going to delete my Facebook account tonight.')).toEqual(['quit|I|my Facebook account'])
+    expect(found("I'm deleting the old photos from my phone.")).toEqual([])
+    expect(found("I'm not deleting Instagram.")).toEqual([])
+  })
+
+  it('should read "start learning", a season inside an object, a booking\'s place and two -ing verbs', () => {
+    expect(found('I want to start learning Japanese.')).toEqual(['learn|I|Japanese'])
+    expect(found('I want to start running.')).toEqual([])
+    expect(found('We need to order new summer tyres.')).toEqual(['buy|We|new summer tyres'])
+    expect(found('I want to buy a coat this winter.')).toEqual(['buy|I|a coat'])
+    expect(found('I want to cancel my train to Glasgow.')).toEqual(['quit|I|my train to Glasgow'])
+    expect(found('I want to cancel my order to save money.')).toEqual(['quit|I|my order'])
+    expect(found("We're selling the flat and buying a house in Leeds.")).toEqual(['sell|We|the flat', 'buy|We|a house'])
+    expect(found("We're selling the flat and moving abroad.")).toEqual(['sell|We|the flat'])
+  })
+
+  it('should list a refund demand beside a return of the same person once, by its action', () => {
+    expect(found('I want a full refund and I am returning the laptop.')).toEqual(['complain|I|the laptop'])
+    expect(found('I want a full refund.')).toEqual(['complain|I|a full refund'])
+  })
 })
 
 describe('opinions', () => {
@@ -287,6 +314,25 @@ describe('opinions', () => {
     expect(withEntities('"People want cheaper flights," said Michael O\'Leary, the chief executive of Ryanair, adding that fares would fall.', mo)).toEqual(["Michael O'Leary|People want cheaper flights", "Michael O'Leary|fares would fall"])
     const ah = [['Chief Financial Officer', 'Job Title', 'Chief Financial Officer'], ['Amy Hood', 'Person', 'Amy Hood']] as [string, string, string][]
     expect(withEntities('The company expects revenue to grow, Chief Financial Officer Amy Hood said on a conference call.', ah)).toEqual(['Amy Hood|The company expects revenue to grow'])
+  })
+
+  it('should read a quotation over paragraphs, a spokesperson for an organisation, a role set off before a name, a title of office and a colon after a copula', () => {
+    const pm = [['Maria Lopez', 'Person', 'Maria Lopez'], ['Lopez', 'Person', 'Lopez']] as [string, string, string][]
+    expect(withEntities('Maria Lopez spoke after the vote.\n\n"The town has waited long enough.\n\n"Work starts in May," Lopez said.', pm)).toEqual(['Maria Lopez|The town has waited long enough. Work starts in May'])
+    expect(withEntities("Maria Lopez spoke after the vote.\n\n'The town has waited long enough.\n\n'Work starts in May,' said Lopez.", pm)).toEqual(['Maria Lopez|The town has waited long enough. Work starts in May'])
+    // (a paragraph that opens a quote the next one does not reopen stays out)
+    expect(withEntities('Maria Lopez spoke after the vote.\n\n"The town has waited long enough.\n\nWork starts in May, Lopez said.', pm)).toEqual(['Maria Lopez|Work starts in May'])
+    const bp = [['BP', 'Company', 'BP'], ['Anna Berg', 'Person', 'Anna Berg']] as [string, string, string][]
+    expect(withEntities('"We will appeal the decision," a spokesperson for BP said.', bp)).toEqual(['BP|We will appeal the decision'])
+    expect(withEntities('"We will appeal the decision," said a spokeswoman for BP.', bp)).toEqual(['BP|We will appeal the decision'])
+    expect(withEntities('"We will appeal the decision," a spokesperson said.', bp)).toEqual([])
+    expect(withEntities('"I never saw the money," the accountant, Anna Berg, told the court.', bp)).toEqual(['Anna Berg|I never saw the money'])
+    expect(withEntities('"I never saw the money," the accountant told the court.', bp)).toEqual([])
+    const dr = [['Daniel Romero', 'Person', 'Daniel Romero']] as [string, string, string][]
+    expect(withEntities('Prosecutor Daniel Romero said that the evidence was overwhelming.', dr)).toEqual(['Daniel Romero|the evidence was overwhelming'])
+    const ks = [['Olaf Scholz', 'Person', 'Olaf Scholz'], ['Keir Starmer', 'Person', 'Keir Starmer']] as [string, string, string][]
+    expect(withEntities('"We are close," said Olaf Scholz. Keir Starmer was less sure: "Nothing is agreed yet."', ks)).toEqual(['Olaf Scholz|We are close', 'Keir Starmer|Nothing is agreed yet'])
+    expect(withEntities('"We are close," said Olaf Scholz. The mood was less sure: "Nothing is agreed yet."', ks)).toEqual(['Olaf Scholz|We are close', 'Olaf Scholz|Nothing is agreed yet'])
   })
 
   const speakers = ['Tim Cook', 'Angela Merkel', 'Maria Lopez', 'Satya Nadella']

@@ -19,7 +19,11 @@ import { isEnglish } from './relations.ts'
  *   come back to, return to, stay at), hire (hire, recruit, employ), start (subscribe, sign up, join, register,
  *   enroll, start using, open); synonyms with conditions: "get" and "pick up" (buy) and "suggest" (recommend)
  *   and "report X to Y" (complain) only with the writer as subject, "get" not with a refund, a state ("get
- *   married") or two objects; "take" a class, course or lessons (learn);
+ *   married") or two objects; "take" a class, course or lessons (learn); "looking for" / "seeking" any one of a
+ *   role (hire: "We're looking for a senior backend engineer", "is looking for two warehouse supervisors"; not "the
+ *   driver", not "a new phone"); "delete", "uninstall", "deactivate" a named app or an account (quit: "I'm deleting
+ *   Evernote", "delete my account"; not "delete the photos" nor "uninstall it"); "start/begin" + an -ing action is
+ *   that action ("start learning the piano": learn);
  * - intensifying adverbs may stand inside a cue ("going to definitely buy") and before a subject-less
  *   progressive ("Definitely recommending this app"); "please" may follow a greeting ("Dear team, please cancel");
  *   "writing to" opens a support email ("I am writing to complain about ...");
@@ -31,7 +35,14 @@ import { isEnglish } from './relations.ts'
  *   "Acme Corp" or "my wife"); "I" when the sentence starts with the cue; `what`: the object noun phrase after
  *   the verb and its particle ("switch to" -> what follows "to"; "switch from X to Y" -> X);
  * - `evidence_phrase`: the words from the cue through the verb and particle ("want to buy", "will cancel");
- * - a second action verb joined by "and" shares the cue and subject ("going to sell my Xbox and buy a PS5");
+ * - objects keep a season that modifies their noun ("a new winter coat") and a booking's place ("my flight to
+ *   Malaga"); a refund demand beside a return or complaint of the same person in the sentence is listed once, by
+ *   the action ("I want a full refund and I am returning the order": the order);
+ * - a wish with "would like/love to" ("I'd love to visit Iceland one day") is an intention: the issue counts who
+ *   "wants to" buy or leave, and the same cue states a plan ("We would like to order 500 filters"); only a
+ *   condition, a hedge ("might", "maybe") or a negation makes it none;
+ * - a second action verb joined by "and" shares the cue and subject ("going to sell my Xbox and buy a PS5"; after
+ *   a progressive, an -ing verb: "selling the Subaru and buying a pickup");
  *   an indirect object pronoun or a beneficiary is not the object ("buy me a watch", "buying my son a bike");
  *   "return to" is a visit; "send X back" a return; frequent misspellings of the verbs count ("want to by");
  *   the present progressive states an arrangement for quit, complain and hire ("the store is hiring cashiers"),
@@ -62,7 +73,23 @@ const ACTIONS: Readonly<Record<string, string>> = {
   // Synonyms with conditions (see FIRST_PERSON_VERBS, objectOf): "getting a new laptop", "pick up a Steam Deck",
   // "I'd suggest the lamb", "report this seller to eBay", "take a cooking class".
   get: 'buy', pick: 'buy', suggest: 'recommend', report: 'complain', take: 'learn',
+  // "looking for / seeking" a role is an open position ("We're looking for a senior backend engineer"); deleting or
+  // uninstalling a named app or an account is leaving it ("I'm deleting Evernote"): see objectOf.
+  look: 'hire', seek: 'hire', delete: 'quit', uninstall: 'quit', deactivate: 'quit',
 }
+/** Head nouns of a role that "looking for" / "seeking" hires ("two warehouse supervisors", "a senior backend engineer"). */
+const ROLE_HEADS = new Set([
+  'engineer', 'developer', 'designer', 'manager', 'supervisor', 'assistant', 'analyst', 'accountant', 'cashier', 'driver', 'teacher', 'tutor',
+  'nanny', 'babysitter', 'cleaner', 'plumber', 'electrician', 'contractor', 'intern', 'writer', 'editor', 'marketer', 'specialist', 'coordinator',
+  'consultant', 'technician', 'operator', 'chef', 'cook', 'waiter', 'waitress', 'bartender', 'barista', 'receptionist', 'administrator',
+  'representative', 'associate', 'lawyer', 'attorney', 'photographer', 'translator', 'programmer', 'scientist', 'researcher', 'architect',
+  'director', 'executive', 'salesperson', 'mechanic', 'carpenter', 'painter', 'freelancer', 'recruiter', 'nurse', 'caregiver', 'clerk', 'officer',
+  'secretary', 'trainee', 'apprentice', 'volunteer', 'staff', 'employee', 'worker', 'hire', 'teammate', 'cofounder', 'co-founder', 'lead',
+  'strategist', 'auditor', 'paralegal', 'pharmacist', 'dispatcher', 'courier', 'server', 'host', 'guard', 'agent', 'copywriter', 'illustrator',
+  'animator', 'tester', 'architect', 'sysadmin', 'devops', 'owner', 'partner', 'head',
+])
+/** Objects of "delete"/"uninstall" that are a service left ("delete my account"); otherwise a name ("deleting Evernote"). */
+const QUIT_OBJECTS = new Set(['account', 'accounts', 'app', 'apps', 'profile', 'membership', 'subscription', 'page'])
 /** Verbs that state an intention only with the writer (I, we) as subject: third-person "going to get" is rarely a purchase. */
 const FIRST_PERSON_VERBS = new Set(['get', 'pick', 'report', 'suggest'])
 /** Words that open a support request ("Please cancel my plan", "pls cancel my order"). */
@@ -87,9 +114,13 @@ const PARTICLES: Readonly<Record<string, readonly string[]>> = {
   sign: ['up for', 'up to', 'up with', 'up'], subscribe: ['to'], switch: ['from', 'away from', 'to', 'providers', 'banks'],
   complain: ['about', 'to'], return: [], start: ['using'], send: ['back'], register: ['for', 'with'], enroll: ['in'], enrol: ['in'],
   close: [], learn: ['about', 'how to'], unsubscribe: ['from'], head: ['to', 'back to'], opt: ['out of'], cancel: [], leave: [],
-  pick: ['up'],
+  pick: ['up'], look: ['for'],
 }
-const NEEDS_PARTICLE = new Set(['go', 'travel', 'fly', 'come', 'stay', 'sign', 'start', 'head', 'opt', 'pick'])
+const NEEDS_PARTICLE = new Set(['go', 'travel', 'fly', 'come', 'stay', 'sign', 'start', 'head', 'opt', 'pick', 'look'])
+/** Travel bookings whose "to"/"from" place belongs to them ("cancel my flight to Malaga"). */
+const TRAVEL_NOUNS = new Set(['flight', 'flights', 'trip', 'ticket', 'tickets', 'train', 'journey', 'cruise', 'booking', 'reservation', 'holiday', 'vacation', 'ferry', 'bus', 'transfer'])
+/** Seasons, time words that may modify a noun inside an object ("a new winter coat", "summer tyres"). */
+const SEASONS = new Set(['summer', 'winter', 'spring', 'autumn', 'fall'])
 /** Frequent misspellings of action verbs in reviews and tweets ("want to by", "recomend"); `by` only where a verb must stand. */
 const TYPOS: Readonly<Record<string, string>> = {
   by: 'buy', bye: 'buy', recomend: 'recommend', reccomend: 'recommend', reccommend: 'recommend', recommed: 'recommend', cancle: 'cancel',
@@ -189,6 +220,11 @@ function actionOf(t: Token | undefined, ing: boolean): string | undefined {
 function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: string, type0: string): { what: string; type: string; evEnd: number; end: number } | undefined {
   let type = type0
   let o = vAt + 1
+  // "start learning the piano", "begin studying law": the -ing action is the intention, its object the object.
+  if ((verb === 'start' || verb === 'begin') && lw[o] !== 'using') {
+    const inner = actionOf(toks[o], true)
+    if (inner !== undefined && inner !== 'start') return objectOf(text, toks, lw, o, inner, TYPE_OF_LEMMA[inner] ?? ACTIONS[inner]!)
+  }
   let parts = PARTICLES[verb] ?? []
   if (verb === 'return' && lw[o] === 'to') {
     type = 'visit'
@@ -234,7 +270,14 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
       e += 2
       continue
     }
-    if (TIME_WORDS.has(w) || ((w === 'this' || w === 'that') && e > o - 1 && TIME_WORDS.has(lw[e + 1] ?? '')) || (w === 'one' && lw[e + 1] === 'day')) break
+    // A season before a noun modifies it ("a new winter coat", "summer tyres").
+    const season = SEASONS.has(w) && (e === o || /^(DET|ADJ)$/.test(toks[e - 1]!.pos)) && toks[e + 1]?.pos === 'NOUN'
+    // A booking's place belongs to it ("my flight to Malaga").
+    if ((w === 'to' || w === 'from') && e > o && TRAVEL_NOUNS.has(lw[e - 1]!) && toks[e + 1]?.pos === 'PROPN') {
+      e++
+      continue
+    }
+    if ((TIME_WORDS.has(w) && !season) || ((w === 'this' || w === 'that') && e > o - 1 && TIME_WORDS.has(lw[e + 1] ?? '')) || (w === 'one' && lw[e + 1] === 'day')) break
     // A relative pronoun after the noun ends the object ("another phone that dies in a week").
     if ((w === 'that' || w === 'which' || w === 'who') && e > o && /^(NOUN|PROPN)$/.test(toks[e - 1]!.pos)) break
     // "hundreds of engineers", "a pair of shoes", "a head of marketing": the "of" phrase belongs to the quantity or role.
@@ -277,6 +320,11 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
   if (verb === 'suggest' && (what === '' || /^(PRON)$/.test(toks[o]?.pos ?? ''))) return undefined
   if (verb === 'report' && (what === '' || lw[e] !== 'to')) return undefined
   if (verb === 'take' && !LEARNING_OBJECTS.has(head)) return undefined
+  // "looking for"/"seeking" hires only a role ("a senior backend engineer"; not "a new phone").
+  // (an open position is any one of a kind, "a barista", "two engineers", "more staff": "the driver" is someone in particular)
+  if ((verb === 'look' || verb === 'seek') && (/^(the|this|that|my|our|your|his|her|their|its)$/.test(lw[o] ?? '') || !(ROLE_HEADS.has(head) || ROLE_HEADS.has(head.replace(/s$/, '')) || (/ies$/.test(head) && ROLE_HEADS.has(head.replace(/ies$/, 'y')))))) return undefined
+  // Deleting a named app or an account is leaving it ("deleting Evernote", "delete my account"; not "delete this photo", "uninstall it").
+  if ((verb === 'delete' || verb === 'uninstall' || verb === 'deactivate') && !(QUIT_OBJECTS.has(head) || (toks[o]?.pos === 'PROPN' && /^[A-Z]/.test(toks[o]!.text)))) return undefined
   const evEnd = particle === '' ? vAt : vAt + particle.split(' ').length
   return { what, type, evEnd, end: e }
 }
@@ -357,7 +405,9 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
     // tag after a statement ("Thinking about buying X, any thoughts?") leaves the statement standing.
     const endsWithQuestion = lw[lw.length - 1] === '?'
     const questionOpens = QUESTION_START.has(lw[0]!)
-    idioms(doc.text, toks, lw, out)
+    const idiomAt = out.length
+    const cueless: Intention[] = []
+    idioms(doc.text, toks, lw, cueless)
     const used = new Set<number>()
     for (let i = 0; i < toks.length; i++) {
       if (used.has(i)) continue
@@ -479,9 +529,11 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         let evEnd = first.evEnd
         // A second action verb sharing the cue and the subject: "going to sell my Xbox and buy a PS5".
         let next = first.end
-        while ((lw[next] === 'and' || (lw[next] === ',' && lw[next + 1] === 'and')) && actionOf(toks[next + (lw[next] === ',' ? 2 : 1)], false) !== undefined) {
+        // (after a progressive or gerund, the second verb is an -ing form too: "selling the Subaru and buying a pickup")
+        const second = (at: number): string | undefined => actionOf(toks[at], false) ?? (ing ? actionOf(toks[at], true) : undefined)
+        while ((lw[next] === 'and' || (lw[next] === ',' && lw[next + 1] === 'and')) && second(next + (lw[next] === ',' ? 2 : 1)) !== undefined) {
           const v2 = next + (lw[next] === ',' ? 2 : 1)
-          const verb2 = TYPOS[lw[v2]!] ?? lw[v2]!
+          const verb2 = second(v2)!
           const more = objectOf(doc.text, toks, lw, v2, verb2, TYPE_OF_LEMMA[verb2] ?? ACTIONS[verb2]!)
           if (more === undefined || more.what === '') break
           out.push({ type: more.type, who, what: more.what, evidence_phrase: span(toks[v2]!, toks[more.evEnd]!) })
@@ -493,6 +545,10 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         break
       }
     }
+    // A refund demand beside a return or complaint of the same person is the same complaint ("I want a full refund
+    // and I am returning the whole order"): listed once, by its action.
+    const acted = out.slice(idiomAt).filter((x) => x.type === 'complain')
+    out.splice(idiomAt, 0, ...cueless.filter((x) => x.type !== 'complain' || !acted.some((y) => y.who.toLowerCase() === x.who.toLowerCase())))
   }
   return out
 }
