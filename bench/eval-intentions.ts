@@ -31,7 +31,7 @@ const files: [string, string][] =
           ['intentions-fresh2.json', 'fresh2 (written after the rule changes, before measuring)'],
           ['intentions-fresh3.json', 'fresh3 (written by a helper that had not read the analyzer, before measuring)'],
           ['intentions-fresh4.json', 'fresh4 (written after the rule changes on fresh3, before measuring)'],
-          ['intentions-fresh5.json', 'fresh5 (written blind by a helper that had read neither the analyzer nor the other sets, before measuring)'],
+          ['intentions-fresh5.json', 'fresh5 (written blind by a helper that had read neither the analyzer nor the other sets; first figures in its commit; no longer blind: the rules were revised on it)'],
           ['intentions-fresh6.json', 'fresh6 (written after the fresh3/fresh4 rule changes, before measuring)'],
         ] as const
       )
