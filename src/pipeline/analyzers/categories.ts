@@ -213,9 +213,12 @@ export function softVotes(semantic: SemanticModel, text: TextVector): number[] {
  * {@link CATEGORY_TEMPERATURE}), its raw cosine, and its strength: the confidence that the text is about the
  * first of them ({@link confidence}: from its cosine, its word evidence when `evidence` is given, its head
  * probability when `head` is given) for the first, and that times the node's share relative to the first's for
- * the others, so that strength keeps the ranking's order and a clear first category is reported whole.
+ * the others, so that strength keeps the ranking's order and a clear first category is reported whole. With
+ * `relative` false (sub-categories), every node's strength is its share x that confidence (as before this change):
+ * the children of a node often score within a few hundredths of each other ("Healthy Living": Wellness,
+ * Children's Health, Senior Health for a hospital review), and relative shares reported them all.
  */
-function shares(text: TextVector, nodes: readonly TaxonomyModelNode[], extra?: readonly number[], evidence?: Float64Array, head?: ArrayLike<number>): RankedCategory[] {
+function shares(text: TextVector, nodes: readonly TaxonomyModelNode[], extra?: readonly number[], evidence?: Float64Array, head?: ArrayLike<number>, relative = true): RankedCategory[] {
   const cosines = nodes.map((n) => dot(text.vector, n.branch))
   const scores = cosines.map((c, i) => c + (extra?.[i] ?? 0))
   const max = Math.max(...scores)
@@ -228,8 +231,10 @@ function shares(text: TextVector, nodes: readonly TaxonomyModelNode[], extra?: r
   for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[first]!) first = i
   const firstNode = nodes[first]
   const conf = firstNode === undefined ? 0 : confidence(cosines[first]!, mass, evidence?.[firstNode.index] ?? 0, head?.[first] ?? 0)
-  // The first takes the whole confidence (e[first] = 1); each other its share relative to the first's.
-  return nodes.map((node, i) => ({ node, share: e[i]! / sum, cosine: cosines[i]!, strength: e[i]! * conf }))
+  // Relative: the first takes the whole confidence (e[first] = 1), each other its share relative to the
+  // first's. Otherwise each its share x the confidence (sub-categories: one is reported only when it stands out
+  // among its siblings, not each of several near-equal ones).
+  return nodes.map((node, i) => ({ node, share: e[i]! / sum, cosine: cosines[i]!, strength: (relative ? e[i]! : e[i]! / sum) * conf }))
 }
 
 /** A node ranked for a text. */
@@ -295,7 +300,7 @@ export function rankCategories(
  * `auto_categories`: the text classified into the built-in taxonomy (IAB Tech Lab Content Taxonomy 3.1,
  * `lexicons/en/iab-taxonomy.tsv`). `strength_score` is calibrated (see {@link rankCategories}): the first tier-1
  * category's is the confidence that the text is about it, another's that times its share relative to the
- * first's; a sub-category's is the same among its siblings (with its own confidence, from cosine and word
+ * first's; a sub-category's is its share among its siblings times its own confidence (from cosine and word
  * evidence), at most its parent's strength. Tier-1
  * categories whose strength is above 0 and reaches `concept_topics_threshold` (its older name is
  * `categories_threshold`; 0.45 by default) are reported, strongest first, up to `auto_categories_limit`; under
@@ -331,8 +336,8 @@ export function createCategoriesAnalyzer(semantic: SemanticModel): Analyzer {
         node,
         strength: round4(strength),
         sentiment: nodeSentiment(semantic, doc, text, node, sentiment, bySpans),
-        // A sub-category's strength: its own among its siblings (see shares), at most its parent's.
-        categories: shares(text, node.children, undefined, plain)
+        // A sub-category's strength: its share among its siblings x its confidence (see shares), at most its parent's.
+        categories: shares(text, node.children, undefined, plain, undefined, false)
           .sort(byStrength)
           .map((x) => ({ c: x.node, s: Math.min(strength, x.strength) }))
           .filter((x) => round4(x.s) >= threshold && x.s > 0)
