@@ -121,14 +121,13 @@ describe('aspect sentiment (one function for themes, entities, topics and facets
     expect(a.weights[2]![wAfter]!).toBeGreaterThan(a.weights[0]![wAfter]!)
   })
 
-  it('should give the words of the sentence around the mention as its context, 1 / distance, negative when negated, without stop words', () => {
+  it('should give the words of the sentence around the mention as its context, 1 / distance, negative when negated', () => {
     const doc = annotator.annotate('The food was not good.')
     const r = scorer.score(doc)
     const x = aspectFeatures({ doc, phrases: r.phrases, contrastTokens: r.contrastTokens, sentenceScores: r.sentences.map((s) => s.sentiment_score) }, spanOf(doc, 'food'))!
     const w = Object.fromEntries(x.context!.map((c) => [c.word, c.weight]))
-    // Stop words are left out ("the", "was").
-    expect(w.the).toBeUndefined()
-    expect(w.was).toBeUndefined()
+    expect(w.the).toBe(1)
+    expect(w.was).toBe(1)
     expect(w.good).toBe(-1 / 3)
     expect(w.food).toBeUndefined()
     expect(w['.']).toBeUndefined()
