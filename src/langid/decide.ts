@@ -53,7 +53,7 @@ export interface LanguageDecision extends LanguageScore {
   /** Letters in the sample read, counted up to {@link MEDIUM_LETTERS} (more letters are not counted). */
   readonly letters: number
   /** What decided: the identifier alone, the script, function words, unknown words, or the prior. */
-  readonly basis: 'model' | 'script' | 'words' | 'unknown-words' | 'prior'
+  readonly basis: 'model' | 'script' | 'words' | 'unknown-words' | 'prior' | 'names'
 }
 
 /** Word frequencies (lower-cased word -> zipf) of a language, such as `lexicons/en/word-frequency.tsv`. */
@@ -107,8 +107,25 @@ export function languageSample(text: string): string {
 interface Evidence {
   letters: number
   latin: number
-  /** Words in order: lower-cased NFC form, whether capitalised, whether a clitic after an apostrophe. */
-  words: Array<{ w: string; cap: boolean; clitic: boolean }>
+  /**
+   * Words in order: lower-cased NFC form, whether capitalised, whether a clitic after an apostrophe, whether it
+   * opens a sentence (first word, or after `.`, `!`, `?` or a line break), whether written in capitals throughout
+   * (two letters or more), whether it touches a digit ("21st", "U-21"), and its letters.
+   */
+  words: Array<{ w: string; cap: boolean; clitic: boolean; start: boolean; upper: boolean; num: boolean; letters: number }>
+}
+
+const DIGIT = /\p{Nd}/u
+const ALL_UPPER = /^[\p{Lu}\p{M}]+$/u
+/** Whether the word at `start` opens a sentence: only spaces, quotes and brackets back to `.!?`, a line break or the text's start. */
+function opensSentence(s: string, start: number): boolean {
+  for (let j = start - 1; j >= 0; j--) {
+    const ch = s[j]!
+    if (ch === '\n' || ch === '.' || ch === '!' || ch === '?') return true
+    if (ch === ' ' || ch === '\t' || ch === '\r' || ch === '"' || ch === "'" || ch === '(' || ch === '[' || ch === '\u201c' || ch === '\u2018' || ch === '\u00bf' || ch === '\u00a1') continue
+    return false
+  }
+  return true
 }
 
 /**
@@ -135,6 +152,7 @@ function evidenceOf(s: string, collect: boolean): Evidence {
       }
     }
     const start = i
+    const before = letters
     let ascii = true
     while (i < s.length) {
       const c = s.charCodeAt(i)
@@ -159,10 +177,52 @@ function evidenceOf(s: string, collect: boolean): Evidence {
       const raw = s.slice(start, i)
       const prev = start > 0 ? s.charCodeAt(start - 1) : 0
       const clitic = (prev === 39 || prev === 0x2019) && start > 1 && WORD_CHAR.test(s[start - 2]!)
-      words.push({ w: (ascii ? raw : raw.normalize('NFC')).toLowerCase(), cap: ascii ? raw.charCodeAt(0) <= 90 : UPPER.test(raw), clitic })
+      const num = (start > 0 && DIGIT.test(s[start - 1]!)) || (i < s.length && DIGIT.test(s[i]!))
+      words.push({
+        w: (ascii ? raw : raw.normalize('NFC')).toLowerCase(), cap: ascii ? raw.charCodeAt(0) <= 90 : UPPER.test(raw), clitic,
+        start: opensSentence(s, start), upper: raw.length >= 2 && ALL_UPPER.test(raw), num, letters: letters - before,
+      })
     }
   }
   return { letters, latin, words }
+}
+
+/** Lower-case words that join the parts of a name or two names ("Aravinda de Silva", "Joost van der Westhuizen", "Fife v Clydebank"). */
+const NAME_PARTICLES: ReadonlySet<string> = new Set(
+  'de da di do dos das del della van von der den ter ten du le la al el bin ibn y e v vs af av zu'.split(' '),
+)
+/** A text is in title case when at least this many words are capitalised and every lower-case one is a function word of the configuration's language. */
+const TITLE_CASE_WORDS = 3
+
+/**
+ * Which words are names or numbers rather than words of a language, and so little evidence of one: a capitalised
+ * word that does not open a sentence, every capitalised word of a title-case text ("Adele Extends Las Vegas
+ * Residency At Caesars Palace"), a word in capitals throughout ("ISRAEL BEAT BULGARIA"), a word touching a digit
+ * ("21st", "U-21"), and a lower-case function word of another language than `own` between two names ("East Fife v
+ * Clydebank", "Aravinda de Silva", "Joost van der Westhuizen").
+ */
+function namesOf(words: Evidence['words'], own: ReadonlySet<string> | undefined): boolean[] {
+  let capitals = 0
+  let lowerContent = false
+  for (const x of words) {
+    if (x.num) continue
+    if (x.cap) capitals++
+    else if (own?.has(x.w) !== true) lowerContent = true
+  }
+  const title = capitals >= TITLE_CASE_WORDS && !lowerContent
+  const names = words.map((x) => x.num || x.upper || (x.cap && (title || !x.start)))
+  const particle = (k: number): boolean => {
+    const x = words[k]!
+    return !x.cap && !x.num && !x.clitic && NAME_PARTICLES.has(x.w) && own?.has(x.w) !== true
+  }
+  for (let k = 1; k < words.length - 1; k++) {
+    if (!particle(k) || !(names[k - 1]! && words[k - 1]!.cap)) continue
+    let j = k
+    while (j < words.length && particle(j)) j++
+    if (j < words.length && names[j]! && words[j]!.cap) for (let m = k; m < j; m++) names[m] = true
+    k = j - 1
+  }
+  return names
 }
 
 /** {@link findLanguageEntry}, remembered per argument (a configuration names a few languages). */
@@ -190,13 +250,15 @@ export function createLanguageDecider(identifier: LanguageIdentifier, options: L
   return {
     decide(text, configured) {
       const sample = languageSample(text)
-      const id = identifier.identify(sample)
+      let id = identifier.identify(sample)
       if (id === undefined) return undefined
       // Letters and script first: most decisions need no word (a long text, another script, or a text of at
       // least SHORT_LETTERS letters the identifier puts in the configuration's language).
       let ev = evidenceOf(sample, false)
+      // Letters of evidence: all letters, or only those of ordinary words once names are set aside (below).
+      let letters = ev.letters
       const model = (decisive: boolean, basis: LanguageDecision['basis'] = 'model'): LanguageDecision =>
-        ({ code: id.code, name: id.name, score: id.score, decisive, letters: ev.letters, basis })
+        ({ code: id!.code, name: id!.name, score: id!.score, decisive, letters, basis })
       const c = entryOf(configured)
       if (c === undefined || !known().has(c.code)) return model(ev.letters >= SHORT_LETTERS)
       const top = entryOf(id.code)!
@@ -209,6 +271,32 @@ export function createLanguageDecider(identifier: LanguageIdentifier, options: L
       // The configuration's language named by the identifier: function words can only confirm it.
       if (ev.letters >= SHORT_LETTERS && id.code === c.code) return model(true)
       ev = evidenceOf(sample, true)
+      const names = namesOf(ev.words, FUNCTION_WORDS.get(c.code))
+      // The identifier's answer on the whole text, for a text whose ordinary words do not overturn it (below).
+      const whole = { id, letters }
+      let reduced = false
+      if (id.code !== c.code && letters >= SHORT_LETTERS) {
+        // Names, numbers and capitals are little evidence of a language: a list of players or a title-case
+        // headline is read by its ordinary words alone, and too few of them leave it to the short-text rules.
+        let ordinary = 0
+        const kept: string[] = []
+        ev.words.forEach((x, k) => {
+          if (names[k]) return
+          ordinary += x.letters
+          kept.push(x.w)
+        })
+        if (ordinary < letters) {
+          letters = ordinary
+          const again = kept.length === 0 ? undefined : identifier.identify(kept.join(' '))
+          if (again === undefined) return { code: c.code, name: c.name, score: 0, decisive: false, letters, basis: 'names' }
+          id = again
+          if (letters >= SHORT_LETTERS) {
+            if (id.code === c.code) return model(false, 'names')
+            id = whole.id
+            letters = whole.letters
+          } else reduced = true
+        }
+      }
 
       const vocabulary = vocabularies[c.code]?.()
       // Each word's zipf, read once (the vocabulary is a large map).
@@ -219,17 +307,19 @@ export function createLanguageDecider(identifier: LanguageIdentifier, options: L
       let unknown = 0
       let unknownLower = 0
       const own = FUNCTION_WORDS.get(c.code)
-      const lowerUnknown = ev.words.some((x, k) => !x.cap && !x.clitic && zipfs[k]! < VOCABULARY_ZIPF && !FUNCTION_WORD_LANGUAGES.has(x.w))
+      const lowerUnknown = ev.words.some((x, k) => !names[k] && !x.cap && !x.clitic && zipfs[k]! < VOCABULARY_ZIPF && !FUNCTION_WORD_LANGUAGES.has(x.w))
       for (let k = 0; k < ev.words.length; k++) {
         const { w, clitic } = ev.words[k]!
+        // A lower-case word touching a digit ("21st") or joining two names ("Fife v Clydebank"): no evidence.
+        if (names[k] && !ev.words[k]!.cap) continue
         // A capitalised unknown word is a name, except the first word of a text of several ("Zimmer schmutzig").
-        const cap = ev.words[k]!.cap && !(k === 0 && ev.words.length > 1)
+        const cap = (ev.words[k]!.cap && !(k === 0 && ev.words.length > 1)) || names[k]!
         if (clitic && w.length <= 2 && own?.has(w) !== true) continue // "'s", "'t", "'m" after an apostrophe
         const z = zipfs[k]!
         // A capitalised function word inside a title or before a name ("Bellagio Las Vegas", "Las Vegas") is part of the name.
         const next = ev.words[k + 1]
         // German nouns are capitalised too: "Das Zimmer war sauber" keeps "das" when a lower-case word is unknown.
-        const inName = ev.words[k]!.cap && (k > 0 || (next !== undefined && next.cap && zipfs[k + 1]! < VOCABULARY_ZIPF && !lowerUnknown))
+        const inName = names[k]! || (ev.words[k]!.cap && (k > 0 || (next !== undefined && next.cap && zipfs[k + 1]! < VOCABULARY_ZIPF && !lowerUnknown)))
         let foreign = false
         for (const code of FUNCTION_WORD_LANGUAGES.get(w) ?? []) {
           if (code === c.code) {
@@ -255,10 +345,10 @@ export function createLanguageDecider(identifier: LanguageIdentifier, options: L
       }
       const fwC = fw.get(c.code) ?? 0
 
-      if (ev.letters >= SHORT_LETTERS) {
+      if (letters >= SHORT_LETTERS) {
         const fwA = fw.get(id.code) ?? 0
         if (id.code !== c.code && fwC >= 2 && fwC > fwA) {
-          return { code: c.code, name: c.name, score: round4(fwC / (fwC + fwA + 1)), decisive: false, letters: ev.letters, basis: 'words' }
+          return { code: c.code, name: c.name, score: round4(fwC / (fwC + fwA + 1)), decisive: false, letters, basis: 'words' }
         }
         return model(true)
       }
@@ -284,15 +374,21 @@ export function createLanguageDecider(identifier: LanguageIdentifier, options: L
           for (const [code, k] of fw) if (k === n) sum += share.get(code) ?? 0
           const e = findLanguageEntry(best)!
           const score = round4(sum > 0 ? (share.get(best) ?? 0) / sum : 1 / [...fw.values()].filter((k) => k === n).length)
-          return { code: e.code, name: e.name, score, decisive: true, letters: ev.letters, basis: 'words' }
+          return { code: e.code, name: e.name, score, decisive: true, letters, basis: 'words' }
         }
       }
       if (vocabulary !== undefined && support === 0 && fwC === 0 && unknown >= 2 && id.code !== c.code && id.score >= UNKNOWN_WORDS_SHARE) {
         return model(true, 'unknown-words')
       }
+      if (reduced && content > 0 && support < unknown) {
+        // Names set aside, the ordinary words are mostly unknown to the configuration's language: the whole text's answer.
+        id = whole.id
+        letters = whole.letters
+        return model(true)
+      }
       // Too little evidence: the configuration's language, scored by the letters seen and the words it knows.
       const q = Math.max((support + 1) / (content + 1), share.get(c.code) ?? 0)
-      return { code: c.code, name: c.name, score: round4((ev.letters / SHORT_LETTERS) * q), decisive: false, letters: ev.letters, basis: 'prior' }
+      return { code: c.code, name: c.name, score: round4((letters / SHORT_LETTERS) * q), decisive: false, letters, basis: 'prior' }
     },
   }
 }

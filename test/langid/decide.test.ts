@@ -35,6 +35,31 @@ describe('createLanguageDecider under an English configuration', () => {
     expect(decide('Come in')).toMatchObject({ code: 'en', decisive: false })
   })
 
+  it('sets names, numbers and capitals aside: lists of players and title-case headlines stay English', () => {
+    for (const t of [
+      'Dennis Bergkamp ( Netherlands ) , Juergen Klinsmann ( Germany ) , Marco van Basten ( Netherlands )',
+      'Marcelo Rios ( Chile ) beat Goran Ivanisevic ( Croatia ) 6-7 ( 1-7 ) 6-3 6-4',
+      'Hashan Tillekeratne , Roshan Mahanama , Kumara Dharmasena ,',
+      'Adele Extends Las Vegas Residency At Caesars Palace',
+      'Postponed : East Fife v Clydebank , St Johnstone v',
+    ]) {
+      const d = decider.decide(t, 'English')!
+      expect(d.code, t).toBe('en')
+      expect(d.decisive, t).toBe(false)
+    }
+  })
+
+  it('still names the language of short sentences with their own function words beside names', () => {
+    const cases: Array<[string, string]> = [
+      ['Der Trainer von Bayern München sagte, dass die Mannschaft nicht gut gespielt hat.', 'de'],
+      ['Le président Emmanuel Macron est arrivé à Berlin avec sa femme.', 'fr'],
+      ['El entrenador del Real Madrid dijo que el equipo no jugó bien.', 'es'],
+      ['Het kabinet van Mark Rutte heeft het plan niet gesteund.', 'nl'],
+      ['Prezydent Andrzej Duda powiedział, że nie podpisze tej ustawy.', 'pl'],
+    ]
+    for (const [t, code] of cases) expect(decider.decide(t, 'English')!.code, t).toBe(code)
+  })
+
   it('decides by script however short, and decisively when no Latin letter is there', () => {
     expect(decide('Привет')).toMatchObject({ code: 'ru', decisive: true, basis: 'script' })
     expect(decide('谢谢')).toMatchObject({ code: 'zh', decisive: true })
