@@ -335,6 +335,31 @@ describe('opinions', () => {
     expect(withEntities('"We are close," said Olaf Scholz. The mood was less sure: "Nothing is agreed yet."', ks)).toEqual(['Olaf Scholz|We are close', 'Olaf Scholz|Nothing is agreed yet'])
   })
 
+  it('should read a role word before a whole name, an organisation after the name, an apposition after "according to", a colon after a role and a verb phrase, "As X has argued", an age, headline single quotes, a quotation opening inside reported speech, and not continue a quotation past another speaker', () => {
+    const jo = [['Yotam Ottolenghi', 'Person', 'Yotam Ottolenghi']] as [string, string, string][]
+    expect(withEntities('Chef Yotam Ottolenghi says that most home cooks are far too timid with salt.', jo)).toEqual(['Yotam Ottolenghi|most home cooks are far too timid with salt'])
+    const ma = [['Mark Allen', 'Person', 'Mark Allen'], ['Thames Valley Police', 'Company', 'Thames Valley Police']] as [string, string, string][]
+    expect(withEntities('"We are appealing for anyone with footage to come forward," Detective Inspector Mark Allen of Thames Valley Police said.', ma)).toEqual(['Mark Allen|We are appealing for anyone with footage to come forward'])
+    const sc = [['Sarah Chen', 'Person', 'Sarah Chen'], ['Morningstar', 'Company', 'Morningstar']] as [string, string, string][]
+    expect(withEntities('According to Sarah Chen, a senior analyst at Morningstar, the merger makes little sense for either company.', sc)).toEqual(['Sarah Chen|the merger makes little sense for either company'])
+    // (without an apposition the clause starts after the source's comma, as before)
+    expect(withEntities('According to Sarah Chen, the merger makes little sense.', sc)).toEqual(['Sarah Chen|the merger makes little sense'])
+    const mk = [['Arsenal', 'Company', 'Arsenal'], ['Mikel Arteta', 'Person', 'Mikel Arteta']] as [string, string, string][]
+    expect(withEntities('Arsenal manager Mikel Arteta was frustrated after the draw: "We have to be more clinical."', mk)).toEqual(['Mikel Arteta|We have to be more clinical'])
+    const mm = [['Mariana Mazzucato', 'Person', 'Mariana Mazzucato']] as [string, string, string][]
+    expect(withEntities('As the economist Mariana Mazzucato has argued, governments do not merely fix markets.', mm)).toEqual(['Mariana Mazzucato|governments do not merely fix markets'])
+    const jk = [['Jamie Okafor', 'Person', 'Jamie Okafor']] as [string, string, string][]
+    expect(withEntities('"I could not sleep that night," said 19-year-old striker Jamie Okafor.', jk)).toEqual(['Jamie Okafor|I could not sleep that night'])
+    const rs = [['Rishi Sunak', 'Person', 'Rishi Sunak']] as [string, string, string][]
+    expect(withEntities("PM Rishi Sunak: 'We will not raise taxes on working people'", rs)).toEqual(['Rishi Sunak|We will not raise taxes on working people'])
+    const ap = [['Ange Postecoglou', 'Person', 'Ange Postecoglou'], ['Tottenham', 'Company', 'Tottenham']] as [string, string, string][]
+    expect(withEntities('Tottenham boss Ange Postecoglou says his side "will not change" their attacking style.', ap)).toEqual(['Ange Postecoglou|his side "will not change" their attacking style'])
+    const rc = [['Thomas Reilly', 'Person', 'Thomas Reilly'], ['Amanda Cole', 'Person', 'Amanda Cole'], ['Reilly', 'Person', 'Reilly'], ['Cole', 'Person', 'Cole']] as [string, string, string][]
+    expect(withEntities('"The evidence shows a planned attack," Amanda Cole told the jury. Thomas Reilly said the footage was "inconclusive at best".', rc)).toEqual(['Amanda Cole|The evidence shows a planned attack', 'Thomas Reilly|the footage was "inconclusive at best"'])
+    // (with no other speaker between, a bare quotation still continues the last one)
+    expect(withEntities('"The evidence shows a planned attack," Amanda Cole told the jury. "It was not self-defence."', rc)).toEqual(['Amanda Cole|The evidence shows a planned attack', 'Amanda Cole|It was not self-defence'])
+  })
+
   const speakers = ['Tim Cook', 'Angela Merkel', 'Maria Lopez', 'Satya Nadella']
   const quotes = ['The results were excellent', 'We will not raise prices', 'This is a terrible decision. It hurts everyone']
   const forms = [

@@ -92,6 +92,7 @@ const QUANTITY_NOUNS = new Set(['lot', 'lots', 'number', 'bunch', 'couple', 'par
 /** Time nouns that are not a quotation's topic. */
 const TIME_NOUNS = new Set(['today', 'tonight', 'tomorrow', 'yesterday', 'week', 'weekend', 'month', 'year', 'years', 'months', 'weeks', 'day', 'days', 'morning', 'evening', 'night', 'time', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
 const OPEN = new Set(['"', '“', '„', '«'])
+const QUOTE_MARK = /^["“”„«»]$/
 const CLOSE_OF: Readonly<Record<string, string>> = { '“': '”', '„': '“', '«': '»', '"': '"' }
 
 interface Quote {
@@ -185,7 +186,8 @@ interface SpeakerSpan {
 
 /** Whether a document has a double quote, a reporting verb or "according": else it holds no opinion. */
 export function mayHoldOpinions(doc: AnnotatedDocument): boolean {
-  if (/["“„«]/.test(doc.text)) return true
+  // (or a single quote opening a word: a British or headline quotation, `PM Rishi Sunak: 'We will not …'`)
+  if (/["“„«‘]/.test(doc.text) || /(?:^|[\s:(])'\p{L}/u.test(doc.text)) return true
   for (const t of doc.tokens) {
     const w = t.text.toLowerCase()
     if (REPORTING.has(w) || w === 'according') return true
@@ -240,10 +242,15 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     // role may be capitalised ("Justice Sonia Sotomayor", "Coach Dawn Staley").
     const role = (x: number): boolean =>
       toks[x] !== undefined && (toks[x]!.pos === 'NOUN' || (x === k && /^(the|a|an)$/.test(lw[x]!)) || HONORIFICS.has(lw[x]!) || ROLE_WORDS.has(lw[x]!) || (entityAt.has(x) && !speakerEntity(entityAt.get(x))))
+    let roles = k + 4
     for (;;) {
       // An abbreviated rank or title with its full stop ("said Cmdr. Frederic Daguillon", "Gov. Gavin Newsom").
       if (b < k + 5 && ABBREVIATED_TITLES.has(lw[b] ?? '') && lw[b + 1] === '.') b += 2
-      else if (b < k + 4 && !isName(b) && role(b)) b++
+      // An age before the role ("said 19-year-old striker Jamie Okafor").
+      else if (b === k && toks[b]?.pos === 'NUM' && lw[b + 1] === '-' && /^years?$/.test(lw[b + 2] ?? '') && lw[b + 3] === '-' && lw[b + 4] === 'old' && toks[b + 5]?.pos === 'NOUN') {
+        b += 5
+        roles += 5
+      } else if (b < roles && !isName(b) && role(b)) b++
       else break
     }
     if (!isName(b)) return undefined
@@ -329,11 +336,14 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
   const clauseAt = (k: number, last: number): boolean => {
     let e = k
     while (e < last && e < k + 4 && /^(PRON|DET|PROPN|NOUN|ADJ|NUM)$/.test(toks[e]!.pos)) e++
+    // (a quotation may open at the verb: `says his side "will not change" their style`)
+    if (e > k && e + 1 < last && QUOTE_MARK.test(toks[e]!.text)) e++
     if (e > k && e < last && (toks[e]!.pos === 'VERB' || toks[e]!.pos === 'AUX')) return true
     // A longer subject with a modifier ("the decision to resign was", "sales in China fell"): up to eight words
     // without punctuation, then an auxiliary or an inflected verb (a form other than its lemma: not "to resign").
     if (e === k || !/^(PRON|DET|PROPN|NOUN|ADJ|NUM)$/.test(toks[k]!.pos)) return false
     for (let x = e; x < last && x < k + 8; x++) {
+      if (QUOTE_MARK.test(toks[x]!.text)) continue
       if (toks[x]!.kind === 'punctuation' || lw[x] === 'that') return false
       if (toks[x]!.pos === 'AUX' || (toks[x]!.pos === 'VERB' && lw[x] !== toks[x]!.lemma && lw[x - 1] !== 'to')) return true
     }
@@ -388,8 +398,9 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
       if (ei !== undefined && entities[ei]!.entity_type.toLowerCase() === 'person' && !(entityAt.get(from) === ei)) {
         let a = k
         while (a - 1 > from && entityAt.get(a - 1) === ei) a--
-        // ... with a first name the recogniser left out ("Senator Rand Paul" where only "Paul" is a Person).
-        while (a - 1 >= from && !entityAt.has(a - 1) && !ROLE_WORDS.has(lw[a - 1]!) && !HONORIFICS.has(lw[a - 1]!) && toks[a - 1]!.pos === 'PROPN') a--
+        // ... with a first name the recogniser left out ("Senator Rand Paul" where only "Paul" is a Person); a
+        // Person of two words or more is whole, and a capitalised word before it is a role ("Chef Yotam Ottolenghi").
+        if (!/\s/.test(entities[ei]!.title)) while (a - 1 >= from && !entityAt.has(a - 1) && !ROLE_WORDS.has(lw[a - 1]!) && !HONORIFICS.has(lw[a - 1]!) && toks[a - 1]!.pos === 'PROPN') a--
         from = a
         break
       }
@@ -500,7 +511,22 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
   const emit = (from: number, to: number, speaker: [string, 'named' | 'user', number | undefined], paragraphs = false): void => {
     // Trim punctuation at the quotation's edges.
     while (from < to && toks[from]!.kind === 'punctuation') from++
-    while (to > from && toks[to - 1]!.kind === 'punctuation' && !/^[?!]$/.test(toks[to - 1]!.text)) to--
+    // (a closing mark stays when the words keep its opening one: `the footage was "inconclusive at best"`)
+    const opened = (a: number, b: number): boolean => {
+      let straight = 0
+      let curly = 0
+      for (let x = a; x < b; x++) {
+        const t = toks[x]!.text
+        if (t === '"') straight++
+        else if (t === '“') curly++
+        else if (t === '”') curly--
+      }
+      return straight % 2 === 1 || curly > 0
+    }
+    while (to > from && toks[to - 1]!.kind === 'punctuation' && !/^[?!]$/.test(toks[to - 1]!.text)) {
+      if (/^["”]$/.test(toks[to - 1]!.text) && opened(from, to - 1)) break
+      to--
+    }
     if (to <= from) return
     // (a quotation over paragraphs reads as one: the blank lines and the marks reopening each paragraph left out)
     const raw = doc.text.slice(toks[from]!.start, toks[to - 1]!.end)
@@ -574,6 +600,11 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
       // (`"…," Tim Cook, Apple's chief executive, told analysts`, `"…," Cook, 63, said`).
       const s = speakerRight(k)
       let v = s?.to ?? -1
+      // The organisation after a Person's name (`"…," Detective Inspector Mark Allen of Thames Valley Police said`).
+      if (s !== undefined && isPersonAt(s.to - 1) && /^(of|at|from)$/.test(lw[v] ?? '')) {
+        const org = speakerRight(v + 1)
+        if (org !== undefined && org.from === v + 1 && !isPersonAt(org.from) && !PERSON_PRONOUNS.has(lw[org.from]!)) v = org.to
+      }
       if (s !== undefined && lw[v] === ',') {
         let c = v + 1
         while (c < toks.length && c < v + 10 && lw[c] !== ',' && toks[c]!.kind !== 'punctuation' || (c < toks.length && /^['’]s$/.test(lw[c]!))) c++
@@ -605,16 +636,26 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
         else {
           let st = b
           while (st > 0 && st > b - 9 && toks[st - 1]!.sentence === toks[b]!.sentence) st--
-          const run = isPersonAt(st) && (st === 0 || toks[st - 1]!.sentence !== toks[st]!.sentence) ? speakerRight(st) : undefined
-          if (run !== undefined && run.from === st && run.to <= b && b - run.to < 5 && (toks[run.to]!.pos === 'VERB' || toks[run.to]!.pos === 'AUX') && toks.slice(run.to, b + 1).every((t) => t.kind !== 'punctuation')) sp = run
+          // (or an organisation and a role before the Person: `Arsenal manager Mikel Arteta was frustrated after the draw: "…"`)
+          const run = (isPersonAt(st) || isName(st)) && (st === 0 || toks[st - 1]!.sentence !== toks[st]!.sentence) ? speakerRight(st) : undefined
+          if (run !== undefined && isPersonAt(run.from) && (run.from === st || !isPersonAt(st)) && run.to <= b && b - run.to < 7 && (toks[run.to]!.pos === 'VERB' || toks[run.to]!.pos === 'AUX') && toks.slice(run.to, b + 1).every((t) => t.kind !== 'punctuation')) sp = run
         }
       }
     }
     let speaker = sp === undefined ? undefined : resolve(sp)
     // A bare quote right after an attributed one of the same paragraph continues it.
+    // Not when the words between name someone else with a reporting verb ("… ," Cole told the jury. Reilly said the
+    // footage was "inconclusive"): that quotation is part of the other's reported speech.
     if (speaker === undefined && previous !== undefined && !doc.text.slice(previous.close, q.open).includes('\n') && q.open - previous.close < 200) {
       const gap = doc.text.slice(previous.close + 1, q.open)
-      if (!/["“”]/.test(gap)) speaker = previous.speaker
+      let named = false
+      let other = false
+      for (let g = firstAtOrAfter(previous.close + 1); g < from; g++) {
+        const ei = entityAt.get(g)
+        if (ei !== undefined && isPersonAt(g) && entities[ei]!.title !== previous.speaker[0]) named = true
+        else if (named && REPORTING.has(lw[g]!)) other = true
+      }
+      if (!/["“”]/.test(gap) && !other) speaker = previous.speaker
     }
     if (speaker === undefined) continue
     emit(from, to, speaker, q.paragraphs === true)
@@ -656,7 +697,22 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
         const speaker = resolve(s)
         if (speaker === undefined) break
         if (k === first || (k === first + 1 && toks[first]!.kind === 'punctuation')) {
-          if (lw[s.to] === ',') emit(s.to + 1, last, speaker)
+          if (lw[s.to] === ',') {
+            // An apposition after the source ("according to Sarah Chen, a senior analyst at Morningstar, CLAUSE"):
+            // a determiner or role words up to the next comma, without a verb, then the clause.
+            const after = s.to + 1
+            let clause = after
+            if (/^(a|an|the)$/.test(lw[after] ?? '') || ROLE_WORDS.has(lw[after] ?? '')) {
+              for (let y = after + 1; y < last && y < after + 12; y++) {
+                if (toks[y]!.pos === 'VERB' || toks[y]!.pos === 'AUX' || OPEN.has(toks[y]!.text) || /^[.;:]$/.test(lw[y]!)) break
+                if (lw[y] === ',') {
+                  if (isClause(y + 1, last)) clause = y + 1
+                  break
+                }
+              }
+            }
+            emit(clause, last, speaker)
+          }
         } else if (lw[k - 1] === ',') emit(lineStartIn(first, k - 1), k - 1, speaker)
         break
       }
@@ -669,6 +725,19 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
           const speaker = after !== undefined && endsAfter(after.to, last) ? resolve(after) : undefined
           if (speaker !== undefined) {
             emit(lineStartIn(first, k - 1), k - 1, speaker)
+            break
+          }
+        }
+        // `As X has argued, CLAUSE` / `As X put it, CLAUSE`: the clause after the comma.
+        if (s === undefined && lw[first] === 'as' && k < first + 9) {
+          let v = k - 1
+          if (/^(has|had|have|once|also)$/.test(lw[v] ?? '')) v--
+          const who = speakerLeft(v)
+          let c = k + 1
+          if (/^(it|out)$/.test(lw[c] ?? '')) c++
+          const speaker = who !== undefined && lw[c] === ',' && isClause(c + 1, last) ? resolve(who) : undefined
+          if (speaker !== undefined) {
+            emit(c + 1, last, speaker)
             break
           }
         }
