@@ -62,6 +62,10 @@ const RULE_CONFIDENCE = 0.9
 const ACQUIRE = new Set(['acquired', 'acquires', 'acquire', 'bought', 'buys', 'buy', 'purchased', 'purchases', 'purchase'])
 const FOUND = new Set(['founded', 'co-founded', 'cofounded', 'founds', 'found', 'co-founds', 'established', 'started'])
 const BASED = new Set(['based', 'headquartered'])
+/** Words that report speech: never the words that relate two entities (`extra`). */
+const SPEECH = new Set(['said', 'says', 'say', 'saying', 'told', 'tells', 'tell', 'added', 'adds', 'asked', 'stated', 'noted', 'according', 'quoted'])
+/** A word of punctuation or symbols only (commas, quotes, dashes). */
+const PUNCT_ONLY = /^[\p{P}\p{S}]+$/u
 
 export interface SentMention extends ArgMention {
   readonly entity: number
@@ -176,6 +180,20 @@ export function findRelations(
       const next = w === ',' && (words[R.end + 1] === 'and' || words[R.end + 1] === 'or') ? R.end + 2 : R.end + 1
       return (w === ',' || w === 'and' || w === 'or') && mentions.some((m) => m.start === next && m.type === 'Loc')
     }
+    /**
+     * The words between two mentions as the `extra` of a classifier relation when no trigger word stands there: up
+     * to three words ("'s speech in", "in"), punctuation and speech verbs at either edge left out, and nothing when
+     * punctuation or a speech verb is all there is or stands inside ('"...in Austin, Texas," said Tesla': the quote
+     * ends and the speaker's clause begins, neither says how the two are related).
+     */
+    const shortLink = (from: number, to: number): string => {
+      if (to - from > 3) return ''
+      const noise = (k: number): boolean => PUNCT_ONLY.test(words[k]!) || SPEECH.has(words[k]!)
+      while (from < to && noise(from)) from++
+      while (to > from && noise(to - 1)) to--
+      for (let k = from; k < to; k++) if (noise(k)) return ''
+      return to > from ? text(tokenIdx[from]!, tokenIdx[to - 1]! + 1) : ''
+    }
     // Hand rules over adjacent mention pairs.
     for (let x = 0; x < mentions.length; x++) {
       for (let y = 0; y < mentions.length; y++) {
@@ -215,7 +233,7 @@ export function findRelations(
           if (btw.length <= 4 && btw[btw.length - 1] === 'by' && btw.some((w) => FOUND.has(w))) addRule('Founder', R, L, btw.find((w) => FOUND.has(w))!)
         }
         // "Austin, Texas", but not a list of places ("Mexico, Guadalajara, Monterrey", "Tennessee, Kentucky and ...")
-        if (L.type === 'Loc' && R.type === 'Loc' && bs === ',' && !listGoesOn(R) && words[R.end] !== "'s") addRule('Located_In', L, R, ',')
+        if (L.type === 'Loc' && R.type === 'Loc' && bs === ',' && !listGoesOn(R) && words[R.end] !== "'s") addRule('Located_In', L, R, '')
         if (L.type === 'Org' && R.type === 'Org' && btw.length <= 4) {
           const v = btw.find((w) => ACQUIRE.has(w))
           if (v !== undefined && !btw.includes('by') && !btw.some((w) => w === 'not' || w === "n't" || w === 'never')) {
@@ -247,7 +265,7 @@ export function findRelations(
         const c = triggers.get(words[k]!)
         if (c !== undefined && !/^(OF|FOR|AT|IN|FROM|POSS|COMMA)$/.test(c)) trig.push(doc.tokens[tokenIdx[k]!]!.text)
       }
-      const extra = trig.length > 0 ? trig.join(' ') : R.start - L.end <= 3 && R.start > L.end ? text(tokenIdx[L.end]!, tokenIdx[R.start - 1]! + 1) : ''
+      const extra = trig.length > 0 ? trig.join(' ') : shortLink(L.end, R.start)
       const confidence = Math.round(p.confidence * 10_000) / 10_000
       local.push({ a: p.a, b: p.b, label: p.label, confidence, extra })
       put({ relation_type: RELATION_TYPES[p.label]!, label: p.label, confidence, extra, args: [a.entity, b.entity], spans: [span(a), span(b)] })
