@@ -172,6 +172,19 @@ describe('intentions', () => {
     expect(found("We're selling the flat and moving abroad.")).toEqual(['sell|We|the flat'])
   })
 
+  it('should read an "of" phrase of a common noun, names joined by "and" or a possessive, a gerund modifier, "moving away from" and filing a complaint', () => {
+    expect(found("We'd like to purchase 200 licences of your analytics platform before the end of Q3.")).toEqual(['buy|We|200 licences of your analytics platform'])
+    expect(found('I want to buy a copy of the new album.')).toEqual(['buy|I|a copy of the new album'])
+    expect(found('Next year we want to visit Laos and Cambodia.')).toEqual(['visit|we|Laos and Cambodia'])
+    expect(found("Definitely going back to Nonna's Kitchen next time.")).toEqual(["visit|I|Nonna's Kitchen"])
+    expect(found('We also want to hire your onboarding consultants.')).toEqual(['hire|We|your onboarding consultants'])
+    expect(found('After three outages, we are moving away from Hostinger.')).toEqual(['quit|we|Hostinger'])
+    expect(found('We are moving to Denver in June.')).toEqual([])
+    expect(findIntentions(annotator.annotate("I'll be filing a complaint with the airline about my lost luggage.")).map((x) => `${x.type}|${x.who}|${x.what}|${x.evidence_phrase}`)).toEqual(['complain|I|the airline|filing a complaint'])
+    expect(found('We are going to make a formal complaint about the noise.')).toEqual(['complain|We|the noise'])
+    for (const t of ['I filed a complaint about the noise.', 'I will never file a complaint.', "If it happens again I'll file a complaint."]) expect(found(t)).toEqual([])
+  })
+
   it('should list a refund demand beside a return of the same person once, by its action', () => {
     expect(found('I want a full refund and I am returning the laptop.')).toEqual(['complain|I|the laptop'])
     expect(found('I want a full refund.')).toEqual(['complain|I|a full refund'])
