@@ -7,8 +7,9 @@
  * Per text, old and new run alternately (which goes first alternates too) for `rounds` rounds (more for a small set,
  * so that each set gives about `rounds` x 300 runs); a step's figure is the mean over texts of the fastest round
  * (robust to a shared, loaded machine: a text's time counts only from its least disturbed run).
- * Steps: annotate (annotation plus the tag refinement), language (the language analyzer), and the whole
- * `analyzeDocument` with every output on. Also checks that both give the same bytes.
+ * Steps: annotate (annotation plus the tag refinement), language (the language analyzer), sentiment (the lexicon
+ * scorer and model on the annotated document), entities (entity extraction on it), and the whole `analyzeDocument`
+ * with every output on. Also checks that both give the same bytes (each step's result and the whole output).
  */
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -27,6 +28,8 @@ interface Side {
   name: string
   annotate(text: string): unknown
   language(doc: unknown): unknown
+  sentiment(doc: unknown): unknown
+  entities(doc: unknown): unknown
   analyze(text: string): unknown
 }
 
@@ -38,12 +41,16 @@ async function side(name: string, root: string): Promise<Side> {
   const { createLanguageIdentifier, loadCompiledLanguageModel } = await imp('src/langid/index.ts')
   const { lazyBackground } = await imp('src/pipeline/analyzers/themes.ts')
   const { createAnalysisCore } = await imp('src/engine/analysis.ts')
+  const { createSentimentScorer } = await imp('src/sentiment/index.ts')
+  const { createEntityExtractor } = await imp('src/entities/extract.ts')
   const { builtinAnalyzers } = await imp('src/engine/features.ts')
   const { buildSubscription } = await imp('src/engine/account.ts')
   const { defaultConfigurationSettings } = await imp('src/engine/settings.ts')
   const { emptyTuning } = await imp('src/engine/templates.ts')
   const { EVERY_OUTPUT_ON } = await import(pathToFileURL(resolve(here, 'test/fixtures/golden/golden.ts')).href)
   const annotator = createAnnotator()
+  const scorer = createSentimentScorer()
+  const extractor = createEntityExtractor()
   const lang = createLanguageAnalyzer(createLanguageIdentifier(loadCompiledLanguageModel()), lazyBackground())
   const ctx = {
     configuration: { language: 'English', document: { detect_language: true } },
@@ -65,12 +72,15 @@ async function side(name: string, root: string): Promise<Side> {
       return d
     },
     language: (doc) => lang.run(doc, {}, ctx),
+    // (The scorer's result holds closures: its plain data is what the byte check compares.)
+    sentiment: (doc) => scorer.score(doc),
+    entities: (doc) => extractor.extract(doc),
     analyze: (text) => core.analyzeDocument(text, { id: 'b' }, stored, sub, 'bench'),
   }
 }
 
 const sides = [await side('old', resolve(oldArg)), await side('new', here)]
-const steps = ['annotate', 'language', 'analyze'] as const
+const steps = ['annotate', 'language', 'sentiment', 'entities', 'analyze'] as const
 for (const set of benchSets(dataArg)) {
   const texts = set.texts.slice(0, docs)
   const rounds = Math.max(baseRounds, Math.min(40, Math.ceil((baseRounds * 300) / texts.length)))
@@ -78,7 +88,10 @@ for (const set of benchSets(dataArg)) {
   const times = sides.map(() => steps.map(() => Array.from({ length: rounds }, () => new Float64Array(texts.length))))
   let differ = 0
   // Warm up both sides on the set.
-  for (const s of sides) for (const t of texts) s.language(s.annotate(t)), s.analyze(t)
+  for (const s of sides) for (const t of texts) {
+    const d = s.annotate(t)
+    s.language(d), s.sentiment(d), s.entities(d), s.analyze(t)
+  }
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < texts.length; i++) {
       const t = texts[i]!
@@ -91,12 +104,18 @@ for (const set of benchSets(dataArg)) {
         const t1 = performance.now()
         const l = s.language(d)
         const t2 = performance.now()
-        const o = s.analyze(t)
+        const se = s.sentiment(d)
         const t3 = performance.now()
+        const en = s.entities(d)
+        const t4 = performance.now()
+        const o = s.analyze(t)
+        const t5 = performance.now()
         times[k]![0]![r]![i] = t1 - t0
         times[k]![1]![r]![i] = t2 - t1
         times[k]![2]![r]![i] = t3 - t2
-        if (r === 0) outs[k] = JSON.stringify([d, l, o])
+        times[k]![3]![r]![i] = t4 - t3
+        times[k]![4]![r]![i] = t5 - t4
+        if (r === 0) outs[k] = JSON.stringify([d, l, se, en, o])
       }
       if (r === 0 && outs[0] !== outs[1]) differ++
     }
