@@ -267,6 +267,17 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
   }
   const known = (w: string): boolean =>
     lexicon.words.has(w) || lexicon.modifiers.has(w) || lexicon.negators.has(w) || lexicon.contrasts.has(w) || lexicon.idioms.has(w)
+  // unstretch is a pure function of the word (the lexicon is fixed per scorer) and runs three regular expressions:
+  // memoised per word, the table emptied when it grows past STRETCH_CACHE_LIMIT (null: nothing to unstretch).
+  const stretchCache = new Map<string, string | null>()
+  const unstretchCached = (w: string): string | undefined => {
+    const hit = stretchCache.get(w)
+    if (hit !== undefined) return hit ?? undefined
+    const v = unstretch(w)
+    if (stretchCache.size >= STRETCH_CACHE_LIMIT) stretchCache.clear()
+    stretchCache.set(w, v ?? null)
+    return v
+  }
   // A word with a letter repeated three times or more that the lexicon does not know: the first of
   // "runs cut to two letters", "runs cut to one letter" that it knows, else undefined.
   const unstretch = (w: string): string | undefined => {
@@ -305,7 +316,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         const normal =
           t.kind === 'hashtag' ? t.normal.replace(/^#/, '') : /^\p{L}{2,}\.$/u.test(t.normal) ? t.normal.slice(0, -1) : t.normal
         // An elongated word ("sooo", "yayyyy", "goooood") reads as the lexicon word it stretches.
-        const stretched = t.kind === 'word' || t.kind === 'hashtag' ? unstretch(normal) : undefined
+        const stretched = t.kind === 'word' || t.kind === 'hashtag' ? unstretchCached(normal) : undefined
         keysNormal[i] = stretched ?? normal
         keysLemma[i] = stretched ?? (t.kind === 'hashtag' ? normal : t.lemma)
         if (isWord(t)) {
@@ -672,12 +683,19 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           }
           if (best !== undefined) return best
         }
-        // A word of a name ("Fantastic Four", "Super Bowl", "Miss Marple", "Concord, NH") is no evaluation:
-        // it matches nothing, unless the whole name is a lexicon or user phrase (tried first, below).
-        const named = inName(i)
         // Multi-word keys are tried only where one can start (their first word is indexed once per scorer).
         const canStartPhrase =
           multiWordStarts.has(keysNormal[i] ?? '') || multiWordStarts.has(keysLemma[i] ?? '') || user.starts.has(keysNormal[i] ?? '') || user.starts.has(keysLemma[i] ?? '')
+        // Most tokens: no phrase starts here and the token alone is no key (nor an emoticon, looked up apart): nothing
+        // below can match, so neither the name test nor the key lookups run.
+        if (!canStartPhrase && t.kind !== 'emoticon') {
+          const kn = keysNormal[i] ?? ''
+          const kl = t.pos === 'PROPN' ? kn : (keysLemma[i] ?? '')
+          if (!lexiconKeys.has(kn) && !user.map.has(kn) && (kl === kn || (!lexiconKeys.has(kl) && !user.map.has(kl)))) return undefined
+        }
+        // A word of a name ("Fantastic Four", "Super Bowl", "Miss Marple", "Concord, NH") is no evaluation:
+        // it matches nothing, unless the whole name is a lexicon or user phrase (tried first, below).
+        const named = inName(i)
         // The longest span whose first words (all normals, or all lemmas) begin some key: no longer one can match.
         let maxLen = 1
         if (canStartPhrase) {
@@ -873,6 +891,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
 
 // The HTML escapes tweets carry in place of the characters emoticons are made of.
 function unescapeHtml(s: string): string {
+  if (!s.includes('&')) return s
   return s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&').replace(/&quot;/g, '"')
 }
 
@@ -880,9 +899,24 @@ function isWord(t: Token): boolean {
   return !NON_WORD_KINDS.has(t.kind) && /\p{L}/u.test(t.text)
 }
 
+/** Words of the unstretch memo before it is emptied (it caches a pure function; bounded for memory). */
+const STRETCH_CACHE_LIMIT = 50_000
+
 function isAllCaps(s: string): boolean {
-  // Python's isupper on a word of at least two letters: capitals and no lower-case letter.
-  return /\p{Lu}.*\p{Lu}/u.test(s) && !/\p{Ll}/u.test(s)
+  // Python's isupper on a word of at least two letters: capitals and no lower-case letter. ASCII text (most
+  // tokens) is read by character codes, where \p{Lu} is A-Z and \p{Ll} is a-z; other text by the expressions.
+  let upper = 0
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    // (Also a line break: the expression's '.' does not cross it.)
+    if (c >= 128 || c === 10 || c === 13) return /\p{Lu}.*\p{Lu}/u.test(s) && !/\p{Ll}/u.test(s)
+    if (c >= 97 && c <= 122) {
+      // A lower-case letter: never all capitals, whatever follows.
+      return false
+    }
+    if (c >= 65 && c <= 90) upper++
+  }
+  return upper >= 2
 }
 
 interface UserTable {
