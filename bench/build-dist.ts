@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, lstatSync, symlinkSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 
 /**
  * Compile the package into `out` (tsc, then the bundled query grammar) for the benches that run it under plain
@@ -16,4 +16,14 @@ export function buildPackageInto(root: string, out: string): void {
     { cwd: root, encoding: 'utf8' },
   )
   if (e.status !== 0 || !existsSync(join(out, 'src', 'index.js'))) throw new Error(`build into ${out} failed:\n${e.stdout}${e.stderr}`)
+  // The data beside the build as in an installed package (dist/src/resources.js finds ../../lexicons there; here
+  // out/src/resources.js finds out/lexicons), so the build finds it next to the code, not by the package search.
+  const data = join(out, 'lexicons')
+  let present = true
+  try {
+    lstatSync(data)
+  } catch {
+    present = false
+  }
+  if (!present) symlinkSync(resolve(root, 'lexicons'), data, 'dir')
 }

@@ -75,10 +75,23 @@ export function resolveDataDir(explicit?: string, env: NodeJS.ProcessEnv = proce
   if (explicit !== undefined) return { dir: resolve(explicit), source: 'option', found: existsSync(join(explicit, MARKER)) }
   const fromEnv = env[DATA_DIR_ENV]
   if (fromEnv !== undefined && fromEnv !== '') return { dir: resolve(fromEnv), source: 'env', found: existsSync(join(fromEnv, MARKER)) }
+  // The folder found next to the code or through the package is remembered (per working directory, which the
+  // package search starts from): every data file's path comes through here, and the package search costs about a
+  // millisecond (module resolution, package.json reads) each time. A folder not found is looked for again.
+  const cwd = process.cwd()
+  if (found !== undefined && found.cwd === cwd) return found.resolution
   const mod = moduleCandidates()
-  for (const dir of mod) if (existsSync(join(dir, MARKER))) return { dir, source: 'module', found: true }
-  for (const dir of packageCandidates()) if (existsSync(join(dir, MARKER))) return { dir, source: 'package', found: true }
+  for (const dir of mod) if (existsSync(join(dir, MARKER))) return remember(cwd, { dir, source: 'module', found: true })
+  for (const dir of packageCandidates()) if (existsSync(join(dir, MARKER))) return remember(cwd, { dir, source: 'package', found: true })
   return { dir: mod[0] ?? resolve('lexicons'), source: 'none', found: false }
+}
+
+/** The data folder last found by the module or package search, and the working directory it was found from. */
+let found: { readonly cwd: string; readonly resolution: DataDirResolution } | undefined
+
+function remember(cwd: string, resolution: DataDirResolution): DataDirResolution {
+  found = { cwd, resolution }
+  return resolution
 }
 
 /** Absolute path of a data file, `parts` relative to the data folder (e.g. `'langid', 'model.tsv'`). */

@@ -26,14 +26,29 @@ export function readPhraseTable(tsv: string, source: string, valueName: string, 
     }
     const phrase = line.slice(0, tab).toLowerCase()
     if (!phrases.has(phrase)) phrases.set(phrase, value)
-    const words = phrase.split(' ')
-    maxTokens = Math.max(maxTokens, words.length)
-    for (let n = 1; n <= words.length; n++) prefixes.add(words.slice(0, n).join(' '))
+    // Every leading run of tokens: the phrase up to each space, then the whole phrase (as split(' ') and join(' ')
+    // of the first n tokens give, without the arrays).
+    let tokens = 1
+    for (let sp = phrase.indexOf(' '); sp >= 0; sp = phrase.indexOf(' ', sp + 1)) {
+      prefixes.add(phrase.slice(0, sp))
+      tokens++
+    }
+    prefixes.add(phrase)
+    maxTokens = Math.max(maxTokens, tokens)
   }
   return { phrases, maxTokens, prefixes }
 }
 
 /** Parse a gazetteer TSV (`phrase<TAB>class`; the file is sorted by class priority). Throws naming the line when a line has no class. */
 export function readGazetteer(tsv: string, source = 'gazetteer'): Gazetteer {
-  return readPhraseTable(tsv, source, 'class')
+  // The tagger and the entity lexicons each read the committed gazetteer when an engine first extracts entities:
+  // the second read of the same text gets the same (read-only) tables instead of parsing the file again.
+  const last = lastGazetteer !== undefined && lastGazetteer.tsv === tsv && lastGazetteer.source === source ? lastGazetteer.gazetteer.deref() : undefined
+  if (last !== undefined) return last
+  const gazetteer = readPhraseTable(tsv, source, 'class')
+  lastGazetteer = { tsv, source, gazetteer: new WeakRef(gazetteer) }
+  return gazetteer
 }
+
+/** The last gazetteer parsed and its text; the tables are kept only while something (a tagger) holds them. */
+let lastGazetteer: { readonly tsv: string; readonly source: string; readonly gazetteer: WeakRef<Gazetteer> } | undefined

@@ -31,6 +31,9 @@ export interface PerceptronWeights {
 
 const MAGIC = 'TENER001'
 
+/** Whether typed arrays read this machine's memory little-endian (the file's byte order). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
+
 /** Serialise weights, quantised to int16, gzip-compressed. Rows whose weights all quantise to 0 are dropped. */
 export function encodeModel(model: PerceptronWeights): Buffer {
   const L = model.labels.length
@@ -69,13 +72,26 @@ export function encodeModel(model: PerceptronWeights): Buffer {
 }
 
 /**
+ * Output chunk size for gunzipping `bytes`: the uncompressed size the gzip trailer states (ISIZE, plus one byte), so
+ * the output comes in one chunk instead of 16 KB chunks concatenated at the end (a third of the gunzip's CPU time on
+ * the 3.5 MB tagger model: 41 -> 26 ms). Only a size hint: a wrong trailer still gunzips (or fails) as before.
+ */
+function outputChunk(bytes: Uint8Array): number {
+  const DEFAULT = 16 * 1024
+  if (bytes.length < 18) return DEFAULT
+  const n = bytes.length
+  const isize = (bytes[n - 4]! | (bytes[n - 3]! << 8) | (bytes[n - 2]! << 16) | (bytes[n - 1]! << 24)) >>> 0
+  return isize < DEFAULT || isize > 256 * 1024 * 1024 ? DEFAULT : isize + 1
+}
+
+/**
  * Gunzip `bytes` and check that they start with the 8-character `magic` and hold at least `minLength` bytes; the
  * errors name `source` and what was `expected` (the entity files: tagger model, word clusters).
  */
 export function gunzipWithMagic(bytes: Uint8Array, magic: string, minLength: number, source: string, expected: string): Buffer {
   let raw: Buffer
   try {
-    raw = gunzipSync(bytes)
+    raw = gunzipSync(bytes, { chunkSize: outputChunk(bytes) })
   } catch (e) {
     throw new Error(`${source}: expected a gzip-compressed ${expected}, instead found bytes that do not gunzip (${(e as Error).message})`)
   }
@@ -112,10 +128,18 @@ export function decodeModel(bytes: Uint8Array, source = 'NER model'): Perceptron
     )
   }
   const weights = new Float32Array(names.length * L)
-  // A DataView over the rows: Buffer#readInt16LE per weight checked bounds 400,000 times (a third of the load time).
-  const rows = new DataView(raw.buffer, raw.byteOffset + o, weights.length * 2)
   const scale = header.scale
-  for (let i = 0; i < weights.length; i++) weights[i] = rows.getInt16(i * 2, true) * scale
+  const at = raw.byteOffset + o
+  if (LITTLE_ENDIAN && at % 2 === 0) {
+    // The rows read in place as an Int16Array (little-endian machine, aligned): the same values as the DataView
+    // below, at about a third of its cost on a cold start (1M weights).
+    const rows = new Int16Array(raw.buffer, at, weights.length)
+    for (let i = 0; i < weights.length; i++) weights[i] = rows[i]! * scale
+  } else {
+    // A DataView over the rows: Buffer#readInt16LE per weight checked bounds 400,000 times (a third of the load time).
+    const rows = new DataView(raw.buffer, at, weights.length * 2)
+    for (let i = 0; i < weights.length; i++) weights[i] = rows.getInt16(i * 2, true) * scale
+  }
   // The tagger looks names up in a hash table (tagger-hash.ts), quicker to build than the Map, which is built on
   // first use (training and tools read it).
   let index: Map<string, number> | undefined

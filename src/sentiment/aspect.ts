@@ -83,7 +83,12 @@ export interface AspectModel {
 
 /** Build the scoring form of model data. */
 export function createAspectModel(data: AspectModelData): AspectModel {
-  return { data, words: new Map(Object.entries(data.words)) }
+  // for-in visits the keys in Object.entries' order; the loop allocates no [key, value] pair per word (28k words:
+  // a share of the engine's cold start).
+  const words = new Map<string, readonly number[]>()
+  const table = data.words
+  for (const word in table) if (Object.hasOwn(table, word)) words.set(word, table[word]!)
+  return { data, words }
 }
 
 // Tokens that end a clause for aspect purposes: punctuation, and subordinating conjunctions ("while", "because").
@@ -484,10 +489,17 @@ export function checkAspectModelData(json: unknown, where: string): AspectModelD
     })
   })
   if (d?.words === null || typeof d?.words !== 'object' || Array.isArray(d.words)) bad('words should be an object of word -> 3 weights')
-  for (const [word, ws] of Object.entries(d?.words ?? {})) {
-    if (!Array.isArray(ws) || ws.length !== 3 || ws.some((x) => typeof x !== 'number' || !Number.isFinite(x))) {
-      bad(`words[${JSON.stringify(word)}] should be 3 finite numbers, instead found ${JSON.stringify(ws)}`)
+  // Plain loops (no entries array, no closure per word): this check runs on every cold start.
+  const words = (d?.words ?? {}) as Record<string, unknown>
+  for (const word in words) {
+    if (!Object.hasOwn(words, word)) continue
+    const ws = words[word]
+    let ok = Array.isArray(ws) && ws.length === 3
+    for (let i = 0; ok && i < 3; i++) {
+      const x: unknown = (ws as unknown[])[i]
+      ok = typeof x === 'number' && Number.isFinite(x)
     }
+    if (!ok) bad(`words[${JSON.stringify(word)}] should be 3 finite numbers, instead found ${JSON.stringify(ws)}`)
   }
   return d as AspectModelData
 }

@@ -68,11 +68,17 @@ const CONTRACTION_BASE: Readonly<Record<string, string>> = {
   ai: 'am',
 }
 
+/** Printable ASCII other than space and A-Z. */
+const SIMPLE_KEY = /^[\x21-\x40\x5b-\x7e]+$/
+
 /**
  * Turn a phrase as a human writes it into the token key the scorer matches: lower-case, split on
  * whitespace, "n't" contractions expanded ("couldn't" -> "could not"), other apostrophe forms kept.
  */
 export function phraseKey(phrase: string): string {
+  // One printable ASCII token without capitals and not ending in "n't" is its own key (most lexicon lines; the
+  // general path below gives the same string for it).
+  if (SIMPLE_KEY.test(phrase) && !phrase.endsWith("n't")) return phrase
   const out: string[] = []
   for (const raw of phrase.toLowerCase().replace(/\u2019/g, "'").trim().split(/\s+/)) {
     if (raw === '') continue

@@ -302,7 +302,11 @@ export function roundToUnitSum(p: readonly number[], decimals: number): number[]
  * word too). Build it once per weights and hand it to every {@link classProbabilities} call.
  */
 export function ngramTable(data: Pick<SentimentModelData, 'ngrams'>): ReadonlyMap<string, readonly number[]> {
-  return new Map(Object.entries(data.ngrams))
+  // for-in visits the keys in Object.entries' order without an array of [key, value] pairs (a cold-start cost).
+  const table = new Map<string, readonly number[]>()
+  const ngrams = data.ngrams
+  for (const g in ngrams) if (Object.hasOwn(ngrams, g)) table.set(g, ngrams[g]!)
+  return table
 }
 
 /** Class probabilities of the regression for a document; `table` is {@link ngramTable} of `data`. */
@@ -385,16 +389,20 @@ export function checkModelData(json: unknown, where: string): SentimentModelData
   if (typeof d.model_name !== 'string') bad('model_name should be a string')
   if (!Array.isArray(d.dense) || d.dense.join() !== DENSE_FEATURES.join()) bad(`dense should be ${DENSE_FEATURES.join(',')}`)
   // Every weight is checked here, so that a damaged file fails at load instead of scoring NaN.
-  const numbers = (v: unknown, length: number, field: string): void => {
-    if (!Array.isArray(v) || v.length !== length) bad(`${field} should be an array of ${length} numbers, instead found ${JSON.stringify(v)?.slice(0, 60)}`)
-    ;(v as unknown[]).forEach((x, i) => {
-      if (typeof x !== 'number' || !Number.isFinite(x)) bad(`${field}[${i}] should be a finite number, instead found ${JSON.stringify(x)}`)
-    })
+  const numbers = (v: unknown, length: number, field: string | (() => string)): void => {
+    const name = (): string => (typeof field === 'string' ? field : field())
+    if (!Array.isArray(v) || v.length !== length) bad(`${name()} should be an array of ${length} numbers, instead found ${JSON.stringify(v)?.slice(0, 60)}`)
+    for (let i = 0; i < length; i++) {
+      const x: unknown = (v as unknown[])[i]
+      if (typeof x !== 'number' || !Number.isFinite(x)) bad(`${name()}[${i}] should be a finite number, instead found ${JSON.stringify(x)}`)
+    }
   }
   if (!Array.isArray(d.denseWeights) || d.denseWeights.length !== MODEL_CLASSES.length) bad('denseWeights should hold one row per class')
   d.denseWeights?.forEach((row, c) => numbers(row, DENSE_FEATURES.length + 1, `denseWeights[${c}]`))
   if (typeof d.ngrams !== 'object' || d.ngrams === null || Array.isArray(d.ngrams)) bad('ngrams should be an object of n-gram -> per-class weights')
-  for (const [g, w] of Object.entries(d.ngrams ?? {})) numbers(w, MODEL_CLASSES.length, `ngrams[${JSON.stringify(g)}]`)
+  // Plain loop, the field name built only for an error: this check runs on every cold start (11k n-grams).
+  const ngrams = (d.ngrams ?? {}) as Record<string, unknown>
+  for (const g in ngrams) if (Object.hasOwn(ngrams, g)) numbers(ngrams[g], MODEL_CLASSES.length, () => `ngrams[${JSON.stringify(g)}]`)
   const cal = d.calibrator
   if (typeof cal !== 'object' || cal === null || !Array.isArray(cal.inputs) || cal.inputs.join() !== CALIBRATION_INPUTS.join()) {
     bad(`calibrator should have inputs ${CALIBRATION_INPUTS.join(',')}`)

@@ -19,9 +19,13 @@ export function parseBackground(text: string, name = 'word-frequency.tsv'): Back
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim()
     if (line === '' || line.startsWith('#')) continue
-    const [word, zipf, extra] = line.split('\t')
+    // indexOf instead of split: no array per line (36k lines read on a cold start); same checks as split's columns.
+    const tab = line.indexOf('\t')
+    const word = tab < 0 ? line : line.slice(0, tab)
+    const zipf = tab < 0 ? undefined : line.slice(tab + 1)
+    const extra = zipf !== undefined && zipf.includes('\t') ? '' : undefined
     const z = Number(zipf)
-    if (word === undefined || word === '' || extra !== undefined || zipf === undefined || !Number.isFinite(z)) {
+    if (word === '' || extra !== undefined || zipf === undefined || !Number.isFinite(z)) {
       throw new LexiconError(`${name} line ${i + 1}: expected word<TAB>zipf, instead found ${JSON.stringify(line.slice(0, 60))}`)
     }
     if (!out.has(word)) out.set(word, z)
