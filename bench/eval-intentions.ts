@@ -33,7 +33,8 @@ const files: [string, string][] =
           ['intentions-fresh4.json', 'fresh4 (written after the rule changes on fresh3, before measuring)'],
           ['intentions-fresh5.json', 'fresh5 (written blind by a helper that had read neither the analyzer nor the other sets; first figures in its commit; no longer blind: the rules were revised on it)'],
           ['intentions-fresh6.json', 'fresh6 (written after the fresh3/fresh4 rule changes, before measuring)'],
-          ['intentions-fresh8.json', 'fresh8 (written blind by a helper that had read neither the analyzers nor the other sets, before measuring)'],
+          ['intentions-fresh8.json', 'fresh8 (written blind by a helper that had read neither the analyzers nor the other sets, before measuring; first figures in its commit; no longer blind: the rules were revised on it)'],
+          ['intentions-fresh9.json', 'fresh9 (written blind by a helper that had read neither the analyzers nor the other sets; measured once at 21:29 UTC, in the commit that lists it; no longer blind: the rules were revised on it)'],
         ] as const
       )
         .map(([f, label]): [string, string] => [resolve(repo, 'test/fixtures', f), label])

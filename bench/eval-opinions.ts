@@ -43,7 +43,8 @@ const files: [string, string][] =
           ['opinions-fresh5.json', 'fresh5 (written blind by a helper that had read neither the analyzer nor the other sets; first figures in its commit; no longer blind: the rules were revised on it)'],
           ['opinions-fresh6.json', 'fresh6 (written after the fresh3/fresh4 rule changes, before measuring)'],
           ['opinions-fresh7.json', 'fresh7 (quotation boundaries, written before measuring)'],
-          ['opinions-fresh8.json', 'fresh8 (written blind by a helper that had read neither the analyzers nor the other sets, before measuring)'],
+          ['opinions-fresh8.json', 'fresh8 (written blind by a helper that had read neither the analyzers nor the other sets, before measuring; first figures in its commit; no longer blind: the rules were revised on it)'],
+          ['opinions-fresh9.json', 'fresh9 (written blind by a helper that had read neither the analyzers nor the other sets; measured once at 21:29 UTC, in the commit that lists it; no longer blind: the rules were revised on it)'],
         ] as const
       )
         .map(([f, label]): [string, string] => [resolve(repo, 'test/fixtures', f), label])

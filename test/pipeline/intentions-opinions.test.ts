@@ -373,6 +373,23 @@ describe('opinions', () => {
     expect(withEntities('"The evidence shows a planned attack," Amanda Cole told the jury. "It was not self-defence."', rc)).toEqual(['Amanda Cole|The evidence shows a planned attack', 'Amanda Cole|It was not self-defence'])
   })
 
+  it('should read a role the tagger mis-tags, a player position, an occupation or honorific taken into the name, a Person after a spokesperson\'s organisation, ", who said" and "according to her lawyer, X,"', () => {
+    const sr = [['Sunita Rao', 'Person', 'Sunita Rao']] as [string, string, string][]
+    expect(withEntities('The findings suggest that the vaccine remains effective, said lead author Sunita Rao, an epidemiologist.', sr)).toEqual(['Sunita Rao|The findings suggest that the vaccine remains effective'])
+    const dh = [['Dale Hoskins', 'Person', 'Dale Hoskins']] as [string, string, string][]
+    expect(withEntities('The fire started in a kitchen at the back of the restaurant, according to fire chief Dale Hoskins.', dh)).toEqual(['Dale Hoskins|The fire started in a kitchen at the back of the restaurant'])
+    const ga = [['Giannis Antetokounmpo', 'Person', 'Giannis Antetokounmpo']] as [string, string, string][]
+    expect(withEntities('"We let our fans down," admitted Bucks forward Giannis Antetokounmpo.', ga)).toEqual(['Giannis Antetokounmpo|We let our fans down'])
+    expect(withEntities('Glaciologist Henrik Aalto says the ice shelf could collapse within a decade.', [['Glaciologist Henrik Aalto', 'Person', 'Glaciologist Henrik Aalto']])).toEqual(['Henrik Aalto|the ice shelf could collapse within a decade'])
+    expect(withEntities('"We lost everything in the flood," said Mrs Janet Pryce.', [['Mrs Janet Pryce', 'Person', 'Mrs Janet Pryce']])).toEqual(['Janet Pryce|We lost everything in the flood'])
+    const lb = [['Department of Transportation', 'Company', 'Department of Transportation'], ['Laura Bemis', 'Person', 'Laura Bemis']] as [string, string, string][]
+    expect(withEntities('A spokeswoman for the Department of Transportation, Laura Bemis, said the agency was reviewing footage of the crash.', lb)).toEqual(['Laura Bemis|the agency was reviewing footage of the crash'])
+    const bh = [['Ben Hartley', 'Person', 'Ben Hartley']] as [string, string, string][]
+    expect(withEntities('The plan was criticised by councillor Ben Hartley, who said it would pave over the last open field.', bh)).toEqual(['Ben Hartley|it would pave over the last open field'])
+    const dp = [['Daniel Price', 'Person', 'Daniel Price'], ['Jameson', 'Person', 'Jameson']] as [string, string, string][]
+    expect(withEntities('According to her lawyer, Daniel Price, Ms Jameson will plead not guilty.', dp)).toEqual(['Daniel Price|Ms Jameson will plead not guilty'])
+  })
+
   const speakers = ['Tim Cook', 'Angela Merkel', 'Maria Lopez', 'Satya Nadella']
   const quotes = ['The results were excellent', 'We will not raise prices', 'This is a terrible decision. It hurts everyone']
   const forms = [

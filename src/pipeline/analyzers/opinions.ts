@@ -77,6 +77,8 @@ const ROLE_WORDS = new Set([
   'chief', 'executive', 'officer', 'director', 'managing', 'president', 'vice', 'chairman', 'chairwoman', 'chair', 'spokesman', 'spokeswoman', 'spokesperson',
   'secretary', 'minister', 'head', 'founder', 'co-founder', 'cofounder', 'ceo', 'cfo', 'coo', 'cto', 'chancellor', 'governor', 'senator', 'mayor', 'manager', 'coach',
   'economist', 'analyst', 'leader', 'commissioner', 'ambassador', 'general', 'attorney', 'editor', 'captain', 'striker', 'treasurer', 'partner', 'adviser', 'advisor',
+  // (positions of players and the like: "Bucks forward Giannis Antetokounmpo", "lead author Sunita Rao")
+  'forward', 'guard', 'midfielder', 'defender', 'goalkeeper', 'quarterback', 'winger', 'pitcher', 'boss', 'author',
 ])
 /** Prepositions after a plain noun that put a name out of the subject's head: "Analysts at Morgan Stanley said", "people close to Musk said". */
 /** Documents and data whose author is the source of "according to a statement from X". */
@@ -233,6 +235,8 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     const ei = entityAt.get(k)
     return ei !== undefined && entities[ei]!.entity_type.toLowerCase() === 'person'
   }
+  /** A role word the tagger took for an adjective right before a name ("fire chief/ADJ Dale Hoskins"). */
+  const role2 = (x: number): boolean => ROLE_WORDS.has(lw[x] ?? '') || (toks[x]?.pos === 'ADJ' && /^\p{Ll}+$/u.test(toks[x]!.text) && isName(x + 1))
   /** The speaker run starting at k going right (names, "Mr."), or a pronoun. */
   const speakerRight = (k: number): SpeakerSpan | undefined => {
     if (PERSON_PRONOUNS.has(lw[k] ?? '')) return { from: k, to: k + 1 }
@@ -240,8 +244,10 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     let b = k
     // A determiner may open the role ("the singer Adele", "according to the World Health Organization"), and a
     // role may be capitalised ("Justice Sonia Sotomayor", "Coach Dawn Staley").
+    // (a lower-case word the tagger took for a base-form verb or an adjective may open the role: "according to
+    // fire/VERB chief/ADJ Dale Hoskins", "said lead/VERB author Sunita Rao"; a name must still follow)
     const role = (x: number): boolean =>
-      toks[x] !== undefined && (toks[x]!.pos === 'NOUN' || (x === k && /^(the|a|an)$/.test(lw[x]!)) || HONORIFICS.has(lw[x]!) || ROLE_WORDS.has(lw[x]!) || (entityAt.has(x) && !speakerEntity(entityAt.get(x))))
+      toks[x] !== undefined && (toks[x]!.pos === 'NOUN' || (/^\p{Ll}+$/u.test(toks[x]!.text) && (toks[x]!.pos === 'ADJ' || (toks[x]!.pos === 'VERB' && lw[x] === toks[x]!.lemma)) && x + 1 < toks.length && (toks[x + 1]!.pos === 'NOUN' || ROLE_WORDS.has(lw[x + 1]!) || role2(x + 1))) || (x === k && /^(the|a|an)$/.test(lw[x]!)) || HONORIFICS.has(lw[x]!) || ROLE_WORDS.has(lw[x]!) || (entityAt.has(x) && !speakerEntity(entityAt.get(x))))
     let roles = k + 4
     for (;;) {
       // An abbreviated rank or title with its full stop ("said Cmdr. Frederic Daguillon", "Gov. Gavin Newsom").
@@ -304,6 +310,11 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
    * commas ("Jane Fraser, the chief executive of Citigroup, said"), the name before the apposition.
    */
   const speakerBefore = (k: number): SpeakerSpan | undefined => {
+    // "criticised by councillor Ben Hartley, who said it would …": the name before the relative pronoun.
+    if (lw[k - 1] === 'who' && lw[k - 2] === ',' && k >= 3) {
+      const named = speakerLeft(k - 3)
+      if (named !== undefined && isPersonAt(named.from)) return named
+    }
     const direct = speakerLeft(k - 1) ?? (isAdverb(k - 1) ? speakerLeft(k - 2) : undefined)
     if (direct !== undefined && direct.from >= 2 && OF_PREPOSITIONS.has(lw[direct.from - 1]!) && toks[direct.from - 1]!.sentence === toks[k]!.sentence) {
       // "Jensen Huang of Nvidia said": the name before the preposition; "Analysts at Morgan Stanley said",
@@ -320,9 +331,11 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     for (let c = k - 2; c >= 0 && c > k - 14 && toks[c]!.sentence === toks[k]!.sentence; c--) {
       if (lw[c] === ',') {
         const before = c > 0 ? speakerLeft(c - 1) : undefined
-        if (before !== undefined) return before
-        // "The mayor, María José Catalá, said": the name set off by the commas, after a role.
+        // "The mayor, María José Catalá, said": the name set off by the commas, after a role; and a Person so set
+        // off after an organisation ("A spokeswoman for the Department of Transportation, Laura Bemis, said").
         const inside = speakerLeft(k - 2)
+        if (before !== undefined && !isPersonAt(before.from) && inside !== undefined && inside.from === c + 1 && isPersonAt(inside.from)) return inside
+        if (before !== undefined) return before
         return inside !== undefined && inside.from === c + 1 ? inside : undefined
       }
       if (OPEN.has(toks[c]!.text) || /^["”.;:]$/.test(lw[c]!)) return undefined
@@ -381,8 +394,10 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     const words = e.title.split(/\s+/)
     let r = -1
     words.forEach((w, x) => {
-      if (ROLE_WORDS.has(w.toLowerCase())) r = x
+      if (ROLE_WORDS.has(w.toLowerCase()) || HONORIFICS.has(w.toLowerCase())) r = x
     })
+    // (an occupation the recogniser took into the name: "Glaciologist Henrik Aalto", "Restaurateur Amara Obi")
+    if (r < 0 && words.length >= 3 && /^\p{Lu}\p{Ll}{3,}(ist|eur)$/u.test(words[0]!)) r = 0
     const rest = words.slice(r + 1)
     if (e.type === 'user' || r < 0 || rest.length < 2 || !rest.every((w) => /^\p{Lu}/u.test(w) || NAME_PARTICLES.has(w))) return [e.title, e.type, ei]
     const name = rest.join(' ')
@@ -465,6 +480,15 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
   const sourceAt = (k: number): SpeakerSpan | undefined => {
     const direct = speakerRight(k)
     if (direct !== undefined) return direct
+    // "according to her lawyer, Daniel Price,": a role of the subject's side, then the Person set off by commas.
+    if (/^(his|her|their|its|the|a|an)$/.test(lw[k] ?? '')) {
+      let r = k + 1
+      while (r < k + 4 && toks[r] !== undefined && /^(NOUN|ADJ)$/.test(toks[r]!.pos) && /^\p{Ll}/u.test(toks[r]!.text)) r++
+      if (r > k + 1 && lw[r] === ',') {
+        const named = speakerRight(r + 1)
+        if (named !== undefined && named.from === r + 1 && isPersonAt(named.from) && lw[named.to] === ',') return named
+      }
+    }
     let x = k
     if (/^(a|an|the)$/.test(lw[x] ?? '')) x++
     const nouns = x
