@@ -183,6 +183,9 @@ describe('intentions', () => {
     expect(findIntentions(annotator.annotate("I'll be filing a complaint with the airline about my lost luggage.")).map((x) => `${x.type}|${x.who}|${x.what}|${x.evidence_phrase}`)).toEqual(['complain|I|the airline|filing a complaint'])
     expect(found('We are going to make a formal complaint about the noise.')).toEqual(['complain|We|the noise'])
     for (const t of ['I filed a complaint about the noise.', 'I will never file a complaint.', "If it happens again I'll file a complaint."]) expect(found(t)).toEqual([])
+    expect(found('I will be leaving Harcourt & Sons at the end of March.')).toEqual(['quit|I|Harcourt & Sons'])
+    expect(found('Our startup Fernway is looking to sell its scheduling app.')).toEqual(['sell|Fernway|its scheduling app'])
+    expect(found('My wife wants to buy a dishwasher.')).toEqual(['buy|My wife|a dishwasher'])
   })
 
   it('should list a refund demand beside a return of the same person once, by its action', () => {

@@ -267,8 +267,9 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
       e++
       continue
     }
-    // A hyphen or ampersand inside a name ("T-Mobile", "AT&T") joins its neighbours.
-    if ((w === '-' || w === '&') && e > o && !t.spaceBefore && toks[e + 1] !== undefined && !toks[e + 1]!.spaceBefore) {
+    // A hyphen or ampersand inside a name ("T-Mobile", "AT&T") joins its neighbours, and an ampersand between
+    // names ("Harcourt & Sons").
+    if ((w === '-' || w === '&') && e > o && ((!t.spaceBefore && toks[e + 1] !== undefined && !toks[e + 1]!.spaceBefore) || (w === '&' && /^\p{Lu}/u.test(toks[e - 1]!.text) && /^\p{Lu}/u.test(toks[e + 1]?.text ?? '')))) {
       e += 2
       continue
     }
@@ -515,6 +516,10 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         } else if (j >= 0 && (toks[j]!.pos === 'PROPN' || toks[j]!.pos === 'NOUN')) {
           let a = j
           while (a - 1 >= 0 && (toks[a - 1]!.pos === 'PROPN' || toks[a - 1]!.pos === 'NOUN' || toks[a - 1]!.pos === 'ADJ' || OBJECT_DETS.has(lw[a - 1]!) || (toks[a - 1]!.pos === 'PROPN' && toks[a]!.pos === 'PROPN'))) a--
+          // A name after a common noun in apposition is the subject ("Our startup Fernway" -> "Fernway").
+          let n = j
+          while (n - 1 >= a && toks[n - 1]!.pos === 'PROPN' && /^\p{Lu}/u.test(toks[n - 1]!.text)) n--
+          if (toks[j]!.pos === 'PROPN' && /^\p{Lu}/u.test(toks[j]!.text) && n > a && toks[n - 1]!.pos === 'NOUN' && /^\p{Ll}/u.test(toks[n - 1]!.text)) a = n
           who = span(toks[a]!, toks[j]!)
           subjStart = a
         } else if (j < 0 || (toks[j]!.kind !== 'word' && toks[j]!.kind !== 'punctuation') || (toks[j]!.pos === 'NUM' && j === 0)) {
