@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { sortedWords } from '../sorted-words.ts'
 
 /**
  * Word vectors in the engine's compact binary form (`lexicons/en/vectors.bin`, written by
@@ -114,15 +115,27 @@ export function decodeWordVectors(bytes: Uint8Array, source = 'word vectors'): W
     }
   }
   const q = new Int8Array(bytes.buffer, bytes.byteOffset + vecAt, n * dims)
-  const words = new TextDecoder().decode(bytes.subarray(vecAt + n * dims)).split('\n')
-  if (words.length !== n) bad(`expected ${n} words in the vocabulary, instead found ${words.length}`)
-  const ids = new Map<string, number>()
-  for (let i = 0; i < n; i++) ids.set(words[i]!, i)
+  // The vocabulary is sorted: read in place when it is ASCII (see sorted-words.ts), else split into a Map.
+  const vocabulary = bytes.subarray(vecAt + n * dims)
+  let id: (word: string) => number
+  let word: (id: number) => string
+  const sorted = sortedWords(vocabulary, n)
+  if (sorted !== undefined) {
+    id = (w) => sorted.indexOf(w)
+    word = (i) => sorted.word(i)
+  } else {
+    const words = new TextDecoder().decode(vocabulary).split('\n')
+    if (words.length !== n) bad(`expected ${n} words in the vocabulary, instead found ${words.length}`)
+    const ids = new Map<string, number>()
+    for (let i = 0; i < n; i++) ids.set(words[i]!, i)
+    id = (w) => ids.get(w) ?? -1
+    word = (i) => words[i]!
+  }
   return {
     dims,
     size: n,
-    id: (word) => ids.get(word) ?? -1,
-    word: (id) => words[id]!,
+    id,
+    word,
     probability: (id) => probs[id]!,
     addTo(acc, id, w) {
       const s = scales[id]! * w
