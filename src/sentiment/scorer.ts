@@ -265,6 +265,10 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       for (let at = sp; at > 0; at = key.indexOf(' ', at + 1)) lexiconPrefixes.add(key.slice(0, at))
     }
   }
+  // The first UTF-16 unit of every lexicon word holding a character that is no letter or digit (emoticons such as
+  // ":)", "<3", "o_o"): glued tokens are looked up only from a token that can begin one (see matchAt).
+  const glueStarts = new Set<string>()
+  for (const key of lexicon.words.keys()) if (key.length > 0 && /[^\p{L}\p{N}]/u.test(key)) glueStarts.add(key.charAt(0))
   const known = (w: string): boolean =>
     lexicon.words.has(w) || lexicon.modifiers.has(w) || lexicon.negators.has(w) || lexicon.contrasts.has(w) || lexicon.idioms.has(w)
   // unstretch is a pure function of the word (the lexicon is fixed per scorer) and runs three regular expressions:
@@ -314,7 +318,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         const t = tokens[i] as Token
         // Hashtags read as their word; a word the tokenizer kept with its full stop ("NO.") as the word.
         const normal =
-          t.kind === 'hashtag' ? t.normal.replace(/^#/, '') : /^\p{L}{2,}\.$/u.test(t.normal) ? t.normal.slice(0, -1) : t.normal
+          t.kind === 'hashtag' ? t.normal.replace(/^#/, '') : t.normal.endsWith('.') && /^\p{L}{2,}\.$/u.test(t.normal) ? t.normal.slice(0, -1) : t.normal
         // An elongated word ("sooo", "yayyyy", "goooood") reads as the lexicon word it stretches.
         const stretched = t.kind === 'word' || t.kind === 'hashtag' ? unstretchCached(normal) : undefined
         keysNormal[i] = stretched ?? normal
@@ -668,7 +672,11 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         }
         if (t.kind === 'tabCRLF' || t.kind === 'space') return undefined
         // Emoticons the tokenizer split ("=)", "-_-", "o_O"): glue tokens written without spaces.
-        if (tokens[i + 1] !== undefined && !(tokens[i + 1] as Token).spaceBefore && (t.spaceBefore || i === 0 || !/[\p{L}\p{N}]$/u.test((tokens[i - 1] as Token).text))) {
+        // A glued key is unescapeHtml(lower case) of text holding a character that is no letter or digit, so it holds
+        // one too and begins with the lower case of this token's first character (or with what an escape gives).
+        const c0 = t.text.charCodeAt(0)
+        const mayGlue = t.text.length === 0 || c0 === 38 /* & */ || (c0 >= 0xd800 && c0 <= 0xdfff) || glueStarts.has(t.text.charAt(0).toLowerCase().charAt(0))
+        if (mayGlue && tokens[i + 1] !== undefined && !(tokens[i + 1] as Token).spaceBefore && (t.spaceBefore || i === 0 || !/[\p{L}\p{N}]$/u.test((tokens[i - 1] as Token).text))) {
           let glued = t.text
           let best: Unit | undefined
           for (let k = i + 1; k < Math.min(end, i + 4); k++) {
