@@ -10,9 +10,14 @@
  * Steps: annotate (annotation plus the tag refinement), language (the language analyzer), sentiment (the lexicon
  * scorer and model on the annotated document), entities (entity extraction on it), and the whole `analyzeDocument`
  * with every output on. Also checks that both give the same bytes (each step's result and the whole output).
+ * wink-nlp's raw `readDoc` (the issue's ceiling) is timed the same way in the same rounds, and each side's
+ * `analyzeDocument` is printed as a ratio to it (readDoc time / analyze time).
  */
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { loadavg } from 'node:os'
+import winkNLP from 'wink-nlp'
+import model from 'wink-eng-lite-web-model'
 import { benchSets } from './samples.ts'
 
 const [dataArg, oldArg, roundsArg, docsArg] = process.argv.slice(2)
@@ -80,13 +85,16 @@ async function side(name: string, root: string): Promise<Side> {
 }
 
 const sides = [await side('old', resolve(oldArg)), await side('new', here)]
+const wink = winkNLP(model, ['sbd', 'negation', 'pos', 'ner'])
 const steps = ['annotate', 'language', 'sentiment', 'entities', 'analyze'] as const
 for (const set of benchSets(dataArg)) {
   const texts = set.texts.slice(0, docs)
   const rounds = Math.max(baseRounds, Math.min(40, Math.ceil((baseRounds * 300) / texts.length)))
   // times[side][step][round][text]
   const times = sides.map(() => steps.map(() => Array.from({ length: rounds }, () => new Float64Array(texts.length))))
+  const winkTimes = Array.from({ length: rounds }, () => new Float64Array(texts.length))
   let differ = 0
+  for (const t of texts) wink.readDoc(t)
   // Warm up both sides on the set.
   for (const s of sides) for (const t of texts) {
     const d = s.annotate(t)
@@ -97,6 +105,9 @@ for (const set of benchSets(dataArg)) {
       const t = texts[i]!
       const order = (i + r) % 2 === 0 ? [0, 1] : [1, 0]
       const outs: string[] = []
+      const w0 = performance.now()
+      wink.readDoc(t)
+      winkTimes[r]![i] = performance.now() - w0
       for (const k of order) {
         const s = sides[k]!
         const t0 = performance.now()
@@ -134,5 +145,14 @@ for (const set of benchSets(dataArg)) {
     const b = fastest(1, j)
     return `${step} ${a.toFixed(0)} -> ${b.toFixed(0)} us (x${(a / b).toFixed(2)})`
   })
-  console.log(`${set.name} (${texts.length} docs, ${rounds} rounds): ${parts.join('; ')}; outputs differing: ${differ}`)
+  let winkSum = 0
+  for (let i = 0; i < texts.length; i++) {
+    let m = Infinity
+    for (let r = 0; r < rounds; r++) m = Math.min(m, winkTimes[r]![i]!)
+    winkSum += m
+  }
+  const winkUs = (winkSum / texts.length) * 1000
+  const a = steps.indexOf('analyze')
+  const ratios = `readDoc ${winkUs.toFixed(0)} us, analyze ratio to readDoc ${(winkUs / fastest(0, a)).toFixed(3)} -> ${(winkUs / fastest(1, a)).toFixed(3)}`
+  console.log(`${set.name} (${texts.length} docs, ${rounds} rounds): ${parts.join('; ')}; ${ratios}; outputs differing: ${differ}; load ${loadavg()[0]!.toFixed(1)}`)
 }
