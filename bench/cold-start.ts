@@ -15,7 +15,7 @@
  * also records the wall time from spawn to exit. Runs alternate ours/wink so that noise on this shared machine falls
  * on both; medians are printed with their ratio.
  *
- * `--baseline DIR` also measures the compiled package in DIR (`DIR/src/index.js`, e.g. a build of another commit
+ * `--build DIR` measures the compiled package in DIR instead of building one. `--baseline DIR` also measures the compiled package in DIR (`DIR/src/index.js`, e.g. a build of another commit
  * made with `bench/build-dist.ts`), in the same alternation: a before/after comparison in one run.
  */
 import { spawnSync } from 'node:child_process'
@@ -30,7 +30,9 @@ const TEXT = 'The staff were friendly, but the room was not clean. Tim Cook stay
 const runsArg = process.argv.indexOf('--runs')
 const RUNS = runsArg >= 0 ? Number(process.argv[runsArg + 1]) : 7
 
-const BUILD = process.argv.includes('--dist') ? join(ROOT, 'dist') : join(ROOT, '.tmp', 'cold-start-dist')
+const buildArg = process.argv.indexOf('--build')
+const BUILD =
+  buildArg >= 0 ? resolve(process.argv[buildArg + 1] ?? '') : process.argv.includes('--dist') ? join(ROOT, 'dist') : join(ROOT, '.tmp', 'cold-start-dist')
 const baselineArg = process.argv.indexOf('--baseline')
 const BASELINE = baselineArg >= 0 ? resolve(process.argv[baselineArg + 1] ?? '') : undefined
 const ours = (build: string): string => `
@@ -77,7 +79,7 @@ const median = (xs: readonly number[]): number => {
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2
 }
 
-if (!process.argv.includes('--no-build') && !process.argv.includes('--dist')) {
+if (!process.argv.includes('--no-build') && !process.argv.includes('--dist') && buildArg < 0) {
   buildPackageInto(ROOT, BUILD)
 }
 
