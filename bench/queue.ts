@@ -2,14 +2,17 @@
  * `npx tsx bench/queue.ts [data dir]`: the queued path against `analyze`, in one process and run (issue 17 target:
  * the queued path at >= 0.9 of `analyze`).
  *
- * Per sample set (capped at `BENCH_DOCS` texts, default 1,000): `engine.analyze(text)` on each text in turn, then
- * the same texts through the queue: `submitDocuments` in batches of 100, `drain()`, `takeProcessedDocuments` until
- * every document came back (memory storage, in-process analysis, one thread). Rates are documents per CPU-second of
- * this process (user + system), so that other processes on a shared machine do not move them. Before timing, every text
- * of the set goes once through each path (JIT, wink's caches and the analyzers' caches as warm for both: one pass is
- * far from enough, rates still climb 1.5-2x from the first to the third pass); then `ROUNDS` (default 3) rounds,
- * which path goes first alternating, best of each.
+ * Per sample set (capped at `BENCH_DOCS` texts, default 1,000), in chunks of `CHUNK` texts (default 200): the chunk
+ * through `engine.analyze(text)` one text after another, and the same chunk through the queue (`submitDocuments` in
+ * batches of 100, `drain()`, `takeProcessedDocuments` until every document came back; memory storage, in-process
+ * analysis, one thread). Which path goes first alternates from chunk to chunk and round to round, and each path's
+ * CPU time is summed over every chunk of `ROUNDS` rounds (default 3): on a loaded machine the two paths then see the
+ * same mix of load, instead of one path owning a quiet or a busy minute. Rates are documents per CPU-second of this
+ * process (user + system, every thread: GC helpers included); the GC column is the main-thread pause time of each
+ * path (PerformanceObserver 'gc' entries) as a share of its CPU time. Before timing, every text of the set goes once
+ * through each path (JIT, wink's caches and the analyzers' caches as warm for both).
  */
+import { PerformanceObserver } from 'node:perf_hooks'
 import { createEngine } from '../src/engine/create-engine.ts'
 import type { Engine } from '../src/engine/types.ts'
 import { benchSets, dataDir } from './samples.ts'
@@ -17,6 +20,7 @@ import { benchSets, dataDir } from './samples.ts'
 const dir = dataDir()
 const cap = Number(process.env['BENCH_DOCS'] ?? 1000)
 const rounds = Math.max(1, Number(process.env['ROUNDS'] ?? 3))
+const chunk = Math.max(1, Number(process.env['CHUNK'] ?? 200))
 const sets = benchSets(dir).map((s) => ({ name: s.name, texts: s.texts.slice(0, cap) }))
 const unlimited = { billing_settings: { data_calls_limit: 0, settings_calls_limit: 0, polling_calls_limit: 0 } }
 
@@ -24,25 +28,55 @@ const cpu = (): number => {
   const u = process.cpuUsage()
   return (u.user + u.system) / 1e6
 }
-
-async function viaAnalyze(engine: Engine, texts: readonly string[]): Promise<number> {
-  const c0 = cpu()
-  for (const [i, t] of texts.entries()) await engine.analyze(t, { id: `a${i}` })
-  return texts.length / (cpu() - c0)
+/** GC pauses (start, duration in ms), delivered late: each is charged to the path whose window holds its start. */
+const pauses: Array<[number, number]> = []
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) pauses.push([e.startTime, e.duration])
+}).observe({ entryTypes: ['gc'] })
+const windows: Array<{ from: number; to: number; cost: Cost }> = []
+/** Charge every GC pause to its path (call once every path has run and the last entries were delivered). */
+function chargeGc(): void {
+  for (const [at, ms] of pauses) {
+    const w = windows.find((x) => at >= x.from && at < x.to)
+    if (w !== undefined) w.cost.gc += ms / 1000
+  }
 }
 
-async function viaQueue(engine: Engine, texts: readonly string[], round: number): Promise<number> {
-  const acct = engine.account(engine.defaultAccount)
+interface Cost {
+  cpu: number
+  gc: number
+  docs: number
+}
+const zero = (): Cost => ({ cpu: 0, gc: 0, docs: 0 })
+
+async function timed(cost: Cost, docs: number, f: () => Promise<void>): Promise<void> {
+  const from = performance.now()
   const c0 = cpu()
+  await f()
+  cost.cpu += cpu() - c0
+  windows.push({ from, to: performance.now(), cost })
+  cost.docs += docs
+}
+
+/** `YIELD=1`: a turn of the event loop before each text, as the queue's in-process executor takes one. */
+const yieldEach = process.env['YIELD'] === '1'
+
+async function viaAnalyze(engine: Engine, texts: readonly string[], tag: string): Promise<void> {
+  for (const [i, t] of texts.entries()) {
+    if (yieldEach) await new Promise((r) => setImmediate(r))
+    await engine.analyze(t, { id: `${tag}-${i}` })
+  }
+}
+
+async function viaQueue(engine: Engine, texts: readonly string[], tag: string): Promise<void> {
+  const acct = engine.account(engine.defaultAccount)
   for (let i = 0; i < texts.length; i += 100) {
-    await acct.submitDocuments(texts.slice(i, i + 100).map((text, j) => ({ id: `q${round}-${i + j}`, text })), { batch: true })
+    await acct.submitDocuments(texts.slice(i, i + 100).map((text, j) => ({ id: `${tag}-${i + j}`, text })), { batch: true })
   }
   await engine.drain()
   let back = 0
   for (let got = await acct.takeProcessedDocuments({}); got.length > 0; got = await acct.takeProcessedDocuments({})) back += got.length
-  const rate = texts.length / (cpu() - c0)
   if (back !== texts.length) throw new Error(`queued ${texts.length}, retrieved ${back}`)
-  return rate
 }
 
 const engine = createEngine({
@@ -53,20 +87,49 @@ const engine = createEngine({
 })
 // Warm-up (models, JIT, caches), not timed: every text of every set through both paths.
 for (const s of sets) {
-  await viaAnalyze(engine, s.texts)
-  await viaQueue(engine, s.texts, -1)
+  await viaAnalyze(engine, s.texts, 'wa')
+  await viaQueue(engine, s.texts, 'wq')
 }
 
-process.stdout.write(`queued path vs analyze: docs per CPU-second, one thread, memory storage, best of ${rounds} rounds, up to ${cap} texts per set\n`)
-process.stdout.write(`${'set'.padEnd(16)} ${'analyze'.padStart(9)} ${'queued'.padStart(9)} ${'ratio'.padStart(6)}\n`)
+const pct = (c: Cost): string => `${((100 * c.gc) / c.cpu).toFixed(1)}%`
+process.stdout.write(
+  `queued path vs analyze: docs per CPU-second, one thread, memory storage, ${rounds} rounds of chunks of ${chunk}, alternating, up to ${cap} texts per set\n`,
+)
+process.stdout.write(`${'set'.padEnd(16)} ${'analyze'.padStart(9)} ${'gc'.padStart(6)} ${'queued'.padStart(9)} ${'gc'.padStart(6)} ${'ratio'.padStart(6)}\n`)
+const all = { a: zero(), q: zero() }
 for (const s of sets) {
-  let a = 0
-  let q = 0
+  const a = zero()
+  const q = zero()
+  windows.length = 0
+  pauses.length = 0
+  let n = 0
   for (let r = 0; r < rounds; r++) {
-    if (r % 2 === 1) q = Math.max(q, await viaQueue(engine, s.texts, r))
-    a = Math.max(a, await viaAnalyze(engine, s.texts))
-    if (r % 2 === 0) q = Math.max(q, await viaQueue(engine, s.texts, r))
+    for (let i = 0; i < s.texts.length; i += chunk, n++) {
+      const part = s.texts.slice(i, i + chunk)
+      const runA = (): Promise<void> => timed(a, part.length, () => viaAnalyze(engine, part, `a${r}-${i}`))
+      const runQ = (): Promise<void> => timed(q, part.length, () => viaQueue(engine, part, `q${r}-${i}`))
+      if (n % 2 === 0) {
+        await runA()
+        await runQ()
+      } else {
+        await runQ()
+        await runA()
+      }
+    }
   }
-  process.stdout.write(`${s.name.padEnd(16)} ${a.toFixed(0).padStart(9)} ${q.toFixed(0).padStart(9)} ${(q / a).toFixed(2).padStart(6)}\n`)
+  await new Promise((r) => setTimeout(r, 50))
+  chargeGc()
+  for (const [k, c] of [['a', a], ['q', q]] as const) {
+    all[k].cpu += c.cpu
+    all[k].gc += c.gc
+    all[k].docs += c.docs
+  }
+  const ra = a.docs / a.cpu
+  const rq = q.docs / q.cpu
+  process.stdout.write(`${s.name.padEnd(16)} ${ra.toFixed(0).padStart(9)} ${pct(a).padStart(6)} ${rq.toFixed(0).padStart(9)} ${pct(q).padStart(6)} ${(rq / ra).toFixed(2).padStart(6)}\n`)
 }
+// Overall: total documents over total CPU (the sets weighted by their cost).
+const ra = all.a.docs / all.a.cpu
+const rq = all.q.docs / all.q.cpu
+process.stdout.write(`${'all'.padEnd(16)} ${ra.toFixed(0).padStart(9)} ${pct(all.a).padStart(6)} ${rq.toFixed(0).padStart(9)} ${pct(all.q).padStart(6)} ${(rq / ra).toFixed(2).padStart(6)}\n`)
 await engine.close()

@@ -42,12 +42,70 @@ function describe(v: unknown): string {
  * dropped, `undefined` array elements and holes become null, -0 becomes 0.
  */
 export function storableCopy<T>(value: T, path: string, freeze: boolean): T {
-  return walk(value, path, 0, true, freeze) as T
+  try {
+    return quick(value, 0, true, freeze) as T
+  } catch (e) {
+    if (e !== REFUSED) throw e
+    return walk(value, path, 0, true, freeze) as T
+  }
 }
 
 /** Throws {@link StorageValueError} as {@link storableCopy} does, copying nothing. */
 export function checkStorable(value: unknown, path: string): void {
-  walk(value, path, 0, false, false)
+  try {
+    quick(value, 0, false, false)
+  } catch (e) {
+    if (e !== REFUSED) throw e
+    walk(value, path, 0, false, false)
+  }
+}
+
+/** Thrown by {@link quick} at the first value that cannot be stored (never escapes this module). */
+const REFUSED: unique symbol = Symbol('refused')
+
+/**
+ * {@link walk} without paths: the same values accepted, copied and frozen, but nothing refused is described (no path
+ * string is built per value, which cost more than the check itself on large outputs). At the first refused value it
+ * throws {@link REFUSED}, and the caller walks again with paths for the error.
+ */
+function quick(v: unknown, depth: number, copy: boolean, freeze: boolean): unknown {
+  switch (typeof v) {
+    case 'string':
+      if (!isWellFormed(v)) throw REFUSED
+      return v
+    case 'number':
+      if (!Number.isFinite(v)) throw REFUSED
+      return v === 0 ? 0 : v
+    case 'boolean':
+      return v
+    case 'object':
+      break
+    default:
+      throw REFUSED
+  }
+  if (v === null) return null
+  if (depth >= MAX_DEPTH) throw REFUSED
+  if (Array.isArray(v)) {
+    const out: unknown[] | undefined = copy ? new Array<unknown>(v.length) : undefined
+    for (let i = 0; i < v.length; i++) {
+      const e = v[i]
+      const c = e === undefined ? null : quick(e, depth + 1, copy, freeze)
+      if (out !== undefined) out[i] = c
+    }
+    return out === undefined ? v : freeze ? Object.freeze(out) : out
+  }
+  const proto = Object.getPrototypeOf(v) as unknown
+  if (proto !== Object.prototype && proto !== null) throw REFUSED
+  const out: Record<string, unknown> | undefined = copy ? {} : undefined
+  for (const k in v as Record<string, unknown>) {
+    if (!Object.prototype.hasOwnProperty.call(v, k)) continue
+    const e = (v as Record<string, unknown>)[k]
+    if (e === undefined) continue
+    if (!isWellFormed(k)) throw REFUSED
+    const c = quick(e, depth + 1, copy, freeze)
+    if (out !== undefined) out[k] = c
+  }
+  return out === undefined ? v : freeze ? Object.freeze(out) : out
 }
 
 function walk(v: unknown, path: string, depth: number, copy: boolean, freeze: boolean): unknown {
