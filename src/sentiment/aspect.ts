@@ -355,9 +355,11 @@ export interface AspectTrainOptions {
   /** L2 penalty on dense weights, per example. @defaultValue 0.0003 */
   readonly l2?: number
   /**
-   * L2 penalty on word weights, per example. @defaultValue 0.0003 (chosen on the 5-fold CV of the training sets:
-   * 0.003 gave restaurants/laptops 72.0/68.2, 0.001 74.8/69.7, 0.0003 with dense 0.0003 75.3/71.0, 0.0001 74.6/70.5,
-   * item i in fold i mod 5; with the clause bigrams 0.0002 76.1/71.3, 0.0006 75.8/72.0)
+   * L2 penalty on word weights, per example, before the NB scaling of {@link AspectTrainOptions.nbBeta}.
+   * @defaultValue 0.0006 (chosen with the NB scaling on the 5-fold CV of the training sets, aspects of a sentence in
+   * one fold, see {@link NB_BETA}. Without the NB scaling, item i in fold i mod 5:
+   * 0.003 gave 72.0/68.2, 0.001 74.8/69.7, 0.0003 75.3/71.0, 0.0001 74.6/70.5; with the clause bigrams 0.0002
+   * 76.1/71.3, 0.0006 75.8/72.0)
    */
   readonly l2Words?: number
   /**
@@ -365,6 +367,13 @@ export interface AspectTrainOptions {
    * aspects of a sentence in one fold, restaurants/laptops: 3 gave 72.3/67.1, 2 73.3/68.0, 1 73.5/68.7)
    */
   readonly minCount?: number
+  /**
+   * Naive-Bayes-scaled word penalty (as in NBSVM, Wang and Manning 2012): the L2 penalty of word j in class k is
+   * `l2Words * exp(-nbBeta * |r_jk|)`, r_jk the log-count ratio of the word in class k against the other classes
+   * (add-one smoothed), so words whose counts favour a class are penalised less. 0 gives one penalty for all words.
+   * @defaultValue see {@link trainAspectModel}
+   */
+  readonly nbBeta?: number
   /** Full-batch gradient steps. @defaultValue 600 */
   readonly iterations?: number
   /** Step size (Adam). @defaultValue 0.05 */
@@ -377,13 +386,23 @@ export interface AspectTrainOptions {
 }
 
 /**
+ * Default {@link AspectTrainOptions.nbBeta}: chosen on the 5-fold CV of the training sets (aspects of a sentence in
+ * one fold, restaurants/laptops): 0 (one word penalty, 0.0003) 73.5/68.7; with penalty 0.0006, 0.5 73.9/69.0 and 1
+ * 74.6/69.4 (1 with 0.001 74.2/69.6; 0.0003: 0.5 74.2/68.8, 1 74.1/68.5; 1.5 with 0.001 74.2/68.9; 2 with 0.002
+ * 74.4/68.6). 1 made "dirty rooms" in "Great location, dirty rooms, friendly staff." positive (rare window words
+ * such as R:friendly learnt strong weights, test/sentiment/aspect.test.ts); 0.5 keeps it negative.
+ */
+export const NB_BETA = 0.5
+
+/**
  * Fit the multinomial logistic regression: full-batch Adam from zero weights, a fixed number of steps,
- * L2 on the weights (not the biases). Deterministic: the same examples give the same weights.
+ * L2 on the weights (not the biases; each word's penalty scaled by its Naive Bayes log-count ratio, see
+ * {@link AspectTrainOptions.nbBeta}). Deterministic: the same examples give the same weights.
  * `ys` are classes 0 negative, 1 neutral, 2 positive.
  */
 export function trainAspectModel(xs: readonly AspectVector[], ys: readonly number[], options: AspectTrainOptions = {}): AspectModelData {
   const l2 = options.l2 ?? 0.0003
-  const l2Words = options.l2Words ?? 0.0003
+  const l2Words = options.l2Words ?? 0.0006
   const minCount = options.minCount ?? 1
   const iterations = options.iterations ?? 600
   const lr = options.learningRate ?? 0.05
@@ -396,6 +415,30 @@ export function trainAspectModel(xs: readonly AspectVector[], ys: readonly numbe
   const dd = (xs[0]?.dense.length ?? ASPECT_FEATURES.length) + 1
   const K = 3
   const P = dd + vocab.length
+  // Penalty per class and parameter: l2 for dense weights, the NB-scaled l2Words for words, none for biases.
+  const nbBeta = options.nbBeta ?? NB_BETA
+  const penalty = Array.from({ length: K }, () => new Float64Array(P).fill(l2))
+  for (const pk of penalty) pk[0] = 0
+  {
+    const perClass = Array.from({ length: K }, () => new Float64Array(vocab.length))
+    const total = new Float64Array(K)
+    rows.forEach((r, e) => {
+      const y = ys[e] as number
+      for (const j of r) perClass[y]![j] = (perClass[y]![j] as number) + 1
+      total[y] = (total[y] as number) + r.length
+    })
+    const all = (total[0] as number) + (total[1] as number) + (total[2] as number)
+    const V = vocab.length
+    for (let k = 0; k < K; k++) {
+      const pk = penalty[k] as Float64Array
+      for (let j = 0; j < V; j++) {
+        const inK = (perClass[k]![j] as number) + 1
+        const out = (perClass[0]![j] as number) + (perClass[1]![j] as number) + (perClass[2]![j] as number) - (inK - 1) + 1
+        const r = Math.log(inK / ((total[k] as number) + V)) - Math.log(out / (all - (total[k] as number) + V))
+        pk[dd + j] = l2Words * Math.exp(-nbBeta * Math.abs(r))
+      }
+    }
+  }
   // Parameters per class: [bias, dense..., words...].
   const w = Array.from({ length: K }, () => new Float64Array(P))
   const m = Array.from({ length: K }, () => new Float64Array(P))
@@ -441,7 +484,7 @@ export function trainAspectModel(xs: readonly AspectVector[], ys: readonly numbe
       const mk = m[k] as Float64Array
       const vk = v[k] as Float64Array
       for (let i = 0; i < P; i++) {
-        const gi = (gk[i] as number) + (i === 0 ? 0 : (i < dd ? l2 : l2Words) * (wk[i] as number))
+        const gi = (gk[i] as number) + (penalty[k]![i] as number) * (wk[i] as number)
         mk[i] = b1 * (mk[i] as number) + (1 - b1) * gi
         vk[i] = b2 * (vk[i] as number) + (1 - b2) * gi * gi
         wk[i] = (wk[i] as number) - (lr * ((mk[i] as number) / c1)) / (Math.sqrt((vk[i] as number) / c2) + 1e-8)
@@ -460,7 +503,7 @@ export function trainAspectModel(xs: readonly AspectVector[], ys: readonly numbe
   })
   return {
     format: 'textengine-aspect-model/1',
-    trained: { ...(options.trained ?? {}), l2, l2_words: l2Words, min_count: minCount, iterations, learning_rate: lr },
+    trained: { ...(options.trained ?? {}), l2, l2_words: l2Words, nb_beta: nbBeta, min_count: minCount, iterations, learning_rate: lr },
     features: [...ASPECT_FEATURES],
     weights: w.map((row) => [...row.subarray(0, dd)].map(round)),
     words,

@@ -120,6 +120,21 @@ describe('aspect sentiment (one function for themes, entities, topics and facets
     expect(a.weights[2]![wAfter]!).toBeGreaterThan(a.weights[0]![wAfter]!)
   })
 
+  it('should penalise less the words whose counts favour a class (Naive Bayes scaling of the word penalty)', () => {
+    const zero = ASPECT_FEATURES.map(() => 0)
+    const words = [['great', 'the'], ['great', 'the'], ['great', 'the'], ['great', 'the'], ['great', 'the'], ['the'], ['the'], ['the'], ['great', 'the'], ['the']]
+    const ys = [2, 2, 2, 2, 2, 1, 1, 0, 0, 0]
+    const xs = words.map((w) => ({ dense: zero, words: w, lexicon: true }))
+    const margin = (nbBeta: number): number => {
+      const m = trainAspectModel(xs, ys, { iterations: 300, l2Words: 0.05, nbBeta })
+      const g = m.words['great']!
+      return g[2]! - g[0]!
+    }
+    expect(margin(0)).toBeGreaterThan(0)
+    expect(margin(1)).toBeGreaterThan(margin(0) + 0.05)
+    expect(trainAspectModel(xs, ys, { iterations: 10, nbBeta: 0.25 }).trained['nb_beta']).toBe(0.25)
+  })
+
   it('should name the file and the field of a damaged model', () => {
     const dir = mkdtempSync(join(tmpdir(), 'aspect-'))
     const good = JSON.parse(JSON.stringify(loadAspectModel().data)) as { weights: unknown[][] }
