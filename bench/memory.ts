@@ -108,7 +108,7 @@ if (only === undefined || only === 'compiled') {
   runs.push({ name: 'compiled package, plain node', key: 'memory.compiled', args: [], module: pathToFileURL(join(BUILD, 'src', 'index.js')).href })
 }
 if (only === undefined || only === 'tsx') {
-  runs.push({ name: 'sources under tsx', key: 'memory', args: ['--import', 'tsx'], module: pathToFileURL(join(ROOT, 'src', 'engine', 'create-engine.ts')).href })
+  runs.push({ name: 'sources under tsx', key: 'memory', args: ['--import', 'tsx'], module: pathToFileURL(join(ROOT, 'src', 'index.ts')).href })
 }
 
 const stage = (s: Stage): string => `RSS ${s.rss}, heap ${s.heapUsed} of ${s.heapTotal}, array buffers ${s.arrayBuffers}`
