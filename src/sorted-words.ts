@@ -10,7 +10,7 @@
  */
 import { isAscii } from 'node:buffer'
 
-/** Words by index, and the index of a word. */
+/** Words by index, and the index of a word (also the shape {@link WordIndexMap} reads). */
 export interface SortedWords {
   readonly size: number
   /** Index of `word`, or -1 when the list lacks it. */
@@ -98,8 +98,11 @@ export function sortedWords(bytes: Uint8Array, count: number): SortedWords | und
   }
 }
 
-/** A read-only map word -> value over {@link SortedWords} (`value(i)` is the value of word i). */
-export class SortedWordMap<V> implements ReadonlyMap<string, V> {
+/**
+ * A read-only map word -> value over a word index ({@link SortedWords}, or any table that numbers its words
+ * 0..size-1: the theme background list's): `value(i)` is the value of word i, entries in index order.
+ */
+export class WordIndexMap<V> implements ReadonlyMap<string, V> {
   constructor(
     private readonly words: SortedWords,
     private readonly value: (i: number) => V,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { gunzipSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
-import { SortedWordMap, sortedWords } from '../src/sorted-words.ts'
+import { WordIndexMap, sortedWords } from '../src/sorted-words.ts'
 import { readClusters } from '../src/entities/tagger.ts'
 import { decodeWordVectors } from '../src/semantic/vectors.ts'
 import { dataPath } from '../src/resources.ts'
@@ -30,7 +30,7 @@ describe('sortedWords', () => {
   })
 
   it('makes a read-only map that iterates in file order', () => {
-    const m = new SortedWordMap(sortedWords(bytesOf(['x', 'y']), 2)!, (i) => i * 10)
+    const m = new WordIndexMap(sortedWords(bytesOf(['x', 'y']), 2)!, (i) => i * 10)
     expect([m.size, m.get('y'), m.get('q'), m.has('x'), m.has('q')]).toEqual([2, 10, undefined, true, false])
     expect([...m]).toEqual([['x', 0], ['y', 10]])
     expect([...m.keys(), ...m.values()]).toEqual(['x', 'y', 0, 10])
@@ -42,7 +42,7 @@ describe('sortedWords', () => {
     const n = raw.readUInt32LE(8)
     const words = raw.toString('utf8', 12 + 2 * n).split('\n')
     const clusters = readClusters(file)
-    expect(clusters).toBeInstanceOf(SortedWordMap)
+    expect(clusters).toBeInstanceOf(WordIndexMap)
     expect(clusters.size).toBe(n)
     const listed = new Set(words)
     words.forEach((w, i) => {

@@ -10,7 +10,7 @@ import { dataPath, missingDataHint } from '../resources.ts'
 import type { Gazetteer, WordClusters } from './features.ts'
 import { decodeModel, gunzipWithMagic, type PerceptronWeights } from './model.ts'
 import { readGazetteer } from './gazetteer.ts'
-import { SortedWordMap, sortedWords } from '../sorted-words.ts'
+import { WordIndexMap, sortedWords } from '../sorted-words.ts'
 import { createDecoder, type TaggedSpan } from './tagger-decoder.ts'
 
 export type { TaggedSpan } from './tagger-decoder.ts'
@@ -52,7 +52,7 @@ export function readClusters(bytes: Uint8Array, source = 'clusters'): WordCluste
   const n = raw.readUInt32LE(8)
   // Sorted ASCII words are read in place (see sorted-words.ts); anything else is split into a Map.
   const sorted = raw.length >= 12 + 2 * n ? sortedWords(raw.subarray(12 + 2 * n), n) : undefined
-  if (sorted !== undefined) return new SortedWordMap(sorted, (i) => raw[12 + i]! * 65536 + raw[12 + n + i]!)
+  if (sorted !== undefined) return new WordIndexMap(sorted, (i) => raw[12 + i]! * 65536 + raw[12 + n + i]!)
   const words = raw.length >= 12 + 2 * n ? raw.toString('utf8', 12 + 2 * n).split('\n') : []
   if (words.length !== n) throw new Error(`${source}: header says ${n} words, instead found ${words.length}`)
   const out = new Map<string, number>()

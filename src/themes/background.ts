@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { dataPath, missingDataHint } from '../resources.ts'
 import { LexiconError } from '../sentiment/lexicon.ts'
+import { WordIndexMap } from '../sorted-words.ts'
 
 /**
  * Background word frequencies (`en/word-frequency.tsv`, compiled by `bench/build-theme-background.ts` from
@@ -15,7 +16,7 @@ export const UNSEEN_ZIPF = 1.5
 /**
  * Parse the background list; throws {@link LexiconError} naming the line of a malformed entry. A list of plain lines
  * (`word<TAB>digits[.digits]`, `#` comments, blank lines: the committed one) is read in place into a
- * {@link BackgroundTable}, anything else line by line into a Map; both give the same lookups and order.
+ * word index over the text ({@link WordIndexMap}), anything else line by line into a Map; both give the same lookups and order.
  */
 export function parseBackground(text: string, name = 'word-frequency.tsv'): Background {
   return plainBackground(text) ?? parseBackgroundLines(text, name)
@@ -63,7 +64,7 @@ const MAX_DIGITS = 15
  * plain (the general reader then reads it, and reports what is wrong). A zipf `d.dd` is read as the integer of its
  * digits over a power of ten, both exact, so the quotient is the double `Number` gives.
  */
-function plainBackground(text: string): BackgroundTable | undefined {
+function plainBackground(text: string): Background | undefined {
   let lines = 1
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++
   const starts = new Int32Array(lines)
@@ -122,67 +123,18 @@ function plainBackground(text: string): BackgroundTable | undefined {
     hashes[count] = h
     slots[i] = ++count
   }
-  return new BackgroundTable(text, starts, ends, zipfs, hashes, slots, count)
-}
-
-/** Word -> zipf over the list's text (see {@link plainBackground}); entries in the order of the list. */
-class BackgroundTable implements ReadonlyMap<string, number> {
-  private readonly mask: number
-  constructor(
-    private readonly text: string,
-    private readonly starts: Int32Array,
-    private readonly ends: Int32Array,
-    private readonly zipfs: Float64Array,
-    private readonly hashes: Int32Array,
-    private readonly slots: Int32Array,
-    readonly size: number,
-  ) {
-    this.mask = slots.length - 1
-  }
-
-  private find(word: string): number {
+  const find = (word: string): number => {
     const h = hashWord(word, 0, word.length)
-    let i = h & this.mask
+    let i = h & mask
     for (;;) {
-      const e = this.slots[i]! - 1
+      const e = slots[i]! - 1
       if (e < 0) return -1
-      if (this.hashes[e] === h && this.ends[e]! - this.starts[e]! === word.length && this.text.startsWith(word, this.starts[e])) return e
-      i = (i + 1) & this.mask
+      if (hashes[e] === h && ends[e]! - starts[e]! === word.length && text.startsWith(word, starts[e])) return e
+      i = (i + 1) & mask
     }
   }
-
-  get(word: string): number | undefined {
-    const e = this.find(word)
-    return e < 0 ? undefined : this.zipfs[e]
-  }
-
-  has(word: string): boolean {
-    return this.find(word) >= 0
-  }
-
-  private word(e: number): string {
-    return this.text.slice(this.starts[e], this.ends[e])
-  }
-
-  forEach(f: (value: number, key: string, map: ReadonlyMap<string, number>) => void, thisArg?: unknown): void {
-    for (let e = 0; e < this.size; e++) f.call(thisArg, this.zipfs[e]!, this.word(e), this)
-  }
-
-  *entries(): MapIterator<[string, number]> {
-    for (let e = 0; e < this.size; e++) yield [this.word(e), this.zipfs[e]!]
-  }
-
-  *keys(): MapIterator<string> {
-    for (let e = 0; e < this.size; e++) yield this.word(e)
-  }
-
-  *values(): MapIterator<number> {
-    for (let e = 0; e < this.size; e++) yield this.zipfs[e]!
-  }
-
-  [Symbol.iterator](): MapIterator<[string, number]> {
-    return this.entries()
-  }
+  // Word -> zipf over the list's text, entries in the order of the list.
+  return new WordIndexMap({ size: count, indexOf: find, word: (e) => text.slice(starts[e], ends[e]) }, (e) => zipfs[e]!)
 }
 
 /** Load `en/word-frequency.tsv` from the data folder (see `resolveDataDir`). */
