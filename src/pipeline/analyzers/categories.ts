@@ -332,10 +332,12 @@ export function createCategoriesAnalyzer(semantic: SemanticModel): Analyzer {
       const limit = ctx.configuration.document.auto_categories_limit
       // Nodes of one branch often rest on the same words: their sentences' sentiment is computed once.
       const bySpans = new Map<string, { score: number; polarity: 'positive' | 'negative' | 'neutral' }>()
+      // The text's distinct words, for the sentiment of the categories reported (none for most short texts).
+      let distinct: DistinctTerms | undefined
       const found = (node: TaxonomyModelNode, strength: number): FoundCategory => ({
         node,
         strength: round4(strength),
-        sentiment: nodeSentiment(semantic, doc, text, node, sentiment, bySpans),
+        sentiment: nodeSentiment(semantic, doc, text, (distinct ??= distinctTerms(text)), node, sentiment, bySpans),
         // A sub-category's strength: its share among its siblings x its confidence (see shares), at most its parent's.
         categories: shares(text, node.children, undefined, plain, undefined, false)
           .sort(byStrength)
@@ -356,11 +358,38 @@ export function createCategoriesAnalyzer(semantic: SemanticModel): Analyzer {
   }
 }
 
-/** The sentiment of the sentences holding the text's words nearest the category (its best word at least). */
+/** The distinct words of a text's terms (first-met order) and, per term, the position of its word among them. */
+interface DistinctTerms {
+  readonly ids: Int32Array
+  readonly slot: Int32Array
+}
+
+function distinctTerms(text: TextVector): DistinctTerms {
+  const slotOf = new Map<number, number>()
+  const slot = new Int32Array(text.terms.length)
+  const ids: number[] = []
+  for (let i = 0; i < text.terms.length; i++) {
+    const id = text.terms[i]!.id
+    let j = slotOf.get(id)
+    if (j === undefined) {
+      j = ids.length
+      ids.push(id)
+      slotOf.set(id, j)
+    }
+    slot[i] = j
+  }
+  return { ids: Int32Array.from(ids), slot }
+}
+
+/**
+ * The sentiment of the sentences holding the text's words nearest the category (its best word at least).
+ * `distinct` is the text's {@link distinctTerms} (once per text: each word's similarity is computed once per node).
+ */
 function nodeSentiment(
   semantic: SemanticModel,
   doc: AnnotatedDocument,
   text: TextVector,
+  distinct: DistinctTerms,
   node: TaxonomyModelNode,
   sentiment: SentimentSection,
   bySpans: Map<string, { score: number; polarity: 'positive' | 'negative' | 'neutral' }>,
@@ -368,14 +397,11 @@ function nodeSentiment(
   const spans: TokenRange[] = []
   let best: TokenRange | undefined
   let bestSim = -Infinity
-  // A word repeated in the text has the same similarity each time.
-  const sims = new Map<number, number>()
-  for (const t of text.terms) {
-    let sim = sims.get(t.id)
-    if (sim === undefined) {
-      sim = semantic.vectors.dot(t.id, node.branch)
-      sims.set(t.id, sim)
-    }
+  const sims = new Float64Array(distinct.ids.length)
+  for (let j = 0; j < sims.length; j++) sims[j] = semantic.vectors.dot(distinct.ids[j]!, node.branch)
+  for (let i = 0; i < text.terms.length; i++) {
+    const t = text.terms[i]!
+    const sim = sims[distinct.slot[i]!]!
     if (sim >= DRIVER_SIMILARITY) spans.push({ tokenStart: t.token, tokenEnd: t.token + 1 })
     if (sim > bestSim) {
       bestSim = sim

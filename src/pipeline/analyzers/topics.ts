@@ -8,7 +8,7 @@ import { createQueryGrammar, type QueryGrammar, type QueryLimits } from '../../q
 import { compileQuerySet, type QuerySet, type QuerySetHit } from '../../query/query-set.ts'
 import { createDocumentIndex, type DocumentIndex } from '../../query/document-index.ts'
 import type { QueryHit } from '../../query/match.ts'
-import { compileSamples, documentVectors, matchSamples, type DocumentVectors, type SampleSet, type SemanticModel } from '../../semantic/index.ts'
+import { compileSamples, documentVectors, matchSamples, type ConceptMatch, type SampleSet, type SemanticModel } from '../../semantic/index.ts'
 import { need } from '../pipeline.ts'
 import type { Analyzer, SentimentSection } from '../types.ts'
 
@@ -130,22 +130,32 @@ export function createTopicsAnalyzer(grammar: QueryGrammar = createQueryGrammar(
       const concepts: FoundTopic[] = []
       if (res.concepts.size > 0 && f.concept_topics && d.concept_topics) {
         const threshold = ctx.configuration.concept_topics_threshold
-        const lexical = new Map(res.concepts.evaluate(doc, index).map((h) => [h.id, h]))
         const bySense = semantic !== undefined && ctx.configuration.language.toLowerCase() === 'english'
-        let dv: DocumentVectors | undefined
+        const scale = (c: { weight: number }): number => (c.weight > 0 ? Math.min(1, c.weight) : 1)
+        // By meaning, the strength is the similarity alone and the samples found word for word only add
+        // mentions: the samples are looked up in the text (a query over the whole text) only when some
+        // category passes the threshold.
+        let matches: Map<string, ConceptMatch> | undefined
+        if (bySense) {
+          const dv = documentVectors(semantic.vectors, doc)
+          matches = new Map()
+          for (const [id, c] of res.categories) {
+            const m = matchSamples(semantic.vectors, dv, c.sampleSet(semantic), threshold)
+            const strength = round4(Math.max(0, m.similarity) * scale(c))
+            if (strength > 0 && strength >= threshold) matches.set(id, m)
+          }
+        }
+        const lexical = matches === undefined || matches.size > 0 ? new Map(res.concepts.evaluate(doc, index).map((h) => [h.id, h])) : new Map<string, QuerySetHit>()
         for (const [id, c] of res.categories) {
+          const m = matches?.get(id)
+          if (matches !== undefined && m === undefined) continue
           const h = lexical.get(id)
           // Word for word: the share of distinct samples found, saturating at three.
           const distinct = h === undefined ? 0 : new Set(h.hits.map((x) => doc.tokens[x.tokenStart]!.lemma)).size
           const byWord = Math.min(1, distinct / Math.min(3, c.samples))
-          let m: { similarity: number; drivers: readonly number[] } = { similarity: 0, drivers: [] }
-          if (bySense) {
-            dv ??= documentVectors(semantic.vectors, doc)
-            m = matchSamples(semantic.vectors, dv, c.sampleSet(semantic), threshold)
-          }
-          const strength = round4(Math.max(0, bySense ? m.similarity : byWord) * (c.weight > 0 ? Math.min(1, c.weight) : 1))
+          const strength = round4(Math.max(0, m !== undefined ? m.similarity : byWord) * scale(c))
           if (strength <= 0 || strength < threshold) continue
-          const hits = conceptHits(doc, h?.hits ?? [], m.drivers)
+          const hits = conceptHits(doc, h?.hits ?? [], m?.drivers ?? [])
           if (hits.length === 0) continue
           concepts.push({ ...foundTopic(doc, { id, name: c.name, matched: true, hitcount: hits.length, hits }, sentiment, words), strength })
         }
