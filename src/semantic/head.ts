@@ -65,3 +65,72 @@ export function headProbabilities(head: CategoryHead, vector: Float32Array): Flo
   for (let i = 0; i < n; i++) out[i]! /= sum
   return out
 }
+
+/**
+ * A training example of a head: its class `k` (an index into the classes), or a set of classes learned as one
+ * (`set`: the loss is -log of their summed probability, so that a story filed under a class that several
+ * categories fit teaches the head that one of them is right, not which), its unit vector and its weight.
+ */
+export interface HeadExample {
+  readonly k: number
+  readonly set?: readonly number[]
+  readonly v: Float32Array
+  readonly w: number
+}
+
+/** How a head is trained (`bench/train-categories.ts`). */
+export interface HeadTraining {
+  readonly steps: number
+  readonly rate: number
+  readonly l2: number
+  /** Called after each step with the loss of that step's weights (before the update). */
+  readonly onStep?: (step: number, loss: number) => void
+}
+
+/**
+ * Multinomial logistic regression over `classes` classes by full-batch gradient descent from zero weights: each
+ * example's loss weighs its weight over the sum of all weights, the L2 penalty is on the weights but not the
+ * bias. Deterministic: the same examples in the same order give the same numbers. Returns per class its `dims`
+ * weights then the bias.
+ */
+export function trainHead(examples: readonly HeadExample[], classes: number, dims: number, training: HeadTraining): Float64Array[] {
+  const K = classes
+  const totalWeight = examples.reduce((a, e) => a + e.w, 0)
+  const W = Array.from({ length: K }, () => new Float64Array(dims + 1))
+  const z = new Float64Array(K)
+  for (let step = 0; step < training.steps; step++) {
+    const G = Array.from({ length: K }, () => new Float64Array(dims + 1))
+    let loss = 0
+    for (const e of examples) {
+      let max = -Infinity
+      for (let k = 0; k < K; k++) {
+        const w = W[k]!
+        let s = w[dims]!
+        for (let d = 0; d < dims; d++) s += w[d]! * e.v[d]!
+        z[k] = s
+        if (s > max) max = s
+      }
+      let sum = 0
+      for (let k = 0; k < K; k++) sum += z[k] = Math.exp(z[k]! - max)
+      const weight = e.w / totalWeight
+      // The target: all on the class, or over the set in proportion to the classes' probabilities (the
+      // gradient of -log of their summed probability).
+      let inSet = z[e.k]!
+      if (e.set !== undefined) {
+        inSet = 0
+        for (const k of e.set) inSet += z[k]!
+      }
+      loss -= weight * Math.log(inSet / sum)
+      for (let k = 0; k < K; k++) {
+        const target = e.set === undefined ? (k === e.k ? 1 : 0) : e.set.includes(k) ? z[k]! / inSet : 0
+        const g = weight * (z[k]! / sum - target)
+        const row = G[k]!
+        for (let d = 0; d < dims; d++) row[d]! += g * e.v[d]!
+        row[dims]! += g
+      }
+    }
+    for (let k = 0; k < K; k++) for (let d = 0; d <= dims; d++) W[k]![d]! -= training.rate * (G[k]![d]! + (d < dims ? training.l2 * W[k]![d]! : 0))
+    training.onStep?.(step, loss)
+  }
+  return W
+}
