@@ -94,39 +94,8 @@ export function createAspectModel(data: AspectModelData): AspectModel {
 // Tokens that end a clause for aspect purposes: punctuation, and subordinating conjunctions ("while", "because").
 const CLAUSE_PUNCT = /^[.,;:!?()[\]{}"\u201c\u201d|\u2026\u2013\u2014-]+$/
 
-function isBoundary(t: Token, contrastTokens: ReadonlySet<number>): boolean {
-  return CLAUSE_PUNCT.test(t.text) || contrastTokens.has(t.index) || (t.kind === 'word' && t.pos === 'SCONJ')
-}
-
 const isVerb = (t: Token): boolean => t.kind === 'word' && (t.pos === 'VERB' || t.pos === 'AUX')
-
-/**
- * Whether token `k` is a coordinating conjunction between two clauses: a verb between it and the boundary before
- * it, and a subject followed by a verb between it and the boundary after it (the conjunction is not directly
- * followed by the verb, as in "the staff smiled and helped").
- */
-function joinsClauses(tokens: readonly Token[], k: number, sStart: number, sEnd: number, contrastTokens: ReadonlySet<number>): boolean {
-  const t = tokens[k] as Token
-  if (t.kind !== 'word' || t.pos !== 'CCONJ') return false
-  let verbBefore = false
-  for (let i = k - 1; i >= sStart; i--) {
-    const u = tokens[i] as Token
-    if (isBoundary(u, contrastTokens) || (u.kind === 'word' && u.pos === 'CCONJ')) break
-    if (isVerb(u)) {
-      verbBefore = true
-      break
-    }
-  }
-  if (!verbBefore) return false
-  const next = tokens[k + 1]
-  if (next === undefined || isVerb(next)) return false
-  for (let i = k + 2; i < sEnd; i++) {
-    const u = tokens[i] as Token
-    if (isBoundary(u, contrastTokens) || (u.kind === 'word' && u.pos === 'CCONJ')) break
-    if (isVerb(u)) return true
-  }
-  return false
-}
+const isConj = (t: Token): boolean => t.kind === 'word' && t.pos === 'CCONJ'
 
 /** Words either side of a mention kept as positional features. */
 const WINDOW = 3
@@ -143,6 +112,193 @@ function firstPhraseEndingAfter(phrases: AspectEvidence['phrases'], at: number):
   return lo
 }
 
+/** Kinds of word feature of a token (see {@link DocumentFeatures.featureOf}). */
+const CLAUSE_WORD = 0
+const SENTENCE_WORD = 1
+const ASPECT_WORD = 2
+const LEFT_WORD = 3
+const RIGHT_WORD = 4
+const BIGRAM_AFTER_ASPECT = 5
+const BIGRAM_BEFORE_ASPECT = 6
+const KINDS = 7
+/** Marks of the bigram walk of {@link mentionFeatures}: no word yet, or the aspect ("T"). */
+const NO_WORD = -2
+const THE_ASPECT = -1
+
+/**
+ * What every mention of one document reads again, made once per document and its contrasts: which tokens end a
+ * clause, the contrasts and subordinators of each sentence, whether a sentence asks, and each token's word
+ * features ("not_" when negated, then the lower-case lemma, under the prefixes of {@link aspectFeatures}) as
+ * numbers: a document's themes, entities and categories score many mentions over the same words, and a
+ * number is looked up in the model's word table once per document instead of a string per mention.
+ */
+interface DocumentFeatures {
+  readonly contrastTokens: ReadonlySet<number>
+  /** Per token: 0 not yet known, 1 ends a clause, 2 does not. */
+  readonly boundary: number[]
+  /** Per sentence: positions of its contrasts and subordinators, ascending (built on first use). */
+  readonly marks: (readonly number[] | undefined)[]
+  /** Per sentence: -1 not yet known, 1 a token holds "?", 0 none. */
+  readonly question: number[]
+  /** Feature number of each token's word feature of each kind (-1 not yet made). */
+  readonly featureIds: number[]
+  /** Per token: 1 + the word its clause bigram was last made with, and that bigram's number. */
+  readonly bigramPrev: number[]
+  readonly bigramIds: number[]
+  /** Per token: 0 not yet known, 1 a word whose lemma has a letter, 2 not. */
+  readonly letter: number[]
+  /** Feature numbers by string, and strings by number. */
+  readonly numbers: Map<string, number>
+  readonly strings: string[]
+  /** Per feature number: the call that last listed it (dedupes a mention's features without a Set). */
+  readonly listed: number[]
+  call: number
+  /** The model the rows below were read from, and each feature's row (null: not in its table). */
+  model: AspectModel | undefined
+  rows: (ArrayLike<number> | null | undefined)[]
+}
+
+const documentFeatures = new WeakMap<AnnotatedDocument, DocumentFeatures>()
+
+function featuresOf(doc: AnnotatedDocument, contrastTokens: ReadonlySet<number>): DocumentFeatures {
+  const hit = documentFeatures.get(doc)
+  if (hit !== undefined && hit.contrastTokens === contrastTokens && hit.boundary.length === doc.tokens.length) return hit
+  const n = doc.tokens.length
+  // Arrays of numbers, not typed arrays: a typed array of more than 64 bytes is allocated outside the heap, which
+  // costs more per document than these tables save.
+  const f: DocumentFeatures = {
+    contrastTokens,
+    boundary: new Array<number>(n).fill(0),
+    marks: new Array<readonly number[] | undefined>(doc.sentences.length).fill(undefined),
+    question: new Array<number>(doc.sentences.length).fill(-1),
+    featureIds: new Array<number>(n * KINDS).fill(-1),
+    bigramPrev: new Array<number>(n).fill(0),
+    bigramIds: new Array<number>(n).fill(0),
+    letter: new Array<number>(n).fill(0),
+    numbers: new Map(),
+    strings: [],
+    listed: [],
+    call: 0,
+    model: undefined,
+    rows: [],
+  }
+  documentFeatures.set(doc, f)
+  return f
+}
+
+function numberOf(f: DocumentFeatures, s: string): number {
+  let id = f.numbers.get(s)
+  if (id === undefined) {
+    id = f.strings.length
+    f.strings.push(s)
+    f.listed.push(-1)
+    f.numbers.set(s, id)
+  }
+  return id
+}
+
+function isBoundary(f: DocumentFeatures, tokens: readonly Token[], i: number): boolean {
+  let b = f.boundary[i]!
+  if (b === 0) {
+    const t = tokens[i] as Token
+    b = f.boundary[i] = CLAUSE_PUNCT.test(t.text) || f.contrastTokens.has(t.index) || (t.kind === 'word' && t.pos === 'SCONJ') ? 1 : 2
+  }
+  return b === 1
+}
+
+function isLetterWord(f: DocumentFeatures, tokens: readonly Token[], i: number): boolean {
+  let l = f.letter[i]!
+  if (l === 0) {
+    const t = tokens[i] as Token
+    l = f.letter[i] = t.kind === 'word' && /\p{L}/u.test(t.lemma) ? 1 : 2
+  }
+  return l === 1
+}
+
+/** `not_` when negated, then the lower-case lemma. */
+function wordKey(t: Token): string {
+  return (t.negated ? 'not_' : '') + t.lemma.toLowerCase()
+}
+
+/** The number of token i's word feature of a kind (`s:word`, `a:lemma`, `L:word`, `b:T_word`, `b:word_T`, ...). */
+function featureOf(f: DocumentFeatures, tokens: readonly Token[], i: number, kind: number): number {
+  const at = i * KINDS + kind
+  let id = f.featureIds[at]!
+  if (id < 0) {
+    const t = tokens[i] as Token
+    let s: string
+    if (kind === CLAUSE_WORD) s = wordKey(t)
+    else if (kind === SENTENCE_WORD) s = 's:' + wordKey(t)
+    else if (kind === ASPECT_WORD) s = 'a:' + t.lemma.toLowerCase()
+    else if (kind === LEFT_WORD) s = 'L:' + wordKey(t)
+    else if (kind === RIGHT_WORD) s = 'R:' + wordKey(t)
+    else if (kind === BIGRAM_AFTER_ASPECT) s = 'b:T_' + wordKey(t)
+    else s = 'b:' + wordKey(t) + '_T'
+    id = f.featureIds[at] = numberOf(f, s)
+  }
+  return id
+}
+
+/** The number of the clause bigram `b:word(j)_word(i)`. */
+function bigramOf(f: DocumentFeatures, tokens: readonly Token[], j: number, i: number): number {
+  // Word i's bigram is almost always with the same word j (the clause's previous word).
+  if (f.bigramPrev[i] !== j + 1) {
+    f.bigramPrev[i] = j + 1
+    f.bigramIds[i] = numberOf(f, 'b:' + wordKey(tokens[j] as Token) + '_' + wordKey(tokens[i] as Token))
+  }
+  return f.bigramIds[i]!
+}
+
+/** Contrasts and subordinators of a sentence ("but", "while", "because"), ascending. */
+function marksOf(f: DocumentFeatures, tokens: readonly Token[], sentence: number, sStart: number, sEnd: number): readonly number[] {
+  let m = f.marks[sentence]
+  if (m === undefined) {
+    const list: number[] = []
+    for (let i = sStart; i < sEnd; i++) {
+      const t = tokens[i] as Token
+      if (f.contrastTokens.has(i) || (t.kind === 'word' && t.pos === 'SCONJ')) list.push(i)
+    }
+    m = f.marks[sentence] = list
+  }
+  return m
+}
+
+/**
+ * Whether token `k` is a coordinating conjunction between two clauses: a verb between it and the boundary before
+ * it, and a subject followed by a verb between it and the boundary after it (the conjunction is not directly
+ * followed by the verb, as in "the staff smiled and helped").
+ */
+function joinsClauses(f: DocumentFeatures, tokens: readonly Token[], k: number, sStart: number, sEnd: number): boolean {
+  const t = tokens[k] as Token
+  if (!isConj(t)) return false
+  let verbBefore = false
+  for (let i = k - 1; i >= sStart; i--) {
+    const u = tokens[i] as Token
+    if (isBoundary(f, tokens, i) || isConj(u)) break
+    if (isVerb(u)) {
+      verbBefore = true
+      break
+    }
+  }
+  if (!verbBefore) return false
+  const next = tokens[k + 1]
+  if (next === undefined || isVerb(next)) return false
+  for (let i = k + 2; i < sEnd; i++) {
+    const u = tokens[i] as Token
+    if (isBoundary(f, tokens, i) || isConj(u)) break
+    if (isVerb(u)) return true
+  }
+  return false
+}
+
+/** A mention's features with its words as numbers of its document's {@link DocumentFeatures}. */
+interface MentionFeatures {
+  readonly dense: readonly number[]
+  readonly ids: readonly number[]
+  readonly lexicon: boolean
+  readonly doc: DocumentFeatures
+}
+
 /**
  * Features of one mention: the dense vector (see {@link ASPECT_FEATURES}) and the words of its clause
  * (lemmas, `not_` when negated), of the rest of its sentence (`s:` prefix), the aspect's own words (`a:`), the
@@ -150,6 +306,13 @@ function firstPhraseEndingAfter(phrases: AspectEvidence['phrases'], at: number):
  * outside the document.
  */
 export function aspectFeatures(ev: AspectEvidence, whole: AspectSpan): AspectVector | undefined {
+  const x = mentionFeatures(ev, whole)
+  if (x === undefined) return undefined
+  const strings = x.doc.strings
+  return { dense: x.dense, words: x.ids.map((id) => strings[id]!), lexicon: x.lexicon }
+}
+
+function mentionFeatures(ev: AspectEvidence, whole: AspectSpan): MentionFeatures | undefined {
   const { doc, phrases, contrastTokens } = ev
   // The aspect is the span less the sentiment phrases it opens with: in the theme "dirty rooms" the
   // aspect is "rooms" and "dirty" the word that evaluates it (as in the training data's "dirty $T$").
@@ -165,21 +328,20 @@ export function aspectFeatures(ev: AspectEvidence, whole: AspectSpan): AspectVec
   if (first === undefined) return undefined
   const sentence = doc.sentences[first.sentence]
   if (sentence === undefined) return undefined
+  const f = featuresOf(doc, contrastTokens)
   const sStart = sentence.tokenStart
   const sEnd = sentence.tokenEnd
   // Clause of the mention: back and forward to the nearest boundary; a coordinating conjunction is one when
   // it joins two clauses, each with its own verb ("OpenAI had a strong quarter and Tesla fell 4%"), not when
   // it joins two words or phrases ("clean and spacious rooms", "the food and the service were great").
   let cStart = span.tokenStart
-  while (cStart > sStart && !isBoundary(tokens[cStart - 1] as Token, contrastTokens) && !joinsClauses(tokens, cStart - 1, sStart, sEnd, contrastTokens)) cStart--
+  while (cStart > sStart && !isBoundary(f, tokens, cStart - 1) && !joinsClauses(f, tokens, cStart - 1, sStart, sEnd)) cStart--
   let cEnd = span.tokenEnd
-  while (cEnd < sEnd && !isBoundary(tokens[cEnd] as Token, contrastTokens) && !joinsClauses(tokens, cEnd, sStart, sEnd, contrastTokens)) cEnd++
+  while (cEnd < sEnd && !isBoundary(f, tokens, cEnd) && !joinsClauses(f, tokens, cEnd, sStart, sEnd)) cEnd++
   // Contrasts and subordinators ("while", "because") before and after the mention, within the sentence.
   let contrastBefore = -1
   let contrastAfter = -1
-  for (let i = sStart; i < sEnd; i++) {
-    const t = tokens[i] as Token
-    if (!contrastTokens.has(i) && !(t.kind === 'word' && t.pos === 'SCONJ')) continue
+  for (const i of marksOf(f, tokens, first.sentence, sStart, sEnd)) {
     if (i < span.tokenStart) contrastBefore = i
     else if (i >= span.tokenEnd && contrastAfter < 0) contrastAfter = i
   }
@@ -234,56 +396,62 @@ export function aspectFeatures(ev: AspectEvidence, whole: AspectSpan): AspectVec
   for (let i = span.tokenStart; i < span.tokenEnd; i++) if ((tokens[i] as Token).negated) aspectNegated = 1
   let clauseNegated = 0
   for (let i = cStart; i < cEnd; i++) if ((tokens[i] as Token).negated) clauseNegated = 1
-  let question = 0
-  for (let i = sStart; i < sEnd; i++) if ((tokens[i] as Token).text.includes('?')) question = 1
+  let question = f.question[first.sentence]!
+  if (question < 0) {
+    question = 0
+    for (let i = sStart; i < sEnd; i++) if ((tokens[i] as Token).text.includes('?')) question = 1
+    f.question[first.sentence] = question
+  }
   const clauseEmpty = pos === 0 && neg === 0 && inside === 0 ? 1 : 0
-  const seen = new Set<string>()
+  // The mention's word features, each once, in the order first met.
+  const call = ++f.call
+  const listed = f.listed
+  const ids: number[] = []
+  const add = (id: number): void => {
+    if (listed[id] === call) return
+    listed[id] = call
+    ids.push(id)
+  }
   for (let i = cStart; i < cEnd; i++) {
     if (i >= span.tokenStart && i < span.tokenEnd) continue
-    const t = tokens[i] as Token
-    if (t.kind !== 'word' || !/\p{L}/u.test(t.lemma)) continue
-    seen.add((t.negated ? 'not_' : '') + t.lemma.toLowerCase())
+    if (isLetterWord(f, tokens, i)) add(featureOf(f, tokens, i, CLAUSE_WORD))
   }
   // Words of the rest of the region, marked as such, when the clause holds no lexicon evidence of its own.
   for (let i = rStart; i < rEnd && clauseEmpty === 1; i++) {
     if (i >= cStart && i < cEnd) continue
-    const t = tokens[i] as Token
-    if (t.kind !== 'word' || !/\p{L}/u.test(t.lemma)) continue
-    seen.add('s:' + (t.negated ? 'not_' : '') + t.lemma.toLowerCase())
+    if (isLetterWord(f, tokens, i)) add(featureOf(f, tokens, i, SENTENCE_WORD))
   }
   // The aspect's own words ("a:" prefix: some things are mostly complained about, e.g. "price" or "wait") and the
   // three words either side of it within the sentence ("L:"/"R:", lemma, "not_" when negated: "dirty rooms",
   // "rooms were dirty").
-  for (let i = span.tokenStart; i < span.tokenEnd; i++) {
-    const t = tokens[i] as Token
-    if (t.kind === 'word' && /\p{L}/u.test(t.lemma)) seen.add('a:' + t.lemma.toLowerCase())
-  }
+  for (let i = span.tokenStart; i < span.tokenEnd; i++) if (isLetterWord(f, tokens, i)) add(featureOf(f, tokens, i, ASPECT_WORD))
   for (let i = span.tokenStart - 1, k = 0; i >= sStart && k < WINDOW; i--) {
-    const t = tokens[i] as Token
-    if (t.kind !== 'word') continue
-    seen.add('L:' + (t.negated ? 'not_' : '') + t.lemma.toLowerCase())
+    if ((tokens[i] as Token).kind !== 'word') continue
+    add(featureOf(f, tokens, i, LEFT_WORD))
     k++
   }
   for (let i = span.tokenEnd, k = 0; i < sEnd && k < WINDOW; i++) {
-    const t = tokens[i] as Token
-    if (t.kind !== 'word') continue
-    seen.add('R:' + (t.negated ? 'not_' : '') + t.lemma.toLowerCase())
+    if ((tokens[i] as Token).kind !== 'word') continue
+    add(featureOf(f, tokens, i, RIGHT_WORD))
     k++
   }
   // Bigrams of the clause with the aspect standing as "T" ("b:T_be", "b:be_slow", "b:not_worth"): the word order a
   // bag of words loses (5-fold CV of the training sets with item i in fold i mod 5, restaurants/laptops
   // 75.7/70.7 -> 76.4/71.7; not remeasured with the folds by sentence).
-  let prev = ''
+  let prev = NO_WORD
   for (let i = cStart; i < cEnd; i++) {
-    const t = tokens[i] as Token
     const inAspect = i >= span.tokenStart && i < span.tokenEnd
-    if (t.kind !== 'word' && !inAspect) continue
-    const cur = inAspect ? 'T' : (t.negated ? 'not_' : '') + t.lemma.toLowerCase()
-    if (cur === 'T' && prev === 'T') continue
-    if (prev !== '') seen.add('b:' + prev + '_' + cur)
-    prev = cur
+    if ((tokens[i] as Token).kind !== 'word' && !inAspect) continue
+    if (inAspect) {
+      if (prev === THE_ASPECT) continue
+      if (prev !== NO_WORD) add(featureOf(f, tokens, prev, BIGRAM_BEFORE_ASPECT))
+      prev = THE_ASPECT
+    } else {
+      if (prev === THE_ASPECT) add(featureOf(f, tokens, i, BIGRAM_AFTER_ASPECT))
+      else if (prev !== NO_WORD) add(bigramOf(f, tokens, prev, i))
+      prev = i
+    }
   }
-  const words = [...seen]
   const dense = [
     inside,
     clauseW,
@@ -302,7 +470,7 @@ export function aspectFeatures(ev: AspectEvidence, whole: AspectSpan): AspectVec
     contrastBefore >= 0 ? 1 : 0,
     contrastAfter >= 0 ? 1 : 0,
   ]
-  return { dense, words, lexicon: phrasesInSentence > 0 }
+  return { dense, ids, lexicon: phrasesInSentence > 0, doc: f }
 }
 
 /** Class likelihoods (negative, neutral, positive) of a feature vector. */
@@ -311,20 +479,56 @@ export function aspectProbabilities(
   words: ReadonlyMap<string, ArrayLike<number>>,
   x: AspectVector,
 ): number[] {
-  const z = weights.map((row) => {
+  return likelihoods(weights, x.dense, x.words.length, (i) => words.get(x.words[i]!)).p
+}
+
+/**
+ * Softmax over the classes of: each class's bias and dense weights, plus the word rows `rowOf(0..count-1)` in
+ * that order (undefined or null: a word without weights); and whether any word had weights.
+ */
+function likelihoods(
+  weights: readonly (ArrayLike<number>)[],
+  dense: readonly number[],
+  count: number,
+  rowOf: (i: number) => ArrayLike<number> | null | undefined,
+): { p: number[]; known: boolean } {
+  const classes = weights.length
+  const z = new Array<number>(classes)
+  for (let k = 0; k < classes; k++) {
+    const row = weights[k]!
     let s = row[0] ?? 0
-    for (let i = 0; i < x.dense.length; i++) s += (row[i + 1] ?? 0) * (x.dense[i] ?? 0)
-    return s
-  })
-  // One lookup per word for all classes; each class still adds its word weights in the words' order.
-  for (const w of x.words) {
-    const row = words.get(w)
-    if (row !== undefined) for (let k = 0; k < z.length; k++) z[k] = (z[k] as number) + (row[k] ?? 0)
+    for (let i = 0; i < dense.length; i++) s += (row[i + 1] ?? 0) * (dense[i] ?? 0)
+    z[k] = s
   }
-  const m = Math.max(...z)
-  const e = z.map((v) => Math.exp(v - m))
-  const t = e.reduce((a, b) => a + b, 0)
-  return e.map((v) => v / t)
+  // Each class adds its word weights in the words' order.
+  let known = false
+  for (let i = 0; i < count; i++) {
+    const row = rowOf(i)
+    if (row === undefined || row === null) continue
+    known = true
+    for (let k = 0; k < classes; k++) z[k] = z[k]! + (row[k] ?? 0)
+  }
+  let m = -Infinity
+  for (let k = 0; k < classes; k++) m = Math.max(m, z[k]!)
+  const e = new Array<number>(classes)
+  let t = 0
+  for (let k = 0; k < classes; k++) {
+    e[k] = Math.exp(z[k]! - m)
+    t += e[k]!
+  }
+  for (let k = 0; k < classes; k++) e[k] = e[k]! / t
+  return { p: e, known }
+}
+
+/** A feature's row in the model's word table, looked up once per document (null when the table has none). */
+function rowOf(f: DocumentFeatures, model: AspectModel, id: number): ArrayLike<number> | null {
+  if (f.model !== model) {
+    f.model = model
+    f.rows = []
+  }
+  let row = f.rows[id]
+  if (row === undefined) row = f.rows[id] = model.words.get(f.strings[id]!) ?? null
+  return row
 }
 
 /**
@@ -341,10 +545,12 @@ export const WORDS_ONLY_CONFIDENCE = 0.55
  * likely) or when the model's most likely class is neutral, else the positive minus the negative likelihood.
  */
 export function aspectMentionScore(model: AspectModel, ev: AspectEvidence, span: AspectSpan): number {
-  const x = aspectFeatures(ev, span)
+  const x = mentionFeatures(ev, span)
   if (x === undefined) return 0
-  if (!x.lexicon && !x.words.some((w) => model.words.has(w))) return 0
-  const [neg = 0, neu = 0, pos = 0] = aspectProbabilities(model.data.weights, model.words, x)
+  const { ids, doc } = x
+  const { p, known } = likelihoods(model.data.weights, x.dense, ids.length, (i) => rowOf(doc, model, ids[i]!))
+  if (!x.lexicon && !known) return 0
+  const [neg = 0, neu = 0, pos = 0] = p
   if (neu >= pos && neu >= neg) return 0
   if (!x.lexicon && Math.max(pos, neg) < WORDS_ONLY_CONFIDENCE) return 0
   return pos - neg
