@@ -10,9 +10,12 @@ export interface DocumentVectors {
 
 /** The vectors of a document and of each of its sentences (computed once per document, shared by every category). */
 export function documentVectors(vectors: WordVectors, doc: AnnotatedDocument): DocumentVectors {
+  // One buffer for the sentences' vectors (a typed array each would be allocated outside the heap).
+  const dims = vectors.dims
+  const buffer = new Float32Array(dims * doc.sentences.length)
   return {
     document: spanVector(vectors, doc),
-    sentences: doc.sentences.map((s) => spanVector(vectors, doc, s.tokenStart, s.tokenEnd)),
+    sentences: doc.sentences.map((s, i) => spanVector(vectors, doc, s.tokenStart, s.tokenEnd, {}, buffer.subarray(i * dims, (i + 1) * dims))),
   }
 }
 

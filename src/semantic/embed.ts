@@ -63,18 +63,29 @@ export function normalize(v: Float32Array): Float32Array {
   return v
 }
 
-/** Dot product (a cosine for unit vectors). */
+/**
+ * Dot product (a cosine for unit vectors). Unrolled by four, the products still summed one after the other in
+ * order (the same number as the plain loop, in about two thirds of the time).
+ */
 export function dot(a: Float32Array, b: Float32Array): number {
   let s = 0
-  for (let d = 0; d < a.length; d++) s += a[d]! * b[d]!
+  const n = a.length
+  let d = 0
+  for (; d + 4 <= n; d += 4) {
+    s += a[d]! * b[d]!
+    s += a[d + 1]! * b[d + 1]!
+    s += a[d + 2]! * b[d + 2]!
+    s += a[d + 3]! * b[d + 3]!
+  }
+  for (; d < n; d++) s += a[d]! * b[d]!
   return s
 }
 
 /** Each token's vector id ({@link tokenId}) and `sif` weight (default `a`), per document: looked up once. */
 interface TokenTerms {
   readonly vectors: WordVectors
-  readonly ids: Int32Array
-  readonly weights: Float64Array
+  readonly ids: readonly number[]
+  readonly weights: readonly number[]
   /** The whole text's vector with the default options (categories and concept topics share it). */
   whole: TextVector | undefined
 }
@@ -84,8 +95,9 @@ function tokenTerms(vectors: WordVectors, doc: AnnotatedDocument): TokenTerms {
   let hit = tokenTermsCache.get(doc)
   if (hit === undefined || hit.vectors !== vectors || hit.ids.length !== doc.tokens.length) {
     const n = doc.tokens.length
-    const ids = new Int32Array(n)
-    const weights = new Float64Array(n)
+    // Arrays of numbers, not typed arrays (allocated outside the heap: more costly for a document's few hundred tokens).
+    const ids = new Array<number>(n)
+    const weights = new Array<number>(n).fill(0)
     for (let i = 0; i < n; i++) {
       const id = tokenId(vectors, doc.tokens[i]!)
       ids[i] = id
@@ -100,15 +112,32 @@ function tokenTerms(vectors: WordVectors, doc: AnnotatedDocument): TokenTerms {
 /**
  * The weighted mean of the word vectors of tokens [start, end) of a document, scaled to unit length. The
  * tokens' ids and weights are looked up once per document, and the whole text's vector with the default
- * options is computed once per document (the result is shared: do not change it).
+ * options is computed once per document (the result is shared: do not change it). `into`, when given, is the
+ * vector to fill (`dims` zeros; a view of a larger buffer saves an allocation per span).
  */
-export function spanVector(vectors: WordVectors, doc: AnnotatedDocument, start = 0, end = doc.tokens.length, options: EmbedOptions = {}): TextVector {
+export function spanVector(vectors: WordVectors, doc: AnnotatedDocument, start = 0, end = doc.tokens.length, options: EmbedOptions = {}, into?: Float32Array): TextVector {
   const weighting = options.weighting ?? 'sif'
   const keepNegated = options.keepNegated ?? true
   const cached = weighting === 'sif' && (options.sifA ?? SIF_A) === SIF_A ? tokenTerms(vectors, doc) : undefined
   const whole = cached !== undefined && keepNegated && start === 0 && end === doc.tokens.length
   if (whole && cached.whole !== undefined) return cached.whole
-  const acc = new Float32Array(vectors.dims)
+  const acc = into ?? new Float32Array(vectors.dims)
+  if (cached !== undefined && keepNegated && cached.whole !== undefined) {
+    // A part of the text (a sentence): its terms are a run of the whole text's, shared, added in the same order.
+    const all = cached.whole.terms
+    let lo = 0
+    let hi = all.length
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      if (all[mid]!.token < start) lo = mid + 1
+      else hi = mid
+    }
+    let to = lo
+    while (to < all.length && all[to]!.token < end) to++
+    const terms = all.slice(lo, to)
+    for (const t of terms) vectors.addTo(acc, t.id, t.weight)
+    return { vector: normalize(acc), terms }
+  }
   const terms: Term[] = []
   for (let i = start; i < end; i++) {
     const t = doc.tokens[i]!

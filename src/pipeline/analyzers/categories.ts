@@ -98,7 +98,7 @@ export const VOTE_SIMILARITY = 0.3
  * root; returned as shares of all votes (0 without votes). Fine-grained nodes catch what a branch's averaged
  * vector blurs ("striker" is nearest to Soccer, hence Sports). Each word's nearest node is cached in the model.
  */
-export function rootVotes(semantic: SemanticModel, text: TextVector, evidence = nodeEvidence(semantic, text)): number[] {
+export function rootVotes(semantic: SemanticModel, text: TextVector, evidence: readonly number[] = nodeEvidence(semantic, text)): number[] {
   const votes = semantic.taxonomy.roots.map((r) => evidence[r.index]!)
   const total = votes.reduce((a, x) => a + x, 0)
   return total > 0 ? votes.map((v) => v / total) : votes
@@ -109,16 +109,48 @@ export function rootVotes(semantic: SemanticModel, text: TextVector, evidence = 
  * passes {@link VOTE_SIMILARITY} adds weight x cosine to that node and to each of its ancestors, so that a node's
  * evidence is what its whole subtree drew. A tier-1 node's evidence is its vote ({@link rootVotes}).
  */
-export function nodeEvidence(semantic: SemanticModel, text: TextVector): Float64Array {
+export function nodeEvidence(semantic: SemanticModel, text: TextVector): number[] {
+  return nodeEvidencePair(semantic, text)[0]
+}
+
+/** Each node's parent's index (-1 for a tier-1 node), per taxonomy: the walk up of {@link nodeEvidence} over an array. */
+const parentsOf = new WeakMap<SemanticModel['taxonomy'], Int32Array>()
+
+function parentIndex(taxonomy: SemanticModel['taxonomy']): Int32Array {
+  let parents = parentsOf.get(taxonomy)
+  if (parents === undefined) {
+    parents = Int32Array.from(taxonomy.nodes, (n) => n.parent?.index ?? -1)
+    parentsOf.set(taxonomy, parents)
+  }
+  return parents
+}
+
+/**
+ * {@link nodeEvidence} of `text`, and of `other` when given: a text vector over the same words in the same order
+ * at other weights (the plain text vector beside {@link categoryText}'s), whose words' nearest nodes are then looked
+ * up once for both. Each node adds its words in the text's order either way, so the sums are those of two calls.
+ */
+function nodeEvidencePair(semantic: SemanticModel, text: TextVector, other?: TextVector): [number[], number[] | undefined] {
   const { nodes, nearest } = semantic.taxonomy
-  const out = new Float64Array(nodes.length)
-  for (const t of text.terms) {
+  const parents = parentIndex(semantic.taxonomy)
+  const terms = text.terms
+  const otherTerms = other?.terms
+  const same = otherTerms !== undefined && otherTerms.length === terms.length && otherTerms.every((t, i) => t.id === terms[i]!.id)
+  // Arrays of numbers, not typed arrays (allocated outside the heap, which costs more than the loop below).
+  const out = new Array<number>(nodes.length).fill(0)
+  const out2 = other === undefined ? undefined : same ? new Array<number>(nodes.length).fill(0) : nodeEvidence(semantic, other)
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i]!
     const hit = nearest(t.id)
     if (hit.sim <= VOTE_SIMILARITY) continue
     const v = t.weight * hit.sim
-    for (let n: TaxonomyModelNode | undefined = hit.node; n !== undefined; n = n.parent) out[n.index]! += v
+    for (let n = hit.node.index; n >= 0; n = parents[n]!) out[n]! += v
+    if (same) {
+      const v2 = otherTerms[i]!.weight * hit.sim
+      for (let n = hit.node.index; n >= 0; n = parents[n]!) out2![n]! += v2
+    }
   }
-  return out
+  return [out, out2]
 }
 
 /** Choices of how a text is classified (the evaluation compares them; the engine uses the defaults). */
@@ -236,23 +268,40 @@ export function softVotes(semantic: SemanticModel, text: TextVector): number[] {
  * the children of a node often score within a few hundredths of each other ("Healthy Living": Wellness,
  * Children's Health, Senior Health for a hospital review), and relative shares reported them all.
  */
-function shares(text: TextVector, nodes: readonly TaxonomyModelNode[], extra?: readonly number[], evidence?: Float64Array, head?: ArrayLike<number>, relative = true): RankedCategory[] {
-  const cosines = nodes.map((n) => dot(text.vector, n.branch))
-  const scores = cosines.map((c, i) => c + (extra?.[i] ?? 0))
-  const max = Math.max(...scores)
-  const e = scores.map((c) => Math.exp((c - max) / CATEGORY_TEMPERATURE))
-  const sum = e.reduce((a, x) => a + x, 0)
+function shares(text: TextVector, nodes: readonly TaxonomyModelNode[], extra?: readonly number[], evidence?: readonly number[], head?: ArrayLike<number>, relative = true): RankedCategory[] {
+  // Plain loops over typed arrays: this runs for the tier-1 nodes of every text and the children of each category reported.
+  const count = nodes.length
+  // Arrays of numbers, not typed arrays: a typed array of more than 64 bytes is allocated outside the heap, which
+  // costs more than these loops.
+  const cosines = new Array<number>(count)
+  const scores = new Array<number>(count)
+  let max = -Infinity
+  for (let i = 0; i < count; i++) {
+    const c = dot(text.vector, nodes[i]!.branch)
+    cosines[i] = c
+    const score = c + (extra?.[i] ?? 0)
+    scores[i] = score
+    if (score > max) max = score
+  }
+  const e = new Array<number>(count)
+  let sum = 0
+  for (let i = 0; i < count; i++) {
+    e[i] = Math.exp((scores[i]! - max) / CATEGORY_TEMPERATURE)
+    sum += e[i]!
+  }
   const mass = evidenceMass(text)
   // One confidence for the text among these siblings, from the one it is ranked first for: the strengths then
   // keep the order of the shares (the ranking), and a text that the first is not near gets none.
   let first = 0
-  for (let i = 1; i < scores.length; i++) if (scores[i]! > scores[first]!) first = i
+  for (let i = 1; i < count; i++) if (scores[i]! > scores[first]!) first = i
   const firstNode = nodes[first]
   const conf = firstNode === undefined ? 0 : confidence(cosines[first]!, mass, evidence?.[firstNode.index] ?? 0, head?.[first] ?? 0)
   // Relative: the first takes the whole confidence (e[first] = 1), each other its share relative to the
   // first's. Otherwise each its share x the confidence (sub-categories: one is reported only when it stands out
   // among its siblings, not each of several near-equal ones).
-  return nodes.map((node, i) => ({ node, share: e[i]! / sum, cosine: cosines[i]!, strength: (relative ? e[i]! : e[i]! / sum) * conf }))
+  const out = new Array<RankedCategory>(count)
+  for (let i = 0; i < count; i++) out[i] = { node: nodes[i]!, share: e[i]! / sum, cosine: cosines[i]!, strength: (relative ? e[i]! : e[i]! / sum) * conf }
+  return out
 }
 
 /** A node ranked for a text. */
@@ -302,16 +351,21 @@ export function rankCategories(
   evidence = nodeEvidence(semantic, text),
   confidenceEvidence = evidence,
 ): RankedCategory[] {
+  return scoreRoots(semantic, text, options, evidence, confidenceEvidence).sort(byStrength)
+}
+
+/** The tier-1 nodes of {@link rankCategories}, in taxonomy order (sorting only those reported is cheaper). */
+function scoreRoots(semantic: SemanticModel, text: TextVector, options: CategoryOptions, evidence: readonly number[], confidenceEvidence: readonly number[]): RankedCategory[] {
   let extra = options.votes === false ? undefined : options.softVotes === true ? softVotes(semantic, text) : rootVotes(semantic, text, evidence)
   const hw = options.headWeight ?? HEAD_WEIGHT
   const head = hw > 0 ? semantic.head : undefined
-  let p: Float64Array | undefined
+  let p: number[] | undefined
   if (head !== undefined) {
     p = headProbabilities(head, text.vector)
     extra = Array.from(p, (x, i) => hw * x + (extra?.[i] ?? 0))
   }
   const cosineOnly = options.wordEvidence === false
-  return shares(text, semantic.taxonomy.roots, extra, cosineOnly ? undefined : confidenceEvidence, cosineOnly ? undefined : p).sort(byStrength)
+  return shares(text, semantic.taxonomy.roots, extra, cosineOnly ? undefined : confidenceEvidence, cosineOnly ? undefined : p)
 }
 
 /**
@@ -344,8 +398,7 @@ export function createCategoriesAnalyzer(semantic: SemanticModel): Analyzer {
       const sentiment = need(sections, 'sentiment')
       const text = categoryText(semantic.vectors, doc)
       if (text.terms.length === 0) return []
-      const evidence = nodeEvidence(semantic, text)
-      const plain = nodeEvidence(semantic, spanVector(semantic.vectors, doc))
+      const [evidence, plain] = nodeEvidencePair(semantic, text, spanVector(semantic.vectors, doc)) as [number[], number[]]
       const threshold = ctx.configuration.concept_topics_threshold
       const limit = ctx.configuration.document.auto_categories_limit
       // Nodes of one branch often rest on the same words: their sentences' sentiment is computed once.
@@ -357,15 +410,16 @@ export function createCategoriesAnalyzer(semantic: SemanticModel): Analyzer {
         strength: round4(strength),
         sentiment: nodeSentiment(semantic, doc, text, (distinct ??= distinctTerms(text)), node, sentiment, bySpans),
         // A sub-category's strength: its share among its siblings x its confidence (see shares), at most its parent's.
+        // Those that pass are sorted, not all (a stable sort: the order of sorting all, then keeping these).
         categories: shares(text, node.children, undefined, plain, undefined, false)
+          .filter((x) => round4(Math.min(strength, x.strength)) >= threshold && Math.min(strength, x.strength) > 0)
           .sort(byStrength)
-          .map((x) => ({ c: x.node, s: Math.min(strength, x.strength) }))
-          .filter((x) => round4(x.s) >= threshold && x.s > 0)
           .slice(0, CHILDREN_LIMIT)
-          .map((x) => found(x.c, x.s)),
+          .map((x) => found(x.node, Math.min(strength, x.strength))),
       })
-      return rankCategories(semantic, text, {}, evidence, plain)
+      return scoreRoots(semantic, text, {}, evidence, plain)
         .filter((x) => round4(x.strength) >= threshold && x.strength > 0)
+        .sort(byStrength)
         .slice(0, limit)
         .map((x) => found(x.node, x.strength))
     },
@@ -378,13 +432,13 @@ export function createCategoriesAnalyzer(semantic: SemanticModel): Analyzer {
 
 /** The distinct words of a text's terms (first-met order) and, per term, the position of its word among them. */
 interface DistinctTerms {
-  readonly ids: Int32Array
-  readonly slot: Int32Array
+  readonly ids: readonly number[]
+  readonly slot: readonly number[]
 }
 
 function distinctTerms(text: TextVector): DistinctTerms {
   const slotOf = new Map<number, number>()
-  const slot = new Int32Array(text.terms.length)
+  const slot = new Array<number>(text.terms.length)
   const ids: number[] = []
   for (let i = 0; i < text.terms.length; i++) {
     const id = text.terms[i]!.id
@@ -396,7 +450,7 @@ function distinctTerms(text: TextVector): DistinctTerms {
     }
     slot[i] = j
   }
-  return { ids: Int32Array.from(ids), slot }
+  return { ids, slot }
 }
 
 /**
@@ -415,7 +469,7 @@ function nodeSentiment(
   const spans: TokenRange[] = []
   let best: TokenRange | undefined
   let bestSim = -Infinity
-  const sims = new Float64Array(distinct.ids.length)
+  const sims = new Array<number>(distinct.ids.length)
   for (let j = 0; j < sims.length; j++) sims[j] = semantic.vectors.dot(distinct.ids[j]!, node.branch)
   for (let i = 0; i < text.terms.length; i++) {
     const t = text.terms[i]!
