@@ -23,9 +23,9 @@ export interface DocumentIndex {
   /** Lower-cased lemma per token. */
   readonly lemma: readonly string[]
   /** Number of word tokens before each token (punctuation is not a word). */
-  readonly wordOrdinal: Int32Array
+  readonly wordOrdinal: readonly number[]
   /** Sentence index per token. */
-  readonly sentence: Int32Array
+  readonly sentence: readonly number[]
   /** Token positions (ascending) of each lower-case form. */
   positionsOfLower(form: string): readonly number[] | undefined
   /** Token positions (ascending) of each lemma. */
@@ -71,10 +71,10 @@ export function createDocumentIndex(doc: AnnotatedDocument): DocumentIndex {
       return get().sentence
     },
     memo: new Map(),
-    positionsOfLower: (form) => get().byLower.get(form),
+    positionsOfLower: (form) => get().byLower().get(form),
     positionsOfWord: (word) => get().byWord.get(word),
     // A token whose lemma equals its form is filed under the form only; look in both.
-    positionsOfLemma: (l) => mergeSorted(get().byLemma.get(l), get().byLower.get(l)),
+    positionsOfLemma: (l) => mergeSorted(get().byLemma().get(l), get().byLower().get(l)),
     forms: () => get().forms(),
     wordKeys: () => get().byWord.keys(),
     positionsWithPrefix(prefix) {
@@ -91,7 +91,7 @@ export function createDocumentIndex(doc: AnnotatedDocument): DocumentIndex {
       }
       hit = []
       for (let k = lo; k < keys.length && (keys[k] as string).startsWith(prefix); k++) {
-        for (const p of byLower.get(keys[k] as string) ?? []) hit.push(p)
+        for (const p of byLower().get(keys[k] as string) ?? []) hit.push(p)
       }
       hit.sort((a, b) => a - b)
       prefixMemo.set(prefix, hit)
@@ -103,10 +103,11 @@ export function createDocumentIndex(doc: AnnotatedDocument): DocumentIndex {
 interface BuiltIndex {
   readonly lower: string[]
   readonly lemma: string[]
-  readonly wordOrdinal: Int32Array
-  readonly sentence: Int32Array
-  readonly byLower: Map<string, number[]>
-  readonly byLemma: Map<string, number[]>
+  readonly wordOrdinal: number[]
+  readonly sentence: number[]
+  /** Positions by lower-case form, and by lemma where it differs from the form: made on first use (a query of plain words reads only `byWord`). */
+  byLower(): Map<string, number[]>
+  byLemma(): Map<string, number[]>
   readonly byWord: Map<string, number[]>
   readonly prefixMemo: Map<string, number[]>
   forms(): string[]
@@ -116,10 +117,9 @@ function buildIndex(doc: AnnotatedDocument): BuiltIndex {
   const n = doc.tokens.length
   const lower: string[] = new Array<string>(n)
   const lemma: string[] = new Array<string>(n)
-  const wordOrdinal = new Int32Array(n)
-  const sentence = new Int32Array(n)
-  const byLower = new Map<string, number[]>()
-  const byLemma = new Map<string, number[]>()
+  // Arrays of numbers, not typed arrays (allocated outside the heap: more costly for a document's few hundred tokens).
+  const wordOrdinal = new Array<number>(n).fill(0)
+  const sentence = new Array<number>(n).fill(0)
   const byWord = new Map<string, number[]>()
   let words = 0
   for (let i = 0; i < n; i++) {
@@ -132,15 +132,28 @@ function buildIndex(doc: AnnotatedDocument): BuiltIndex {
     wordOrdinal[i] = words
     sentence[i] = t.sentence
     if (!nonWordKinds.has(t.kind)) words++
-    addTo(byLower, lo, i)
     addTo(byWord, lo, i)
-    if (le !== lo) {
-      addTo(byLemma, le, i)
-      addTo(byWord, le, i)
+    if (le !== lo) addTo(byWord, le, i)
+  }
+  let lowerMap: Map<string, number[]> | undefined
+  let lemmaMap: Map<string, number[]> | undefined
+  // Filled in token order, as the one pass above fills byWord.
+  const byLower = (): Map<string, number[]> => {
+    if (lowerMap === undefined) {
+      lowerMap = new Map()
+      for (let i = 0; i < n; i++) if (lower[i] !== undefined) addTo(lowerMap, lower[i]!, i)
     }
+    return lowerMap
+  }
+  const byLemma = (): Map<string, number[]> => {
+    if (lemmaMap === undefined) {
+      lemmaMap = new Map()
+      for (let i = 0; i < n; i++) if (lower[i] !== undefined && lemma[i] !== lower[i]) addTo(lemmaMap, lemma[i]!, i)
+    }
+    return lemmaMap
   }
   let sortedForms: string[] | undefined
-  const forms = (): string[] => (sortedForms ??= [...byLower.keys()].sort())
+  const forms = (): string[] => (sortedForms ??= [...byLower().keys()].sort())
   return { lower, lemma, wordOrdinal, sentence, byLower, byLemma, byWord, prefixMemo: new Map(), forms }
 }
 

@@ -1,6 +1,6 @@
 import type { AnnotatedDocument } from '../nlp/types.ts'
 import type { WordVectors } from './vectors.ts'
-import { dot, isZero, samplesVector, spanVector, type Term, type TextVector } from './embed.ts'
+import { dot, isZero, samplesVector, textAndSentenceVectors, type Term, type TextVector } from './embed.ts'
 
 /** A text cut into the vectors concept matching compares: the whole text and each sentence. */
 export interface DocumentVectors {
@@ -10,13 +10,7 @@ export interface DocumentVectors {
 
 /** The vectors of a document and of each of its sentences (computed once per document, shared by every category). */
 export function documentVectors(vectors: WordVectors, doc: AnnotatedDocument): DocumentVectors {
-  // One buffer for the sentences' vectors (a typed array each would be allocated outside the heap).
-  const dims = vectors.dims
-  const buffer = new Float32Array(dims * doc.sentences.length)
-  return {
-    document: spanVector(vectors, doc),
-    sentences: doc.sentences.map((s, i) => spanVector(vectors, doc, s.tokenStart, s.tokenEnd, {}, buffer.subarray(i * dims, (i + 1) * dims))),
-  }
+  return textAndSentenceVectors(vectors, doc)
 }
 
 /** A set of samples (a concept topic's, or words describing a class) as one unit vector. */

@@ -161,6 +161,48 @@ export function spanVector(vectors: WordVectors, doc: AnnotatedDocument, start =
   return v
 }
 
+/**
+ * The whole text's vector (as {@link spanVector} gives it, and cached as it caches it) and each sentence's, in one
+ * pass over the tokens when the whole text's is not yet made: each vector adds its words in token order, as one
+ * {@link spanVector} call each would. A sentence that is the whole text gets the whole text's vector.
+ */
+export function textAndSentenceVectors(vectors: WordVectors, doc: AnnotatedDocument): { document: TextVector; sentences: TextVector[] } {
+  const cached = tokenTerms(vectors, doc)
+  const n = doc.tokens.length
+  const dims = vectors.dims
+  // One buffer for the sentences' vectors (a typed array each would be allocated outside the heap).
+  const buffer = new Float32Array(dims * doc.sentences.length)
+  const into = (k: number): Float32Array => buffer.subarray(k * dims, (k + 1) * dims)
+  if (cached.whole !== undefined) {
+    return { document: cached.whole, sentences: doc.sentences.map((s, k) => spanVector(vectors, doc, s.tokenStart, s.tokenEnd, {}, into(k))) }
+  }
+  const acc = new Float32Array(dims)
+  const terms: Term[] = []
+  const sentenceTerms = doc.sentences.map((): Term[] => [])
+  const views = doc.sentences.map((_, k) => into(k))
+  for (let i = 0; i < n; i++) {
+    const id = cached.ids[i]!
+    if (id < 0) continue
+    const w = cached.weights[i]!
+    const term = { token: i, id, weight: w }
+    vectors.addTo(acc, id, w)
+    terms.push(term)
+    const k = doc.tokens[i]!.sentence
+    const s = doc.sentences[k]
+    if (s !== undefined && i >= s.tokenStart && i < s.tokenEnd) {
+      vectors.addTo(views[k]!, id, w)
+      sentenceTerms[k]!.push(term)
+    }
+  }
+  const document = { vector: normalize(acc), terms }
+  cached.whole = document
+  const sentences = doc.sentences.map((s, k): TextVector => {
+    if (s.tokenStart === 0 && s.tokenEnd === n) return document
+    return { vector: normalize(views[k]!), terms: sentenceTerms[k]! }
+  })
+  return { document, sentences }
+}
+
 /** Lower-case words of a phrase (letters, inner `'` and `-`), for phrases that are not annotated documents. */
 export function phraseWords(phrase: string): string[] {
   return phrase.toLowerCase().match(/[\p{L}]+(?:['-][\p{L}]+)*/gu) ?? []

@@ -134,19 +134,20 @@ const THE_ASPECT = -1
  */
 interface DocumentFeatures {
   readonly contrastTokens: ReadonlySet<number>
-  /** Per token: 0 not yet known, 1 ends a clause, 2 does not. */
-  readonly boundary: number[]
+  /**
+   * Per token, two facts each 0 not yet known, 1 yes, 2 no: bits 0-1 whether it ends a clause, bits 2-3 whether it
+   * is a word whose lemma has a letter.
+   */
+  readonly flags: number[]
   /** Per sentence: positions of its contrasts and subordinators, ascending (built on first use). */
   readonly marks: (readonly number[] | undefined)[]
   /** Per sentence: -1 not yet known, 1 a token holds "?", 0 none. */
   readonly question: number[]
-  /** Feature number of each token's word feature of each kind (-1 not yet made). */
-  readonly featureIds: number[]
-  /** Per token: 1 + the word its clause bigram was last made with, and that bigram's number. */
-  readonly bigramPrev: number[]
-  readonly bigramIds: number[]
-  /** Per token: 0 not yet known, 1 a word whose lemma has a letter, 2 not. */
-  readonly letter: number[]
+  /** Feature number of a token's word feature of a kind, by token x {@link KINDS} + kind (made on first use: a
+   * document's mentions touch a few of its tokens, and a table for all of a long text's would cost more). */
+  readonly featureIds: Map<number, number>
+  /** Clause bigrams' numbers, by token i x tokens + the word j before it (made on first use). */
+  readonly bigrams: Map<number, number>
   /** Feature numbers by string, and strings by number. */
   readonly numbers: Map<string, number>
   readonly strings: string[]
@@ -162,19 +163,17 @@ const documentFeatures = new WeakMap<AnnotatedDocument, DocumentFeatures>()
 
 function featuresOf(doc: AnnotatedDocument, contrastTokens: ReadonlySet<number>): DocumentFeatures {
   const hit = documentFeatures.get(doc)
-  if (hit !== undefined && hit.contrastTokens === contrastTokens && hit.boundary.length === doc.tokens.length) return hit
+  if (hit !== undefined && hit.contrastTokens === contrastTokens && hit.flags.length === doc.tokens.length) return hit
   const n = doc.tokens.length
   // Arrays of numbers, not typed arrays: a typed array of more than 64 bytes is allocated outside the heap, which
   // costs more per document than these tables save.
   const f: DocumentFeatures = {
     contrastTokens,
-    boundary: new Array<number>(n).fill(0),
+    flags: new Array<number>(n).fill(0),
     marks: new Array<readonly number[] | undefined>(doc.sentences.length).fill(undefined),
     question: new Array<number>(doc.sentences.length).fill(-1),
-    featureIds: new Array<number>(n * KINDS).fill(-1),
-    bigramPrev: new Array<number>(n).fill(0),
-    bigramIds: new Array<number>(n).fill(0),
-    letter: new Array<number>(n).fill(0),
+    featureIds: new Map(),
+    bigrams: new Map(),
     numbers: new Map(),
     strings: [],
     listed: [],
@@ -198,19 +197,21 @@ function numberOf(f: DocumentFeatures, s: string): number {
 }
 
 function isBoundary(f: DocumentFeatures, tokens: readonly Token[], i: number): boolean {
-  let b = f.boundary[i]!
+  let b = f.flags[i]! & 3
   if (b === 0) {
     const t = tokens[i] as Token
-    b = f.boundary[i] = CLAUSE_PUNCT.test(t.text) || f.contrastTokens.has(t.index) || (t.kind === 'word' && t.pos === 'SCONJ') ? 1 : 2
+    b = CLAUSE_PUNCT.test(t.text) || f.contrastTokens.has(t.index) || (t.kind === 'word' && t.pos === 'SCONJ') ? 1 : 2
+    f.flags[i] = f.flags[i]! | b
   }
   return b === 1
 }
 
 function isLetterWord(f: DocumentFeatures, tokens: readonly Token[], i: number): boolean {
-  let l = f.letter[i]!
+  let l = f.flags[i]! >> 2
   if (l === 0) {
     const t = tokens[i] as Token
-    l = f.letter[i] = t.kind === 'word' && /\p{L}/u.test(t.lemma) ? 1 : 2
+    l = t.kind === 'word' && /\p{L}/u.test(t.lemma) ? 1 : 2
+    f.flags[i] = f.flags[i]! | (l << 2)
   }
   return l === 1
 }
@@ -223,8 +224,8 @@ function wordKey(t: Token): string {
 /** The number of token i's word feature of a kind (`s:word`, `a:lemma`, `L:word`, `b:T_word`, `b:word_T`, ...). */
 function featureOf(f: DocumentFeatures, tokens: readonly Token[], i: number, kind: number): number {
   const at = i * KINDS + kind
-  let id = f.featureIds[at]!
-  if (id < 0) {
+  let id = f.featureIds.get(at)
+  if (id === undefined) {
     const t = tokens[i] as Token
     let s: string
     if (kind === CLAUSE_WORD) s = wordKey(t)
@@ -234,19 +235,21 @@ function featureOf(f: DocumentFeatures, tokens: readonly Token[], i: number, kin
     else if (kind === RIGHT_WORD) s = 'R:' + wordKey(t)
     else if (kind === BIGRAM_AFTER_ASPECT) s = 'b:T_' + wordKey(t)
     else s = 'b:' + wordKey(t) + '_T'
-    id = f.featureIds[at] = numberOf(f, s)
+    id = numberOf(f, s)
+    f.featureIds.set(at, id)
   }
   return id
 }
 
 /** The number of the clause bigram `b:word(j)_word(i)`. */
 function bigramOf(f: DocumentFeatures, tokens: readonly Token[], j: number, i: number): number {
-  // Word i's bigram is almost always with the same word j (the clause's previous word).
-  if (f.bigramPrev[i] !== j + 1) {
-    f.bigramPrev[i] = j + 1
-    f.bigramIds[i] = numberOf(f, 'b:' + wordKey(tokens[j] as Token) + '_' + wordKey(tokens[i] as Token))
+  const at = i * tokens.length + j
+  let id = f.bigrams.get(at)
+  if (id === undefined) {
+    id = numberOf(f, 'b:' + wordKey(tokens[j] as Token) + '_' + wordKey(tokens[i] as Token))
+    f.bigrams.set(at, id)
   }
-  return f.bigramIds[i]!
+  return id
 }
 
 /** Contrasts and subordinators of a sentence ("but", "while", "because"), ascending. */

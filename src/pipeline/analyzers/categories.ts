@@ -5,7 +5,7 @@ import { DRIVER_SIMILARITY } from '../../semantic/concepts.ts'
 import type { SemanticModel } from '../../semantic/index.ts'
 import type { TaxonomyModelNode } from '../../semantic/taxonomy.ts'
 import { headProbabilities } from '../../semantic/head.ts'
-import { contextSentiment, round4, type TokenRange } from '../spans.ts'
+import { round4, type TokenRange } from '../spans.ts'
 import { need } from '../pipeline.ts'
 import type { Analyzer, SentimentSection } from '../types.ts'
 
@@ -268,7 +268,15 @@ export function softVotes(semantic: SemanticModel, text: TextVector): number[] {
  * the children of a node often score within a few hundredths of each other ("Healthy Living": Wellness,
  * Children's Health, Senior Health for a hospital review), and relative shares reported them all.
  */
-function shares(text: TextVector, nodes: readonly TaxonomyModelNode[], extra?: readonly number[], evidence?: readonly number[], head?: ArrayLike<number>, relative = true): RankedCategory[] {
+function shares(
+  text: TextVector,
+  nodes: readonly TaxonomyModelNode[],
+  extra?: readonly number[],
+  evidence?: readonly number[],
+  head?: ArrayLike<number>,
+  relative = true,
+  mass = evidenceMass(text),
+): RankedCategory[] {
   // Plain loops over typed arrays: this runs for the tier-1 nodes of every text and the children of each category reported.
   const count = nodes.length
   // Arrays of numbers, not typed arrays: a typed array of more than 64 bytes is allocated outside the heap, which
@@ -289,7 +297,6 @@ function shares(text: TextVector, nodes: readonly TaxonomyModelNode[], extra?: r
     e[i] = Math.exp((scores[i]! - max) / CATEGORY_TEMPERATURE)
     sum += e[i]!
   }
-  const mass = evidenceMass(text)
   // One confidence for the text among these siblings, from the one it is ranked first for: the strengths then
   // keep the order of the shares (the ranking), and a text that the first is not near gets none.
   let first = 0
@@ -401,6 +408,7 @@ export function createCategoriesAnalyzer(semantic: SemanticModel): Analyzer {
       const [evidence, plain] = nodeEvidencePair(semantic, text, spanVector(semantic.vectors, doc)) as [number[], number[]]
       const threshold = ctx.configuration.concept_topics_threshold
       const limit = ctx.configuration.document.auto_categories_limit
+      const mass = evidenceMass(text)
       // Nodes of one branch often rest on the same words: their sentences' sentiment is computed once.
       const bySpans = new Map<string, { score: number; polarity: 'positive' | 'negative' | 'neutral' }>()
       // The text's distinct words, for the sentiment of the categories reported (none for most short texts).
@@ -411,7 +419,7 @@ export function createCategoriesAnalyzer(semantic: SemanticModel): Analyzer {
         sentiment: nodeSentiment(semantic, doc, text, (distinct ??= distinctTerms(text)), node, sentiment, bySpans),
         // A sub-category's strength: its share among its siblings x its confidence (see shares), at most its parent's.
         // Those that pass are sorted, not all (a stable sort: the order of sorting all, then keeping these).
-        categories: shares(text, node.children, undefined, plain, undefined, false)
+        categories: shares(text, node.children, undefined, plain, undefined, false, mass)
           .filter((x) => round4(Math.min(strength, x.strength)) >= threshold && Math.min(strength, x.strength) > 0)
           .sort(byStrength)
           .slice(0, CHILDREN_LIMIT)
@@ -484,7 +492,7 @@ function nodeSentiment(
   const key = spans.map((s) => s.tokenStart).join(',')
   let hit = bySpans.get(key)
   if (hit === undefined) {
-    const { score, polarity } = contextSentiment(doc, spans, sentiment)
+    const { score, polarity } = sentiment.aspect(spans)
     hit = { score, polarity }
     bySpans.set(key, hit)
   }
