@@ -89,10 +89,15 @@ interface TokenTerms {
   /** The whole text's vector with the default options (categories and concept topics share it). */
   whole: TextVector | undefined
 }
-const tokenTermsCache = new WeakMap<AnnotatedDocument, TokenTerms>()
+/**
+ * Those of the document read last (categories and concept topics read one document after the other). Not a WeakMap
+ * keyed by document: V8 clears a WeakMap's entries only in a full collection, so every document's would live on
+ * into the old generation.
+ */
+let lastTerms: { doc: AnnotatedDocument; terms: TokenTerms } | undefined
 
 function tokenTerms(vectors: WordVectors, doc: AnnotatedDocument): TokenTerms {
-  let hit = tokenTermsCache.get(doc)
+  let hit = lastTerms?.doc === doc ? lastTerms.terms : undefined
   if (hit === undefined || hit.vectors !== vectors || hit.ids.length !== doc.tokens.length) {
     const n = doc.tokens.length
     // Arrays of numbers, not typed arrays (allocated outside the heap: more costly for a document's few hundred tokens).
@@ -104,7 +109,7 @@ function tokenTerms(vectors: WordVectors, doc: AnnotatedDocument): TokenTerms {
       if (id >= 0) weights[i] = termWeight(vectors, id, 'sif', SIF_A)
     }
     hit = { vectors, ids, weights, whole: undefined }
-    tokenTermsCache.set(doc, hit)
+    lastTerms = { doc, terms: hit }
   }
   return hit
 }
