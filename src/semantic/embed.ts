@@ -1,4 +1,5 @@
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
+import { RecentCache } from '../nlp/recent-cache.ts'
 import type { WordVectors } from './vectors.ts'
 
 /**
@@ -89,15 +90,11 @@ interface TokenTerms {
   /** The whole text's vector with the default options (categories and concept topics share it). */
   whole: TextVector | undefined
 }
-/**
- * Those of the document read last (categories and concept topics read one document after the other). Not a WeakMap
- * keyed by document: V8 clears a WeakMap's entries only in a full collection, so every document's would live on
- * into the old generation.
- */
-let lastTerms: { doc: AnnotatedDocument; terms: TokenTerms } | undefined
+/** Those of the documents read last (categories and concept topics read one document after the other). */
+const recentTerms = new RecentCache<AnnotatedDocument, TokenTerms>(2)
 
 function tokenTerms(vectors: WordVectors, doc: AnnotatedDocument): TokenTerms {
-  let hit = lastTerms?.doc === doc ? lastTerms.terms : undefined
+  let hit = recentTerms.get(doc)
   if (hit === undefined || hit.vectors !== vectors || hit.ids.length !== doc.tokens.length) {
     const n = doc.tokens.length
     // Arrays of numbers, not typed arrays (allocated outside the heap: more costly for a document's few hundred tokens).
@@ -109,7 +106,7 @@ function tokenTerms(vectors: WordVectors, doc: AnnotatedDocument): TokenTerms {
       if (id >= 0) weights[i] = termWeight(vectors, id, 'sif', SIF_A)
     }
     hit = { vectors, ids, weights, whole: undefined }
-    lastTerms = { doc, terms: hit }
+    recentTerms.set(doc, hit)
   }
   return hit
 }

@@ -17,6 +17,7 @@
 import { readFileSync } from 'node:fs'
 import { dataPath, missingDataHint } from '../resources.ts'
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
+import { RecentCache } from '../nlp/recent-cache.ts'
 
 /** A token span [tokenStart, tokenEnd). */
 export interface AspectSpan {
@@ -159,15 +160,11 @@ interface DocumentFeatures {
   rows: (ArrayLike<number> | null | undefined)[]
 }
 
-/**
- * The tables of the document whose mentions were scored last (one document's mentions are scored together). Not a
- * WeakMap keyed by document: V8 clears a WeakMap's entries only in a full collection, so every document's tables
- * lived on into the old generation (a 10k-document backlog peaked ~30 MiB higher, bench/memory.ts).
- */
-let lastDocument: { doc: AnnotatedDocument; features: DocumentFeatures } | undefined
+/** The tables of the documents whose mentions were scored last (one document's mentions are scored together). */
+const recentFeatures = new RecentCache<AnnotatedDocument, DocumentFeatures>(2)
 
 function featuresOf(doc: AnnotatedDocument, contrastTokens: ReadonlySet<number>): DocumentFeatures {
-  const hit = lastDocument?.doc === doc ? lastDocument.features : undefined
+  const hit = recentFeatures.get(doc)
   if (hit !== undefined && hit.contrastTokens === contrastTokens && hit.flags.length === doc.tokens.length) return hit
   const n = doc.tokens.length
   // Arrays of numbers, not typed arrays: a typed array of more than 64 bytes is allocated outside the heap, which
@@ -186,7 +183,7 @@ function featuresOf(doc: AnnotatedDocument, contrastTokens: ReadonlySet<number>)
     model: undefined,
     rows: [],
   }
-  lastDocument = { doc, features: f }
+  recentFeatures.set(doc, f)
   return f
 }
 
