@@ -277,10 +277,10 @@ function shares(
   relative = true,
   mass = evidenceMass(text),
 ): RankedCategory[] {
-  // Plain loops over typed arrays: this runs for the tier-1 nodes of every text and the children of each category reported.
+  // Plain loops: this runs for the tier-1 nodes of every text and the children of each category reported. Arrays of
+  // numbers, not typed arrays: a typed array of more than 64 bytes is allocated outside the heap, which costs more
+  // than these loops.
   const count = nodes.length
-  // Arrays of numbers, not typed arrays: a typed array of more than 64 bytes is allocated outside the heap, which
-  // costs more than these loops.
   const cosines = new Array<number>(count)
   const scores = new Array<number>(count)
   let max = -Infinity
