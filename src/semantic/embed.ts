@@ -82,6 +82,47 @@ export function dot(a: Float32Array, b: Float32Array): number {
   return s
 }
 
+/**
+ * Dot products of `v` with each of `rows` rows of `matrix` (row-major, `stride` numbers a row, the first `v.length`
+ * of them the row's weights) into `out`: each summed in order, d = 0, 1, ..., exactly as {@link dot} sums (so the
+ * same number as `dot` with a Float32Array holding the row), from 0, or from the number after the row's weights
+ * when `biased` (a bias, as a linear model's score starts). Four rows at a time: one row's sum is a chain of
+ * dependent additions, bound by the adder's latency, and four independent chains keep it busy (about three times
+ * the rate of one `dot` after another for the 35 tier-1 categories).
+ */
+export function rowDots(matrix: Float64Array, rows: number, stride: number, v: Float32Array, biased: boolean, out: number[]): number[] {
+  const n = v.length
+  let r = 0
+  for (; r + 4 <= rows; r += 4) {
+    const a = r * stride
+    const b = a + stride
+    const c = b + stride
+    const e = c + stride
+    let s0 = biased ? matrix[a + n]! : 0
+    let s1 = biased ? matrix[b + n]! : 0
+    let s2 = biased ? matrix[c + n]! : 0
+    let s3 = biased ? matrix[e + n]! : 0
+    for (let d = 0; d < n; d++) {
+      const x = v[d]!
+      s0 += matrix[a + d]! * x
+      s1 += matrix[b + d]! * x
+      s2 += matrix[c + d]! * x
+      s3 += matrix[e + d]! * x
+    }
+    out[r] = s0
+    out[r + 1] = s1
+    out[r + 2] = s2
+    out[r + 3] = s3
+  }
+  for (; r < rows; r++) {
+    const a = r * stride
+    let s = biased ? matrix[a + n]! : 0
+    for (let d = 0; d < n; d++) s += matrix[a + d]! * v[d]!
+    out[r] = s
+  }
+  return out
+}
+
 /** Each token's vector id ({@link tokenId}) and `sif` weight (default `a`), per document: looked up once. */
 interface TokenTerms {
   readonly vectors: WordVectors

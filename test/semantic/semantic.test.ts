@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
 import { decodeNearestTable, encodeNearestTable, parseTaxonomyModel, semanticIndex } from '../../src/semantic/taxonomy.ts'
 import { createSemanticModel, compileSamples, decodeWordVectors, documentVectors, encodeWordVectors, matchSamples, phraseVector, spanVector, dot } from '../../src/semantic/index.ts'
 import { dataPath } from '../../src/resources.ts'
+import { rowDots } from '../../src/semantic/embed.ts'
 
 const semantic = createSemanticModel()
 const annotator = createAnnotator()
@@ -102,6 +104,42 @@ describe('speed structures give the same answers', () => {
       semantic.vectors.dotRows!(id, rows, nodes.length, out)
       expect(Array.from(out)).toEqual(nodes.map((n) => semantic.vectors.dot(id, n.vector)))
     }
+  })
+
+  it('should compute several words\' dot products with one vector with the same numbers as dot()', () => {
+    for (const node of semantic.taxonomy.nodes.slice(0, 5)) {
+      // 60, 7 and 1 words: the four-at-a-time loop and its tail.
+      for (const some of [ids, ids.slice(0, 7), ids.slice(3, 4)]) {
+        const out = new Array<number>(some.length)
+        semantic.vectors.dotWords!(some, node.branch, out)
+        expect(out).toEqual(some.map((id) => semantic.vectors.dot(id, node.branch)))
+      }
+    }
+  })
+
+  it('should compute a matrix\'s rows times a vector with the same numbers as dot(), from 0 or from a bias', () => {
+    const dims = semantic.vectors.dims
+    const text = spanVector(semantic.vectors, annotator.annotate('The striker scored twice before the referee sent him off.')).vector
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: semantic.taxonomy.nodes.length - 10 }), fc.boolean(), (rows, first, biased) => {
+        const nodes = semantic.taxonomy.nodes.slice(first, first + rows)
+        const stride = biased ? dims + 1 : dims
+        const m = new Float64Array(rows * stride)
+        nodes.forEach((n, i) => {
+          m.set(n.branch, i * stride)
+          if (biased) m[i * stride + dims] = (i + 1) / 7
+        })
+        const got = rowDots(m, rows, stride, text, biased, new Array<number>(rows))
+        // dot() sums from 0; a biased row sums from its bias, in the same order.
+        const want = nodes.map((n, i) => {
+          let s = biased ? (i + 1) / 7 : 0
+          for (let d = 0; d < dims; d++) s += n.branch[d]! * text[d]!
+          return s
+        })
+        expect(got).toEqual(want)
+        if (!biased) expect(got).toEqual(nodes.map((n) => dot(text, n.branch)))
+      }),
+    )
   })
 
   it('should load the shipped nearest-node table, and it should agree with the nearest nodes computed word by word', () => {

@@ -1,6 +1,6 @@
 import type { AnnotatedDocument } from '../../nlp/types.ts'
 import type { AutoCategory } from '../../model/output.ts'
-import { dot, normalize, spanVector, type EmbedOptions, type TextVector } from '../../semantic/embed.ts'
+import { normalize, rowDots, spanVector, type EmbedOptions, type TextVector } from '../../semantic/embed.ts'
 import { DRIVER_SIMILARITY } from '../../semantic/concepts.ts'
 import type { SemanticModel } from '../../semantic/index.ts'
 import type { TaxonomyModelNode } from '../../semantic/taxonomy.ts'
@@ -281,12 +281,11 @@ function shares(
   // numbers, not typed arrays: a typed array of more than 64 bytes is allocated outside the heap, which costs more
   // than these loops.
   const count = nodes.length
-  const cosines = new Array<number>(count)
+  const cosines = rowDots(branchMatrix(nodes), count, text.vector.length, text.vector, false, new Array<number>(count))
   const scores = new Array<number>(count)
   let max = -Infinity
   for (let i = 0; i < count; i++) {
-    const c = dot(text.vector, nodes[i]!.branch)
-    cosines[i] = c
+    const c = cosines[i]!
     const score = c + (extra?.[i] ?? 0)
     scores[i] = score
     if (score > max) max = score
@@ -309,6 +308,20 @@ function shares(
   const out = new Array<RankedCategory>(count)
   for (let i = 0; i < count; i++) out[i] = { node: nodes[i]!, share: e[i]! / sum, cosine: cosines[i]!, strength: (relative ? e[i]! : e[i]! / sum) * conf }
   return out
+}
+
+/** The branch vectors of a list of sibling nodes as the rows of one matrix (float64 holding the float32 numbers), per list. */
+const branchMatrices = new WeakMap<readonly TaxonomyModelNode[], Float64Array>()
+
+function branchMatrix(nodes: readonly TaxonomyModelNode[]): Float64Array {
+  let m = branchMatrices.get(nodes)
+  if (m === undefined) {
+    const dims = nodes[0]?.branch.length ?? 0
+    m = new Float64Array(nodes.length * dims)
+    for (let i = 0; i < nodes.length; i++) m.set(nodes[i]!.branch, i * dims)
+    branchMatrices.set(nodes, m)
+  }
+  return m
 }
 
 /** A node ranked for a text. */
@@ -478,7 +491,9 @@ function nodeSentiment(
   let best: TokenRange | undefined
   let bestSim = -Infinity
   const sims = new Array<number>(distinct.ids.length)
-  for (let j = 0; j < sims.length; j++) sims[j] = semantic.vectors.dot(distinct.ids[j]!, node.branch)
+  const vectors = semantic.vectors
+  if (vectors.dotWords !== undefined) vectors.dotWords(distinct.ids, node.branch, sims)
+  else for (let j = 0; j < sims.length; j++) sims[j] = vectors.dot(distinct.ids[j]!, node.branch)
   for (let i = 0; i < text.terms.length; i++) {
     const t = text.terms[i]!
     const sim = sims[distinct.slot[i]!]!
