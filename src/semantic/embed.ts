@@ -228,14 +228,18 @@ export function textAndSentenceVectors(vectors: WordVectors, doc: AnnotatedDocum
     if (id < 0) continue
     const w = cached.weights[i]!
     const term = { token: i, id, weight: w }
-    vectors.addTo(acc, id, w)
     terms.push(term)
     const k = doc.tokens[i]!.sentence
     const s = doc.sentences[k]
     if (s !== undefined && i >= s.tokenStart && i < s.tokenEnd) {
-      vectors.addTo(views[k]!, id, w)
+      // The text's and the sentence's vector in one pass over the word's vector.
+      if (vectors.addToBoth !== undefined) vectors.addToBoth(acc, views[k]!, id, w)
+      else {
+        vectors.addTo(acc, id, w)
+        vectors.addTo(views[k]!, id, w)
+      }
       sentenceTerms[k]!.push(term)
-    }
+    } else vectors.addTo(acc, id, w)
   }
   const document = { vector: normalize(acc), terms }
   cached.whole = document

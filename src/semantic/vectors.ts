@@ -29,6 +29,8 @@ export interface WordVectors {
   probability(id: number): number
   /** `acc += w * vector(id)`. */
   addTo(acc: Float32Array, id: number, w: number): void
+  /** `a += w * vector(id)` and `b += w * vector(id)` in one pass (the same numbers as two {@link WordVectors.addTo} calls). */
+  addToBoth?(a: Float32Array, b: Float32Array, id: number, w: number): void
   /** Dot product of a word's vector with `v`. */
   dot(id: number, v: Float32Array): number
   /**
@@ -146,6 +148,15 @@ export function decodeWordVectors(bytes: Uint8Array, source = 'word vectors'): W
       const s = scales[id]! * w
       const o = id * dims
       for (let d = 0; d < dims; d++) acc[d]! += q[o + d]! * s
+    },
+    addToBoth(a, b, id, w) {
+      const s = scales[id]! * w
+      const o = id * dims
+      for (let d = 0; d < dims; d++) {
+        const x = q[o + d]! * s
+        a[d]! += x
+        b[d]! += x
+      }
     },
     dot(id, v) {
       const o = id * dims

@@ -1,6 +1,6 @@
 import type { AnnotatedDocument } from '../../nlp/types.ts'
 import type { AutoCategory } from '../../model/output.ts'
-import { normalize, rowDots, spanVector, type EmbedOptions, type TextVector } from '../../semantic/embed.ts'
+import { normalize, rowDots, spanVector, type EmbedOptions, type Term, type TextVector } from '../../semantic/embed.ts'
 import { DRIVER_SIMILARITY } from '../../semantic/concepts.ts'
 import type { SemanticModel } from '../../semantic/index.ts'
 import type { TaxonomyModelNode } from '../../semantic/taxonomy.ts'
@@ -99,9 +99,14 @@ export const VOTE_SIMILARITY = 0.3
  * vector blurs ("striker" is nearest to Soccer, hence Sports). Each word's nearest node is cached in the model.
  */
 export function rootVotes(semantic: SemanticModel, text: TextVector, evidence: readonly number[] = nodeEvidence(semantic, text)): number[] {
-  const votes = semantic.taxonomy.roots.map((r) => evidence[r.index]!)
-  const total = votes.reduce((a, x) => a + x, 0)
-  return total > 0 ? votes.map((v) => v / total) : votes
+  // Plain loops (no map, reduce or closures): this runs for every text, and such calls cost more than the sums.
+  const roots = semantic.taxonomy.roots
+  const n = roots.length
+  const votes = new Array<number>(n)
+  let total = 0
+  for (let i = 0; i < n; i++) total += votes[i] = evidence[roots[i]!.index]!
+  if (total > 0) for (let i = 0; i < n; i++) votes[i]! /= total
+  return votes
 }
 
 /**
@@ -213,16 +218,25 @@ export function categoryText(vectors: SemanticModel['vectors'], doc: AnnotatedDo
   const ow = options.otherPosWeight ?? OTHER_POS_WEIGHT
   if ((tw === 1 && pw === 1 && ow === 1 && top === 0 && options.sublinear !== true) || all.terms.length === 0) return all
   const first = doc.sentences.length > 1 ? doc.sentences[0] : undefined
-  let terms = all.terms.map((t) => {
+  const reduce = options.sublinear === true || top > 0
+  const acc = new Float32Array(vectors.dims)
+  // One plain loop (no map or spread: this runs for every text): each word's weight, and (unless words are
+  // then merged or dropped) its vector added, in the words' order.
+  const from = all.terms
+  let terms: Term[] = new Array<Term>(from.length)
+  for (let i = 0; i < from.length; i++) {
+    const t = from[i]!
     let w = t.weight
     if (first !== undefined && t.token >= first.tokenStart && t.token < first.tokenEnd) w *= tw
     const pos = doc.tokens[t.token]!.pos
     if (pos === 'PROPN') w *= pw
     else if (pos !== 'NOUN') w *= ow
-    return w === t.weight ? t : { ...t, weight: w }
-  })
-  if (options.sublinear === true || top > 0) {
-    // Per distinct word: summed weight (or mean weight x (1 + ln n)); the heaviest words kept.
+    terms[i] = w === t.weight ? t : { token: t.token, id: t.id, weight: w }
+    if (!reduce) vectors.addTo(acc, t.id, w)
+  }
+  if (!reduce) return { vector: normalize(acc), terms }
+  // Per distinct word: summed weight (or mean weight x (1 + ln n)); the heaviest words kept (evaluation choices).
+  {
     const by = new Map<number, { sum: number; n: number }>()
     for (const t of terms) {
       const e = by.get(t.id) ?? { sum: 0, n: 0 }
@@ -238,7 +252,6 @@ export function categoryText(vectors: SemanticModel['vectors'], doc: AnnotatedDo
     if (top > 0) keep = new Set([...by.keys()].sort((a, b) => total(b) - total(a) || a - b).slice(0, top))
     terms = terms.filter((t) => keep === undefined || keep.has(t.id)).map((t) => ({ ...t, weight: (t.weight / by.get(t.id)!.sum) * total(t.id) }))
   }
-  const acc = new Float32Array(vectors.dims)
   for (const t of terms) vectors.addTo(acc, t.id, t.weight)
   return { vector: normalize(acc), terms }
 }
@@ -382,7 +395,9 @@ function scoreRoots(semantic: SemanticModel, text: TextVector, options: Category
   let p: number[] | undefined
   if (head !== undefined) {
     p = headProbabilities(head, text.vector)
-    extra = Array.from(p, (x, i) => hw * x + (extra?.[i] ?? 0))
+    const sum = new Array<number>(p.length)
+    for (let i = 0; i < p.length; i++) sum[i] = hw * p[i]! + (extra?.[i] ?? 0)
+    extra = sum
   }
   const cosineOnly = options.wordEvidence === false
   return shares(text, semantic.taxonomy.roots, extra, cosineOnly ? undefined : confidenceEvidence, cosineOnly ? undefined : p)
