@@ -136,7 +136,7 @@ function parentIndex(taxonomy: SemanticModel['taxonomy']): Int32Array {
  * up once for both. Each node adds its words in the text's order either way, so the sums are those of two calls.
  */
 function nodeEvidencePair(semantic: SemanticModel, text: TextVector, other?: TextVector): [number[], number[] | undefined] {
-  const { nodes, nearest } = semantic.taxonomy
+  const { nodes, nearestIndex, nearestSimilarity } = semantic.taxonomy
   const parents = parentIndex(semantic.taxonomy)
   const terms = text.terms
   const otherTerms = other?.terms
@@ -146,13 +146,14 @@ function nodeEvidencePair(semantic: SemanticModel, text: TextVector, other?: Tex
   const out2 = other === undefined ? undefined : same ? new Array<number>(nodes.length).fill(0) : nodeEvidence(semantic, other)
   for (let i = 0; i < terms.length; i++) {
     const t = terms[i]!
-    const hit = nearest(t.id)
-    if (hit.sim <= VOTE_SIMILARITY) continue
-    const v = t.weight * hit.sim
-    for (let n = hit.node.index; n >= 0; n = parents[n]!) out[n]! += v
+    const node = nearestIndex(t.id)
+    const sim = nearestSimilarity(t.id)
+    if (sim <= VOTE_SIMILARITY) continue
+    const v = t.weight * sim
+    for (let n = node; n >= 0; n = parents[n]!) out[n]! += v
     if (same) {
-      const v2 = otherTerms[i]!.weight * hit.sim
-      for (let n = hit.node.index; n >= 0; n = parents[n]!) out2![n]! += v2
+      const v2 = otherTerms[i]!.weight * sim
+      for (let n = node; n >= 0; n = parents[n]!) out2![n]! += v2
     }
   }
   return [out, out2]
