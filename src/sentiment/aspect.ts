@@ -127,11 +127,45 @@ const NO_WORD = -2
 const THE_ASPECT = -1
 
 /**
+ * The word features of every document scored in this process, as numbers: each feature string ("not_" when
+ * negated, then the lower-case lemma, under the prefixes of {@link aspectFeatures}) gets a number the first time
+ * it is met, and its row in the model's word table is looked up once. A token's features are found by its lemma
+ * (a lemma met before costs one `Map` lookup, not a string built and hashed per kind as each document met it), a
+ * clause bigram by the numbers of its two words. Numbered afresh (a new generation) when a document starts after
+ * {@link FEATURE_NUMBERS_LIMIT} features: it holds the words texts used, not every word ever seen.
+ */
+interface FeatureNumbers {
+  generation: number
+  readonly numbers: Map<string, number>
+  readonly strings: string[]
+  /** Per feature number: the call that last listed it (dedupes a mention's features without a Set). */
+  readonly listed: number[]
+  call: number
+  /** Per lemma (as the token has it): its features' numbers by kind x 2 + negated (-1: not yet numbered). */
+  readonly byLemma: Map<string, number[]>
+  /** Clause bigrams' numbers, by the number of the first word's clause feature x {@link BIGRAM_KEY} + the second's. */
+  readonly bigrams: Map<number, number>
+  /** The model the rows below were read from, and each feature's row (null: not in its table). */
+  model: AspectModel | undefined
+  rows: (ArrayLike<number> | null | undefined)[]
+}
+
+/** Features numbered before a new document starts a new numbering. */
+const FEATURE_NUMBERS_LIMIT = 1 << 20
+/** Multiplier of a bigram's first word in its key (above any feature number of one generation and its last document). */
+const BIGRAM_KEY = 2 ** 26
+
+const features: FeatureNumbers = newFeatureNumbers(0)
+
+function newFeatureNumbers(generation: number): FeatureNumbers {
+  return { generation, numbers: new Map(), strings: [], listed: [], call: 0, byLemma: new Map(), bigrams: new Map(), model: undefined, rows: [] }
+}
+
+/**
  * What every mention of one document reads again, made once per document and its contrasts: which tokens end a
  * clause, the contrasts and subordinators of each sentence, whether a sentence asks, and each token's word
- * features ("not_" when negated, then the lower-case lemma, under the prefixes of {@link aspectFeatures}) as
- * numbers: a document's themes, entities and categories score many mentions over the same words, and a
- * number is looked up in the model's word table once per document instead of a string per mention.
+ * features as numbers of {@link FeatureNumbers}: a document's themes, entities and categories score many mentions
+ * over the same words.
  */
 interface DocumentFeatures {
   readonly contrastTokens: ReadonlySet<number>
@@ -144,20 +178,16 @@ interface DocumentFeatures {
   readonly marks: (readonly number[] | undefined)[]
   /** Per sentence: -1 not yet known, 1 a token holds "?", 0 none. */
   readonly question: number[]
-  /** Feature number of a token's word feature of a kind, by token x {@link KINDS} + kind (made on first use: a
-   * document's mentions touch a few of its tokens, and a table for all of a long text's would cost more). */
-  readonly featureIds: Map<number, number>
-  /** Clause bigrams' numbers, by token i x tokens + the word j before it (made on first use). */
-  readonly bigrams: Map<number, number>
-  /** Feature numbers by string, and strings by number. */
-  readonly numbers: Map<string, number>
-  readonly strings: string[]
-  /** Per feature number: the call that last listed it (dedupes a mention's features without a Set). */
-  readonly listed: number[]
-  call: number
-  /** The model the rows below were read from, and each feature's row (null: not in its table). */
-  model: AspectModel | undefined
-  rows: (ArrayLike<number> | null | undefined)[]
+  /** Feature number of a token's word feature of a kind, by token x {@link KINDS} + kind (a hole until first used). */
+  readonly featureIds: number[]
+  /**
+   * Clause bigrams' numbers, by their second word's token i (a hole until first used), and the token j of the
+   * first word each was made for (the word before i in a clause walk is the same for every mention).
+   */
+  readonly bigrams: number[]
+  readonly bigramFirst: number[]
+  /** The numbering these numbers belong to ({@link FeatureNumbers.generation}). */
+  readonly generation: number
 }
 
 /** The tables of the documents whose mentions were scored last (one document's mentions are scored together). */
@@ -165,7 +195,9 @@ const recentFeatures = new RecentCache<AnnotatedDocument, DocumentFeatures>(2)
 
 function featuresOf(doc: AnnotatedDocument, contrastTokens: ReadonlySet<number>): DocumentFeatures {
   const hit = recentFeatures.get(doc)
-  if (hit !== undefined && hit.contrastTokens === contrastTokens && hit.flags.length === doc.tokens.length) return hit
+  if (hit !== undefined && hit.contrastTokens === contrastTokens && hit.flags.length === doc.tokens.length && hit.generation === features.generation) return hit
+  // A new numbering only between documents: the numbers of a mention being scored stay valid.
+  if (features.strings.length > FEATURE_NUMBERS_LIMIT) Object.assign(features, newFeatureNumbers(features.generation + 1))
   const n = doc.tokens.length
   // Arrays of numbers, not typed arrays: a typed array of more than 64 bytes is allocated outside the heap, which
   // costs more per document than these tables save.
@@ -174,26 +206,24 @@ function featuresOf(doc: AnnotatedDocument, contrastTokens: ReadonlySet<number>)
     flags: new Array<number>(n).fill(0),
     marks: new Array<readonly number[] | undefined>(doc.sentences.length).fill(undefined),
     question: new Array<number>(doc.sentences.length).fill(-1),
-    featureIds: new Map(),
-    bigrams: new Map(),
-    numbers: new Map(),
-    strings: [],
-    listed: [],
-    call: 0,
-    model: undefined,
-    rows: [],
+    // Holey arrays, sized but not filled: a document's mentions touch a few of its tokens.
+    featureIds: new Array<number>(n * KINDS),
+    bigrams: new Array<number>(n),
+    bigramFirst: new Array<number>(n),
+    generation: features.generation,
   }
   recentFeatures.set(doc, f)
   return f
 }
 
-function numberOf(f: DocumentFeatures, s: string): number {
-  let id = f.numbers.get(s)
+function numberOf(s: string): number {
+  const g = features
+  let id = g.numbers.get(s)
   if (id === undefined) {
-    id = f.strings.length
-    f.strings.push(s)
-    f.listed.push(-1)
-    f.numbers.set(s, id)
+    id = g.strings.length
+    g.strings.push(s)
+    g.listed.push(-1)
+    g.numbers.set(s, id)
   }
   return id
 }
@@ -226,30 +256,48 @@ function wordKey(t: Token): string {
 /** The number of token i's word feature of a kind (`s:word`, `a:lemma`, `L:word`, `b:T_word`, `b:word_T`, ...). */
 function featureOf(f: DocumentFeatures, tokens: readonly Token[], i: number, kind: number): number {
   const at = i * KINDS + kind
-  let id = f.featureIds.get(at)
+  let id = f.featureIds[at]
   if (id === undefined) {
     const t = tokens[i] as Token
-    let s: string
-    if (kind === CLAUSE_WORD) s = wordKey(t)
-    else if (kind === SENTENCE_WORD) s = 's:' + wordKey(t)
-    else if (kind === ASPECT_WORD) s = 'a:' + t.lemma.toLowerCase()
-    else if (kind === LEFT_WORD) s = 'L:' + wordKey(t)
-    else if (kind === RIGHT_WORD) s = 'R:' + wordKey(t)
-    else if (kind === BIGRAM_AFTER_ASPECT) s = 'b:T_' + wordKey(t)
-    else s = 'b:' + wordKey(t) + '_T'
-    id = numberOf(f, s)
-    f.featureIds.set(at, id)
+    // The same lemma and negation make the same string under each kind (the aspect's own word ignores negation).
+    let byKind = features.byLemma.get(t.lemma)
+    if (byKind === undefined) {
+      byKind = new Array<number>(KINDS * 2).fill(-1)
+      features.byLemma.set(t.lemma, byKind)
+    }
+    const slot = kind * 2 + (t.negated && kind !== ASPECT_WORD ? 1 : 0)
+    id = byKind[slot]!
+    if (id < 0) {
+      let s: string
+      if (kind === CLAUSE_WORD) s = wordKey(t)
+      else if (kind === SENTENCE_WORD) s = 's:' + wordKey(t)
+      else if (kind === ASPECT_WORD) s = 'a:' + t.lemma.toLowerCase()
+      else if (kind === LEFT_WORD) s = 'L:' + wordKey(t)
+      else if (kind === RIGHT_WORD) s = 'R:' + wordKey(t)
+      else if (kind === BIGRAM_AFTER_ASPECT) s = 'b:T_' + wordKey(t)
+      else s = 'b:' + wordKey(t) + '_T'
+      id = byKind[slot] = numberOf(s)
+    }
+    f.featureIds[at] = id
   }
   return id
 }
 
 /** The number of the clause bigram `b:word(j)_word(i)`. */
 function bigramOf(f: DocumentFeatures, tokens: readonly Token[], j: number, i: number): number {
-  const at = i * tokens.length + j
-  let id = f.bigrams.get(at)
+  let id = f.bigramFirst[i] === j ? f.bigrams[i] : undefined
   if (id === undefined) {
-    id = numberOf(f, 'b:' + wordKey(tokens[j] as Token) + '_' + wordKey(tokens[i] as Token))
-    f.bigrams.set(at, id)
+    // The two words by the numbers of their clause features (whose strings are their word keys).
+    const a = featureOf(f, tokens, j, CLAUSE_WORD)
+    const b = featureOf(f, tokens, i, CLAUSE_WORD)
+    const key = a * BIGRAM_KEY + b
+    id = features.bigrams.get(key)
+    if (id === undefined) {
+      id = numberOf('b:' + features.strings[a]! + '_' + features.strings[b]!)
+      features.bigrams.set(key, id)
+    }
+    f.bigrams[i] = id
+    f.bigramFirst[i] = j
   }
   return id
 }
@@ -296,12 +344,11 @@ function joinsClauses(f: DocumentFeatures, tokens: readonly Token[], k: number, 
   return false
 }
 
-/** A mention's features with its words as numbers of its document's {@link DocumentFeatures}. */
+/** A mention's features with its words as numbers of {@link FeatureNumbers}. */
 interface MentionFeatures {
   readonly dense: readonly number[]
   readonly ids: readonly number[]
   readonly lexicon: boolean
-  readonly doc: DocumentFeatures
 }
 
 /**
@@ -313,7 +360,7 @@ interface MentionFeatures {
 export function aspectFeatures(ev: AspectEvidence, whole: AspectSpan): AspectVector | undefined {
   const x = mentionFeatures(ev, whole)
   if (x === undefined) return undefined
-  const strings = x.doc.strings
+  const strings = features.strings
   return { dense: x.dense, words: x.ids.map((id) => strings[id]!), lexicon: x.lexicon }
 }
 
@@ -409,8 +456,8 @@ function mentionFeatures(ev: AspectEvidence, whole: AspectSpan): MentionFeatures
   }
   const clauseEmpty = pos === 0 && neg === 0 && inside === 0 ? 1 : 0
   // The mention's word features, each once, in the order first met.
-  const call = ++f.call
-  const listed = f.listed
+  const call = ++features.call
+  const listed = features.listed
   const ids: number[] = []
   const add = (id: number): void => {
     if (listed[id] === call) return
@@ -475,7 +522,7 @@ function mentionFeatures(ev: AspectEvidence, whole: AspectSpan): MentionFeatures
     contrastBefore >= 0 ? 1 : 0,
     contrastAfter >= 0 ? 1 : 0,
   ]
-  return { dense, ids, lexicon: phrasesInSentence > 0, doc: f }
+  return { dense, ids, lexicon: phrasesInSentence > 0 }
 }
 
 /** Class likelihoods (negative, neutral, positive) of a feature vector. */
@@ -526,13 +573,14 @@ function likelihoods(
 }
 
 /** A feature's row in the model's word table, looked up once per document (null when the table has none). */
-function rowOf(f: DocumentFeatures, model: AspectModel, id: number): ArrayLike<number> | null {
-  if (f.model !== model) {
-    f.model = model
-    f.rows = []
+function rowOf(model: AspectModel, id: number): ArrayLike<number> | null {
+  const g = features
+  if (g.model !== model) {
+    g.model = model
+    g.rows = []
   }
-  let row = f.rows[id]
-  if (row === undefined) row = f.rows[id] = model.words.get(f.strings[id]!) ?? null
+  let row = g.rows[id]
+  if (row === undefined) row = g.rows[id] = model.words.get(g.strings[id]!) ?? null
   return row
 }
 
@@ -552,8 +600,8 @@ export const WORDS_ONLY_CONFIDENCE = 0.55
 export function aspectMentionScore(model: AspectModel, ev: AspectEvidence, span: AspectSpan): number {
   const x = mentionFeatures(ev, span)
   if (x === undefined) return 0
-  const { ids, doc } = x
-  const { p, known } = likelihoods(model.data.weights, x.dense, ids.length, (i) => rowOf(doc, model, ids[i]!))
+  const { ids } = x
+  const { p, known } = likelihoods(model.data.weights, x.dense, ids.length, (i) => rowOf(model, ids[i]!))
   if (!x.lexicon && !known) return 0
   const [neg = 0, neu = 0, pos = 0] = p
   if (neu >= pos && neu >= neg) return 0
