@@ -36,6 +36,9 @@ export interface ConceptMatch {
   readonly drivers: readonly number[]
 }
 
+/** The empty list of a match without sentences or drivers (shared: never changed). */
+const NONE: readonly number[] = Object.freeze([])
+
 /** Least cosine of a word with the samples for it to be reported as a mention of the category. */
 export const DRIVER_SIMILARITY = 0.4
 
@@ -45,23 +48,28 @@ export const DRIVER_SIMILARITY = 0.4
  * is found as surely as in a one-line text. `threshold` selects the sentences that carry the category.
  */
 export function matchSamples(vectors: WordVectors, dv: DocumentVectors, set: SampleSet, threshold: number): ConceptMatch {
-  if (!set.known) return { similarity: 0, sentences: [], drivers: [] }
+  if (!set.known) return { similarity: 0, sentences: NONE, drivers: NONE }
   const docSim = dot(dv.document.vector, set.vector)
   let best = docSim
   let bestSentence = -1
   let bestSentenceSim = -Infinity
-  const sentences: number[] = []
-  dv.sentences.forEach((s, i) => {
-    if (s.terms.length === 0) return
+  let sentences: number[] | undefined
+  // A plain loop, and no arrays for a text that does not match (most texts, for most categories).
+  for (let i = 0; i < dv.sentences.length; i++) {
+    const s = dv.sentences[i]!
+    if (s.terms.length === 0) continue
     const sim = dot(s.vector, set.vector)
     if (sim > bestSentenceSim) {
       bestSentenceSim = sim
       bestSentence = i
     }
-    if (sim >= threshold) sentences.push(i)
+    if (sim >= threshold) (sentences ??= []).push(i)
     if (sim > best) best = sim
-  })
-  if (sentences.length === 0 && bestSentence >= 0 && best >= threshold) sentences.push(bestSentence)
+  }
+  if (sentences === undefined) {
+    if (bestSentence < 0 || best < threshold) return { similarity: best, sentences: NONE, drivers: NONE }
+    sentences = [bestSentence]
+  }
   const drivers: number[] = []
   for (const i of sentences) {
     const terms = dv.sentences[i]!.terms

@@ -135,15 +135,16 @@ function parentIndex(taxonomy: SemanticModel['taxonomy']): Int32Array {
  * at other weights (the plain text vector beside {@link categoryText}'s), whose words' nearest nodes are then looked
  * up once for both. Each node adds its words in the text's order either way, so the sums are those of two calls.
  */
-function nodeEvidencePair(semantic: SemanticModel, text: TextVector, other?: TextVector): [number[], number[] | undefined] {
+function nodeEvidencePair(semantic: SemanticModel, text: TextVector, other?: TextVector, into?: readonly [number[], number[]]): [number[], number[] | undefined] {
   const { nodes, nearestIndex, nearestSimilarity } = semantic.taxonomy
   const parents = parentIndex(semantic.taxonomy)
   const terms = text.terms
   const otherTerms = other?.terms
   const same = otherTerms !== undefined && otherTerms.length === terms.length && otherTerms.every((t, i) => t.id === terms[i]!.id)
-  // Arrays of numbers, not typed arrays (allocated outside the heap, which costs more than the loop below).
-  const out = new Array<number>(nodes.length).fill(0)
-  const out2 = other === undefined ? undefined : same ? new Array<number>(nodes.length).fill(0) : nodeEvidence(semantic, other)
+  // Arrays of numbers, not typed arrays (allocated outside the heap, which costs more than the loop below); those
+  // given, zeroed, instead of new ones.
+  const out = into === undefined ? new Array<number>(nodes.length).fill(0) : into[0].fill(0)
+  const out2 = other === undefined ? undefined : same ? (into === undefined ? new Array<number>(nodes.length).fill(0) : into[1].fill(0)) : nodeEvidence(semantic, other)
   for (let i = 0; i < terms.length; i++) {
     const t = terms[i]!
     const node = nearestIndex(t.id)
@@ -157,6 +158,18 @@ function nodeEvidencePair(semantic: SemanticModel, text: TextVector, other?: Tex
     }
   }
   return [out, out2]
+}
+
+/**
+ * The two arrays the analyzer sums a text's word evidence in ({@link nodeEvidencePair}), reused text after text:
+ * the analyzer runs one text at a time and keeps neither past its run, and two arrays of the taxonomy's 661
+ * numbers made for every text were a good part of what it left the garbage collector.
+ */
+let evidenceArrays: readonly [number[], number[]] | undefined
+
+function evidenceScratch(nodes: number): readonly [number[], number[]] {
+  if (evidenceArrays === undefined || evidenceArrays[0].length !== nodes) evidenceArrays = [new Array<number>(nodes).fill(0), new Array<number>(nodes).fill(0)]
+  return evidenceArrays
 }
 
 /** Choices of how a text is classified (the evaluation compares them; the engine uses the defaults). */
@@ -290,13 +303,15 @@ function shares(
   head?: ArrayLike<number>,
   relative = true,
   mass = evidenceMass(text),
+  reported?: { readonly threshold: number; readonly cap: number },
 ): RankedCategory[] {
   // Plain loops: this runs for the tier-1 nodes of every text and the children of each category reported. Arrays of
   // numbers, not typed arrays: a typed array of more than 64 bytes is allocated outside the heap, which costs more
-  // than these loops.
+  // than these loops. With `reported` (the analyzer), the numbers go in arrays kept from text to text, and only
+  // the nodes reported (strength, at most `cap`, above 0 and reaching `threshold` once rounded) are returned.
   const count = nodes.length
-  const cosines = rowDots(branchMatrix(nodes), count, text.vector.length, text.vector, false, new Array<number>(count))
-  const scores = new Array<number>(count)
+  const cosines = rowDots(branchMatrix(nodes), count, text.vector.length, text.vector, false, reported === undefined ? new Array<number>(count) : scratch.cosines)
+  const scores = reported === undefined ? new Array<number>(count) : scratch.scores
   let max = -Infinity
   for (let i = 0; i < count; i++) {
     const c = cosines[i]!
@@ -304,7 +319,7 @@ function shares(
     scores[i] = score
     if (score > max) max = score
   }
-  const e = new Array<number>(count)
+  const e = reported === undefined ? new Array<number>(count) : scratch.e
   let sum = 0
   for (let i = 0; i < count; i++) {
     e[i] = Math.exp((scores[i]! - max) / CATEGORY_TEMPERATURE)
@@ -319,10 +334,22 @@ function shares(
   // Relative: the first takes the whole confidence (e[first] = 1), each other its share relative to the
   // first's. Otherwise each its share x the confidence (sub-categories: one is reported only when it stands out
   // among its siblings, not each of several near-equal ones).
-  const out = new Array<RankedCategory>(count)
-  for (let i = 0; i < count; i++) out[i] = { node: nodes[i]!, share: e[i]! / sum, cosine: cosines[i]!, strength: (relative ? e[i]! : e[i]! / sum) * conf }
+  if (reported === undefined) {
+    const out = new Array<RankedCategory>(count)
+    for (let i = 0; i < count; i++) out[i] = { node: nodes[i]!, share: e[i]! / sum, cosine: cosines[i]!, strength: (relative ? e[i]! : e[i]! / sum) * conf }
+    return out
+  }
+  const out: RankedCategory[] = []
+  for (let i = 0; i < count; i++) {
+    const strength = (relative ? e[i]! : e[i]! / sum) * conf
+    const capped = Math.min(reported.cap, strength)
+    if (capped > 0 && round4(capped) >= reported.threshold) out.push({ node: nodes[i]!, share: e[i]! / sum, cosine: cosines[i]!, strength })
+  }
   return out
 }
+
+/** The arrays {@link shares} fills for the analyzer, kept from text to text (filled before they are read, each time). */
+const scratch = { cosines: [] as number[], scores: [] as number[], e: [] as number[] }
 
 /** The branch vectors of a list of sibling nodes as the rows of one matrix (float64 holding the float32 numbers), per list. */
 const branchMatrices = new WeakMap<readonly TaxonomyModelNode[], Float64Array>()
@@ -389,7 +416,14 @@ export function rankCategories(
 }
 
 /** The tier-1 nodes of {@link rankCategories}, in taxonomy order (sorting only those reported is cheaper). */
-function scoreRoots(semantic: SemanticModel, text: TextVector, options: CategoryOptions, evidence: readonly number[], confidenceEvidence: readonly number[]): RankedCategory[] {
+function scoreRoots(
+  semantic: SemanticModel,
+  text: TextVector,
+  options: CategoryOptions,
+  evidence: readonly number[],
+  confidenceEvidence: readonly number[],
+  threshold?: number,
+): RankedCategory[] {
   let extra = options.votes === false ? undefined : options.softVotes === true ? softVotes(semantic, text) : rootVotes(semantic, text, evidence)
   const hw = options.headWeight ?? HEAD_WEIGHT
   const head = hw > 0 ? semantic.head : undefined
@@ -401,7 +435,8 @@ function scoreRoots(semantic: SemanticModel, text: TextVector, options: Category
     extra = sum
   }
   const cosineOnly = options.wordEvidence === false
-  return shares(text, semantic.taxonomy.roots, extra, cosineOnly ? undefined : confidenceEvidence, cosineOnly ? undefined : p)
+  const reported = threshold === undefined ? undefined : { threshold, cap: Infinity }
+  return shares(text, semantic.taxonomy.roots, extra, cosineOnly ? undefined : confidenceEvidence, cosineOnly ? undefined : p, true, evidenceMass(text), reported)
 }
 
 /**
@@ -434,7 +469,7 @@ export function createCategoriesAnalyzer(semantic: SemanticModel): Analyzer {
       const sentiment = need(sections, 'sentiment')
       const text = categoryText(semantic.vectors, doc)
       if (text.terms.length === 0) return []
-      const [evidence, plain] = nodeEvidencePair(semantic, text, spanVector(semantic.vectors, doc)) as [number[], number[]]
+      const [evidence, plain] = nodeEvidencePair(semantic, text, spanVector(semantic.vectors, doc), evidenceScratch(semantic.taxonomy.nodes.length)) as [number[], number[]]
       const threshold = ctx.configuration.concept_topics_threshold
       const limit = ctx.configuration.document.auto_categories_limit
       const mass = evidenceMass(text)
@@ -448,14 +483,12 @@ export function createCategoriesAnalyzer(semantic: SemanticModel): Analyzer {
         sentiment: nodeSentiment(semantic, doc, text, (distinct ??= distinctTerms(text)), node, sentiment, bySpans),
         // A sub-category's strength: its share among its siblings x its confidence (see shares), at most its parent's.
         // Those that pass are sorted, not all (a stable sort: the order of sorting all, then keeping these).
-        categories: shares(text, node.children, undefined, plain, undefined, false, mass)
-          .filter((x) => round4(Math.min(strength, x.strength)) >= threshold && Math.min(strength, x.strength) > 0)
+        categories: shares(text, node.children, undefined, plain, undefined, false, mass, { threshold, cap: strength })
           .sort(byStrength)
           .slice(0, CHILDREN_LIMIT)
           .map((x) => found(x.node, Math.min(strength, x.strength))),
       })
-      return scoreRoots(semantic, text, {}, evidence, plain)
-        .filter((x) => round4(x.strength) >= threshold && x.strength > 0)
+      return scoreRoots(semantic, text, {}, evidence, plain, threshold)
         .sort(byStrength)
         .slice(0, limit)
         .map((x) => found(x.node, x.strength))
