@@ -73,11 +73,19 @@ export function matchSamples(vectors: WordVectors, dv: DocumentVectors, set: Sam
   const drivers: number[] = []
   for (const i of sentences) {
     const terms = dv.sentences[i]!.terms
+    // The words' similarities, several words at a time where the vectors can (the same numbers as one by one).
+    const sims = new Array<number>(terms.length)
+    if (vectors.dotWords !== undefined) {
+      const ids = new Array<number>(terms.length)
+      for (let k = 0; k < terms.length; k++) ids[k] = terms[k]!.id
+      vectors.dotWords(ids, set.vector, sims)
+    } else for (let k = 0; k < terms.length; k++) sims[k] = vectors.dot(terms[k]!.id, set.vector)
     let top: Term | undefined
     let topSim = -Infinity
     let found = false
-    for (const t of terms) {
-      const sim = vectors.dot(t.id, set.vector)
+    for (let k = 0; k < terms.length; k++) {
+      const t = terms[k]!
+      const sim = sims[k]!
       if (sim >= DRIVER_SIMILARITY) {
         drivers.push(t.token)
         found = true

@@ -117,6 +117,21 @@ describe('speed structures give the same answers', () => {
     }
   })
 
+  it('should add a word to two vectors in one pass with the same numbers as two addTo() calls', () => {
+    const dims = semantic.vectors.dims
+    const a = new Float32Array(dims)
+    const b = new Float32Array(dims).fill(0.25)
+    const a2 = new Float32Array(dims)
+    const b2 = new Float32Array(dims).fill(0.25)
+    for (const [k, id] of ids.entries()) {
+      const w = 1 / (k + 3)
+      semantic.vectors.addToBoth!(a, b, id, w)
+      semantic.vectors.addTo(a2, id, w)
+      semantic.vectors.addTo(b2, id, w)
+    }
+    expect([Array.from(a), Array.from(b)]).toEqual([Array.from(a2), Array.from(b2)])
+  })
+
   it('should compute a matrix\'s rows times a vector with the same numbers as dot(), from 0 or from a bias', () => {
     const dims = semantic.vectors.dims
     const text = spanVector(semantic.vectors, annotator.annotate('The striker scored twice before the referee sent him off.')).vector
