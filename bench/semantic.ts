@@ -2,7 +2,8 @@
  * The semantic layer's cost: load time and memory of the word vectors, the taxonomy and the learned head of
  * auto_categories (in a fresh process, so nothing else is counted), the pipeline's rate on the sample texts with concept topics and auto_categories on
  * beside off, in the same run (the two alternating every 10 texts over seven passes, the first pass reported apart from the
- * warm ones; docs per CPU-second of this process, which moves less with the machine's load than the wall clock), and the milliseconds per document of the two steps
+ * warm ones and pooled with the first passes of four fresh processes; docs per CPU-second of the process, which moves
+ * less with the machine's load than the wall clock), and the milliseconds per document of the two steps
  * (`auto_categories`, `topics`: concept topics here) per sample set, each text analysed once (so every word is
  * new to the process, as in the first pass over a corpus).
  *
