@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { sortedWords } from '../sorted-words.ts'
+import { rowDots } from './embed.ts'
 
 /**
  * Word vectors in the engine's compact binary form (`lexicons/en/vectors.bin`, written by
@@ -210,37 +211,12 @@ export function decodeWordVectors(bytes: Uint8Array, source = 'word vectors'): W
       }
     },
     dotRows(id, rows, count, out) {
+      // The word's int8 components as float32 (exactly), times each row four rows at a time (rowDots: the products
+      // and the order of summation of `dot`, so the same numbers), then scaled.
       const o = id * dims
+      const sums = rowDots(rows, count, dims, Float32Array.from(q.subarray(o, o + dims)), false, new Array<number>(count))
       const s = scales[id]!
-      let r = 0
-      // Four rows at once: four independent sums (each in the order of `dot`) keep the CPU's adders busy.
-      for (; r + 4 <= count; r += 4) {
-        const a = r * dims
-        const b = a + dims
-        const c = b + dims
-        const e = c + dims
-        let s0 = 0
-        let s1 = 0
-        let s2 = 0
-        let s3 = 0
-        for (let d = 0; d < dims; d++) {
-          const x = q[o + d]!
-          s0 += x * rows[a + d]!
-          s1 += x * rows[b + d]!
-          s2 += x * rows[c + d]!
-          s3 += x * rows[e + d]!
-        }
-        out[r] = s0 * s
-        out[r + 1] = s1 * s
-        out[r + 2] = s2 * s
-        out[r + 3] = s3 * s
-      }
-      for (; r < count; r++) {
-        const a = r * dims
-        let sum = 0
-        for (let d = 0; d < dims; d++) sum += q[o + d]! * rows[a + d]!
-        out[r] = sum * s
-      }
+      for (let r = 0; r < count; r++) out[r] = sums[r]! * s
     },
   }
 }
