@@ -23,9 +23,8 @@ export interface TopicResources {
   readonly set: QuerySet
   /** Categories (concept topics): each one's samples OR'ed into one query. */
   readonly concepts: QuerySet
-  readonly categories: ReadonlyMap<string, ConceptCategory>
-  /** The same categories as a list, in the same order (read for every text: a list costs no iterator). */
-  readonly categoryList: readonly ConceptCategory[]
+  /** The categories with samples, in configuration order (item ids are unique). */
+  readonly categories: readonly ConceptCategory[]
   readonly taxonomy: TaxonomyNode | undefined
 }
 
@@ -111,15 +110,13 @@ export function createTopicsAnalyzer(grammar: QueryGrammar = createQueryGrammar(
         t.blacklist.map((b) => b.name),
         { grammar, limits: { ...queryLimitsOf(subscription), maxLength: Number.MAX_SAFE_INTEGER } },
       )
-      const categories = new Map(
-        withSamples.map((c) => {
-          const samples = c.samples.filter((x) => x.trim() !== '')
-          let set: SampleSet | undefined
-          const sampleSet = (m: SemanticModel): SampleSet => (set ??= compileSamples(m.vectors, samples))
-          return [c.id, { id: c.id, name: c.name, samples: c.samples.length, weight: c.weight, sampleSet }] as const
-        }),
-      )
-      return { set, concepts, categories, categoryList: [...categories.values()], taxonomy: t.taxonomy }
+      const categories = withSamples.map((c): ConceptCategory => {
+        const samples = c.samples.filter((x) => x.trim() !== '')
+        let set: SampleSet | undefined
+        const sampleSet = (m: SemanticModel): SampleSet => (set ??= compileSamples(m.vectors, samples))
+        return { id: c.id, name: c.name, samples: c.samples.length, weight: c.weight, sampleSet }
+      })
+      return { set, concepts, categories, taxonomy: t.taxonomy }
     },
     run(doc, sections, ctx) {
       const res = ctx.resources['topics'] as TopicResources | undefined
@@ -142,7 +139,7 @@ export function createTopicsAnalyzer(grammar: QueryGrammar = createQueryGrammar(
         if (bySense) {
           const dv = documentVectors(semantic.vectors, doc)
           matches = new Map()
-          for (const c of res.categoryList) {
+          for (const c of res.categories) {
             const id = c.id
             const m = matchSamples(semantic.vectors, dv, c.sampleSet(semantic), threshold)
             const strength = round4(Math.max(0, m.similarity) * scale(c))
@@ -150,7 +147,7 @@ export function createTopicsAnalyzer(grammar: QueryGrammar = createQueryGrammar(
           }
         }
         const lexical = matches === undefined || matches.size > 0 ? new Map(res.concepts.evaluate(doc, index).map((h) => [h.id, h])) : new Map<string, QuerySetHit>()
-        for (const c of res.categoryList) {
+        for (const c of res.categories) {
           const id = c.id
           const m = matches?.get(id)
           if (matches !== undefined && m === undefined) continue
