@@ -9,7 +9,8 @@
  *
  * Exact span and type, PER/ORG/LOC (our Person/Company/Place), five ways on testa:
  * 1. the tagger alone on the CoNLL tokens, each document whole (its document memory and context at work);
- * 2. the tagger alone on the CoNLL tokens, each sentence a document of its own;
+ * 2. the tagger alone on the CoNLL tokens, each sentence a document of its own; both directions combined (as the
+ *    engine decodes), and each direction alone (left to right, right to left) when the model has both;
  * 3. `engine.analyze` on each document's text (sentences joined by a newline);
  * 4. `engine.analyze` on each sentence's text alone (what a client sending one sentence per document gets);
  * 5. compromise 14.17 (people/places/organizations) on each sentence, the peer, in the same run.
@@ -26,7 +27,7 @@ import { fileURLToPath } from 'node:url'
 import { join, resolve } from 'node:path'
 import nlp from 'compromise'
 import { readConll, spansOfLabels, tokenStarts, type TypedSpan } from '../src/entities/conll.ts'
-import { createEntityTagger, loadDefaultModel, NER_LEXICON_DIR, taggerFileName } from '../src/entities/tagger.ts'
+import { createEntityTagger, loadDefaultModel, NER_LEXICON_DIR, reverseFileName, taggerFileName } from '../src/entities/tagger.ts'
 import { extractEntities, loadEntityLexicons, type ExtractTrace } from '../src/entities/extract.ts'
 import { createAnnotator } from '../src/nlp/annotate.ts'
 import { createEngine } from '../src/engine/create-engine.ts'
@@ -79,7 +80,11 @@ const modelPath = NER_LEXICON_DIR + taggerFileName()
 const l0 = performance.now()
 const model = loadDefaultModel()
 const loadMs = performance.now() - l0
-const tagger = createEntityTagger(model)
+const tagger = createEntityTagger({ ...model, reverseWeights: model.reverse ?? null })
+const oneWay = model.reverse === undefined ? undefined : {
+  forward: createEntityTagger({ ...model, reverseWeights: null }),
+  backward: createEntityTagger({ ...model, weights: model.reverse, reverseWeights: null }),
+}
 const warm = sentences.slice(0, 200)
 tagger.tagDocument(warm.map((s) => s.tokens))
 const t0 = performance.now()
@@ -87,6 +92,11 @@ const taggerDoc: TypedSpan[][] = []
 for (const d of docs) for (const spans of tagger.tagDocument(d.sentences.map((s) => s.tokens))) taggerDoc.push(spans)
 const oursMs = performance.now() - t0
 const taggerSent = sentences.map((s) => tagger.tag(s.tokens))
+const forwardSent = oneWay === undefined ? undefined : sentences.map((s) => oneWay.forward.tag(s.tokens))
+const backwardSent = oneWay === undefined ? undefined : sentences.map((s) => {
+  const n = s.tokens.length
+  return oneWay.backward.tag([...s.tokens].reverse()).map((x) => ({ ...x, start: n - x.end, end: n - x.start }))
+})
 
 // --- 3, 4: through engine.analyze -------------------------------------------------------------
 // CoNLL documents run to 5,000 characters: the account's document_length is raised for the document-level mode.
@@ -200,11 +210,17 @@ const theirMs = performance.now() - c0
 
 // --- report -----------------------------------------------------------------------------------
 console.log(`eng.testa: ${docs.length} documents, ${sentences.length} sentences, ${tokenCount} tokens, ${gold.flat().length} gold PER/ORG/LOC entities`)
-console.log(`model: ${modelPath} ${(statSync(modelPath).size / 1024 / 1024).toFixed(2)} MiB on disk, ${model.weights.index.size} features, load ${loadMs.toFixed(0)} ms; trained on ${String(model.weights.trained['data'] ?? '?')}`)
+const revPath = NER_LEXICON_DIR + reverseFileName(taggerFileName())
+const revNote = model.reverse === undefined ? 'left to right only' : `and right to left ${(statSync(revPath).size / 1024 / 1024).toFixed(2)} MiB, ${model.reverse.index.size} features`
+console.log(`model: ${modelPath} ${(statSync(modelPath).size / 1024 / 1024).toFixed(2)} MiB on disk, ${model.weights.index.size} features, ${revNote}, load ${loadMs.toFixed(0)} ms; trained on ${String(model.weights.trained['data'] ?? '?')}`)
 console.log('')
 console.log(`exact-span F1 (PER  ORG  LOC)  and overall P / R / F1, PER+ORG+LOC`)
 console.log(row('tagger alone, document-level', score(taggerDoc)))
 console.log(row('tagger alone, per sentence', score(taggerSent)))
+if (forwardSent !== undefined && backwardSent !== undefined) {
+  console.log(row('  left to right only', score(forwardSent)))
+  console.log(row('  right to left only', score(backwardSent)))
+}
 console.log(row('engine.analyze, document-level', score(engineDoc)))
 console.log(row('  same, without the 20-entity limit', score(extractDoc)))
 console.log(row('engine.analyze, per sentence', score(engineSent)))

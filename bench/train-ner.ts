@@ -2,7 +2,7 @@
  * Train the named-entity tagger and write `lexicons/en/ner/tagger.bin.gz`.
  *
  *   npx tsx bench/train-ner.ts [dataDir] [--data LIST] [--open DIR] [--fewnerd DIR] [--wikigold FILE] [--epochs N]
- *                              [--no-clusters] [--no-augment] [--out FILE]        (npm run train:ner)
+ *                              [--no-clusters] [--no-augment] [--reverse] [--out FILE]        (npm run train:ner)
  *
  * `--data` is a comma-separated list of corpora (default `conll`): `conll` (CoNLL-2003 `eng.train` from dataDir,
  * research use), `conll04` (CoNLL04 training split from dataDir/relations, research use; `--conll04-splits LIST` reads
@@ -14,6 +14,9 @@
  * the CoNLL04 dev split unless `--conll04-splits` names it. `--wikigold FILE` names `wikigold.conll.txt` directly. Training documents are augmented
  * (src/entities/train.ts `augment`: half the documents cut into single sentences, title-case and lower-case copies
  * of some sentences) unless `--no-augment`. Word clusters (`clusters.bin.gz`) are features unless `--no-clusters`.
+ * `--reverse` trains the right-to-left tagger on every document read backwards (`reverseDocument`: sentences and
+ * tokens in reverse order), written to `tagger-rev.bin.gz` unless `--out` names another file; the
+ * engine decodes with both and combines their spans (`combineSpans` in src/entities/tagger.ts).
  * Deterministic: the same data, gazetteer and clusters give a byte-identical file.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
@@ -22,7 +25,7 @@ import { join, resolve } from 'node:path'
 import { readConll, readTagged, type ConllDocument, type TaggedFormat } from '../src/entities/conll.ts'
 import { readGazetteer } from '../src/entities/gazetteer.ts'
 import { encodeModel } from '../src/entities/model.ts'
-import { augment, trainTagger } from '../src/entities/train.ts'
+import { augment, reverseDocument, trainTagger } from '../src/entities/train.ts'
 import { readClusters } from '../src/entities/tagger.ts'
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
@@ -36,7 +39,8 @@ const epochs = Number(valueOf('--epochs') ?? 12)
 const which = valueOf('--data') ?? 'conll'
 const positional = args.filter((a, i) => !a.startsWith('--') && !WITH_VALUE.has(args[i - 1] ?? ''))
 const dataArg = resolve(positional[0] ?? resolve(repo, '../shared/data'))
-const outPath = resolve(valueOf('--out') ?? resolve(repo, 'lexicons/en/ner/tagger.bin.gz'))
+const reverse = args.includes('--reverse')
+const outPath = resolve(valueOf('--out') ?? resolve(repo, reverse ? 'lexicons/en/ner/tagger-rev.bin.gz' : 'lexicons/en/ner/tagger.bin.gz'))
 const gazPath = resolve(repo, 'lexicons/en/ner/gazetteer.tsv')
 const clusterPath = resolve(repo, 'lexicons/en/ner/clusters.bin.gz')
 
@@ -158,6 +162,9 @@ if (docs.length === 0) {
   process.exit(1)
 }
 const original = docs.length
+// The right-to-left tagger learns from the documents read backwards (before augmentation, so that the copies it
+// makes are of the reversed sentences).
+if (reverse) docs = docs.map(reverseDocument)
 if (!args.includes('--no-augment')) docs = augment(docs)
 const gazetteer = readGazetteer(readFileSync(gazPath, 'utf8'), gazPath)
 const clusters = args.includes('--no-clusters') ? undefined : readClusters(readFileSync(clusterPath), clusterPath)
@@ -173,6 +180,7 @@ const model = trainTagger(docs, {
     data: sources.join(' + '),
     augmented: args.includes('--no-augment') ? 'no' : 'split every 2nd document, title case every 3rd sentence, lower case every 10th',
     ...(clusters === undefined ? {} : { clusters: 'clusters.bin.gz' }),
+    ...(reverse ? { direction: 'right to left (documents read backwards)' } : {}),
   },
   onEpoch: (e, acc) => console.log(`epoch ${e}: training token accuracy ${(acc * 100).toFixed(2)}% (${((performance.now() - t0) / 1000).toFixed(1)} s)`),
 })

@@ -19,7 +19,7 @@ import {
   type Gazetteer,
   type WordClusters,
 } from './features.ts'
-import type { ConllDocument } from './conll.ts'
+import { spansOfLabels, type ConllDocument, type ConllSentence } from './conll.ts'
 import type { PerceptronWeights } from './model.ts'
 
 /** Training switches. */
@@ -50,6 +50,27 @@ export function seededRandom(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296
   }
+}
+
+/**
+ * A document read right to left, for the right-to-left tagger (`tagger-rev.bin.gz`): its sentences in reverse
+ * order, each one's tokens reversed, labels re-written in BIO over the reversed tokens (an entity's last word is
+ * its `B-`).
+ */
+export function reverseDocument(doc: ConllDocument): ConllDocument {
+  return { sentences: doc.sentences.map(reverseSentence).reverse() }
+}
+
+/** One sentence read right to left (see {@link reverseDocument}). */
+export function reverseSentence(s: ConllSentence): ConllSentence {
+  const n = s.tokens.length
+  const labels = new Array<number>(n).fill(0)
+  for (const span of spansOfLabels(s.labels)) {
+    const from = n - span.end
+    labels[from] = LABELS.indexOf(`B-${span.type}`)
+    for (let i = from + 1; i < n - span.start; i++) labels[i] = LABELS.indexOf(`I-${span.type}`)
+  }
+  return { tokens: [...s.tokens].reverse(), labels }
 }
 
 /** How {@link augment} varies the training documents. */

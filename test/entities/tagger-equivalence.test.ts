@@ -69,10 +69,10 @@ function referenceTag(model: PerceptronWeights, gazetteer: Gazetteer, sentences:
   })
 }
 
-const { weights, gazetteer, clusters } = loadDefaultModel()
+const { weights, reverse, gazetteer, clusters } = loadDefaultModel()
 const tagger = createEntityTagger({ weights, gazetteer })
-/** The shipped configuration: the weights name their word clusters. */
-const shipped = createEntityTagger()
+/** The shipped configuration, left to right (the weights name their word clusters); both directions are combined in bidirectional.test.ts. */
+const shipped = createEntityTagger({ reverseWeights: null })
 
 const DOC: string[][] = [
   'EU rejects German call to boycott British lamb .',
@@ -123,6 +123,19 @@ describe('the entity tagger decodes exactly like the feature-string reference', 
         expect(shipped.tagDocument(doc)).toEqual(referenceTag(weights, gazetteer, doc, clusters))
       }),
       { seed: 12, numRuns: 100 },
+    )
+  })
+
+  it('decodes the right-to-left weights like the reference too', () => {
+    expect(reverse).toBeDefined()
+    const backward = createEntityTagger({ weights: reverse!, gazetteer, ...(clusters === undefined ? {} : { clusters }), reverseWeights: null })
+    expect(backward.tagDocument(DOC)).toEqual(referenceTag(reverse!, gazetteer, DOC, clusters))
+    const token = fc.oneof(fc.constantFrom('Paris', 'the', 'New', 'York', 'city', 'said', '.', 'BSE', 'Clinton', 'London', 'bank', 'of', 'America'), fc.string({ minLength: 1, maxLength: 6 }))
+    fc.assert(
+      fc.property(fc.array(fc.array(token, { minLength: 1, maxLength: 12 }), { minLength: 1, maxLength: 4 }), (doc) => {
+        expect(backward.tagDocument(doc)).toEqual(referenceTag(reverse!, gazetteer, doc, clusters))
+      }),
+      { seed: 13, numRuns: 60 },
     )
   })
 
