@@ -53,7 +53,7 @@ describe('the right-to-left tagger and the combination of both directions', () =
     expect(combineSpans([], [])).toEqual([])
   })
 
-  it('never returns overlapping spans, every span from one of the two passes, and the same answer either way round', () => {
+  it('never returns overlapping spans, every span from one of the two passes, and the same answer each time', () => {
     const arb = fc.array(fc.record({ type: fc.constantFrom('PER', 'ORG', 'LOC', 'MISC'), start: fc.integer({ min: 0, max: 8 }), len: fc.integer({ min: 1, max: 3 }), confidence: fc.integer({ min: 0, max: 1e4 }).map((x) => x / 1e4) }), { maxLength: 5 })
       .map((xs) => {
         // One pass never overlaps itself.
