@@ -157,8 +157,9 @@ const SURE = 0.99
 /**
  * Whether the right-to-left pass may change a sentence's spans: not in a title-case headline (its left-to-right
  * spans are kept), nor in a sentence whose left-to-right spans are all sure and that has no capitalised word of
- * two letters or more outside them after its first word. On eng.testa this skips the pass for many sentences of
- * tweets and reviews at no cost in F1 (0.930 tagger alone per sentence either way).
+ * two letters or more outside them after its first word. It costs no F1 on eng.testa (0.930 tagger alone per
+ * sentence either way) and keeps much of the second pass off tweets and reviews (docs per CPU-second with the second
+ * pass over without it, default configuration, one same-process run: tweets 0.876 -> 0.916, reviews 0.812 -> 0.952).
  */
 export function worthReversing(tokens: readonly string[], spans: readonly TaggedSpan[]): boolean {
   if (isTitleSentence(tokens)) return false
