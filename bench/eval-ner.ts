@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url'
 import { join, resolve } from 'node:path'
 import nlp from 'compromise'
 import { readConll, spansOfLabels, tokenStarts, type TypedSpan } from '../src/entities/conll.ts'
-import { createEntityTagger, loadDefaultModel, NER_LEXICON_DIR, reverseFileName, taggerFileName } from '../src/entities/tagger.ts'
+import { createEntityTagger, loadDefaultModel, mirrorSpans, NER_LEXICON_DIR, reverseFileName, taggerFileName } from '../src/entities/tagger.ts'
 import { extractEntities, loadEntityLexicons, type ExtractTrace } from '../src/entities/extract.ts'
 import { createAnnotator } from '../src/nlp/annotate.ts'
 import { createEngine } from '../src/engine/create-engine.ts'
@@ -93,10 +93,7 @@ for (const d of docs) for (const spans of tagger.tagDocument(d.sentences.map((s)
 const oursMs = performance.now() - t0
 const taggerSent = sentences.map((s) => tagger.tag(s.tokens))
 const forwardSent = oneWay === undefined ? undefined : sentences.map((s) => oneWay.forward.tag(s.tokens))
-const backwardSent = oneWay === undefined ? undefined : sentences.map((s) => {
-  const n = s.tokens.length
-  return oneWay.backward.tag([...s.tokens].reverse()).map((x) => ({ ...x, start: n - x.end, end: n - x.start }))
-})
+const backwardSent = oneWay === undefined ? undefined : sentences.map((s) => mirrorSpans(oneWay.backward.tag([...s.tokens].reverse()), s.tokens.length))
 
 // --- 3, 4: through engine.analyze -------------------------------------------------------------
 // CoNLL documents run to 5,000 characters: the account's document_length is raised for the document-level mode.

@@ -151,6 +151,11 @@ export function combineSpans(forward: readonly TaggedSpan[], backward: readonly 
   return kept.sort((x, y) => x.start - y.start)
 }
 
+/** Spans found on a sentence of `length` tokens read backwards, indexed on the sentence read forwards. */
+export function mirrorSpans(spans: readonly TaggedSpan[], length: number): TaggedSpan[] {
+  return spans.map((s) => ({ ...s, start: length - s.end, end: length - s.start }))
+}
+
 /** Left-to-right span confidence from which a sentence is not decoded right to left (when it has no other capitalised word). */
 const SURE = 0.99
 
@@ -203,9 +208,7 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
     const right = backward(mirrored)
     for (let k = 0; k < n; k++) {
       const i = picked[k]!
-      const len = sentences[i]!.length
-      const back = (right[n - 1 - k] ?? []).map((s) => ({ ...s, start: len - s.end, end: len - s.start }))
-      out[i] = combineSpans(left[i]!, back)
+      out[i] = combineSpans(left[i]!, mirrorSpans(right[n - 1 - k] ?? [], sentences[i]!.length))
     }
     return out
   }
