@@ -45,7 +45,7 @@
  * (`calibration.json`, fitted by `bench/calibrate-ner.ts`); lexicon entities 90-95, patterns 100.
  */
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
-import { createEntityTagger, nerLexiconDir, readNerFile, type EntityTagger } from './tagger.ts'
+import { createEntityTagger, nerLexiconDir, readCommonWords, readNerFile, type EntityTagger } from './tagger.ts'
 import { readGazetteer, readPhraseTable } from './gazetteer.ts'
 import { fineCluster, isCapsSentence, isTitleSentence, TITLE_SMALL, type WordClusters } from './features.ts'
 
@@ -211,8 +211,7 @@ export function loadEntityLexicons(dataDir?: string): Required<Omit<ExtractOptio
     }
   })
   const places = new Set(readGazetteer(readNerFile('gazetteer.tsv', dataDir).toString('utf8'), dir + 'gazetteer.tsv').phrases.keys())
-  const commonWords = new Set<string>()
-  for (const line of readNerFile('common-words.txt', dataDir).toString('utf8').split('\n')) if (line !== '' && !line.startsWith('#')) commonWords.add(line)
+  const commonWords = readCommonWords(dataDir)
   const calibration = readCalibration(readNerFile('calibration.json', dataDir).toString('utf8'), dir + 'calibration.json')
   return { jobTitles: read('job-titles.tsv'), products: read('products.tsv'), companies: read('companies.tsv'), known, commonWords, places, calibration }
 }

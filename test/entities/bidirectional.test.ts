@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { combineSpans, createEntityTagger, loadDefaultModel, reverseFileName, worthReversing, type TaggedSpan } from '../../src/entities/tagger.ts'
+import { combineSpans, createEntityTagger, loadDefaultModel, quietWords, reverseFileName, worthReversing, type TaggedSpan } from '../../src/entities/tagger.ts'
 import { reverseDocument, reverseSentence } from '../../src/entities/train.ts'
 import { spansOfLabels } from '../../src/entities/conll.ts'
 import { LABELS } from '../../src/entities/features.ts'
@@ -84,6 +84,11 @@ describe('the right-to-left tagger and the combination of both directions', () =
     expect(worthReversing(words('Yesterday I met Tim Cook at his new office in Paris .'), [span('PER', 3, 5, 0.999)])).toBe(true)
     expect(worthReversing(words('we love the new café at Ördögárok'), [])).toBe(true)
     expect(worthReversing(words('nothing here at all'), [])).toBe(false)
+    // Capitalised common words and day names do not count when the tagger says which words are quiet.
+    const quiet = new Set(['the', 'tuesday'])
+    expect(worthReversing(words('He said : The deal closes on Tuesday .'), [], quiet)).toBe(false)
+    expect(worthReversing(words('He said : The deal closes on Tuesday .'), [])).toBe(true)
+    expect(worthReversing(words('He said : The deal closes in Paris .'), [], quiet)).toBe(true)
   })
 
   it('decodes with both directions by default, and with one when told', () => {
@@ -94,17 +99,21 @@ describe('the right-to-left tagger and the combination of both directions', () =
     const forward = createEntityTagger({ ...model, reverseWeights: null })
     const backward = createEntityTagger({ ...model, weights: model.reverse!, reverseWeights: null })
     const mirror = (spans: readonly TaggedSpan[], n: number): TaggedSpan[] => spans.map((x) => ({ ...x, start: n - x.end, end: n - x.start }))
-    // "Tuesday" and "Reuters" are capitalised outside any span, so the sentence is read both ways.
-    const tokens = ['Heavy', 'rain', 'hit', 'Tim', 'Cook', "'s", 'home', 'in', 'Palo', 'Alto', ',', 'California', ',', 'on', 'Tuesday', ',', 'Reuters', 'said', '.']
-    const n = tokens.length
-    expect(worthReversing(tokens, forward.tag(tokens))).toBe(true)
-    const expected = combineSpans(forward.tag(tokens), mirror(backward.tag([...tokens].reverse()), n))
-    expect(both.tag(tokens)).toEqual(expected)
-    expect(expected.map((s) => `${s.type}:${tokens.slice(s.start, s.end).join(' ')}`)).toEqual(['PER:Tim Cook', 'LOC:Palo Alto', 'LOC:California', 'ORG:Reuters'])
+    const quiet = quietWords()
+    expect(quiet.has('tuesday') && quiet.has('the')).toBe(true)
+    // An unsure span ("Zorblax"): the sentence is read both ways.
+    const tokens = 'Fans of Zorblax cheered as Kinderhook Mills beat the Lemmon Rovers 2-1 .'.split(' ')
+    expect(worthReversing(tokens, forward.tag(tokens), quiet)).toBe(true)
+    expect(both.tag(tokens)).toEqual(combineSpans(forward.tag(tokens), mirror(backward.tag([...tokens].reverse()), tokens.length)))
+    // Every span sure, and only quiet words ("Tuesday") capitalised outside them: left to right alone.
+    const sure = 'Heavy rain hit Tim Cook \'s home in Palo Alto , California , on Tuesday , Reuters said .'.split(' ')
+    expect(worthReversing(sure, forward.tag(sure), quiet)).toBe(false)
+    expect(both.tag(sure)).toEqual(forward.tag(sure))
+    expect(both.tag(sure).map((s) => `${s.type}:${sure.slice(s.start, s.end).join(' ')}`)).toEqual(['PER:Tim Cook', 'LOC:Palo Alto', 'LOC:California', 'ORG:Reuters'])
     // A document: the sentences worth it are decoded right to left as a document of their own (last first), the others keep their spans.
-    const doc = [tokens, ['nothing', 'to', 'see', '.'], ['Cook', 'said', 'so', 'in', 'Cupertino', '.']]
+    const doc = [tokens, ['nothing', 'to', 'see', '.'], ['Cook', 'said', 'so', 'in', 'Cupertino', '.'], sure]
     const f = forward.tagDocument(doc)
-    const picked = doc.map((s, i) => i).filter((i) => worthReversing(doc[i]!, f[i]!))
+    const picked = doc.map((s, i) => i).filter((i) => worthReversing(doc[i]!, f[i]!, quiet))
     expect(picked).toEqual([0, 2])
     const r = backward.tagDocument(picked.map((i) => [...doc[i]!].reverse()).reverse())
     const want = f.map((spans, i) => (picked.includes(i) ? combineSpans(spans, mirror(r[picked.length - 1 - picked.indexOf(i)]!, doc[i]!.length)) : spans))
