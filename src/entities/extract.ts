@@ -46,6 +46,7 @@
  */
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
 import { createEntityTagger, nerLexiconDir, readCommonWords, readNerFile, type EntityTagger } from './tagger.ts'
+import type { TaggedSpan } from './tagger-decoder.ts'
 import { readGazetteer, readPhraseTable } from './gazetteer.ts'
 import { fineCluster, isCapsSentence, isTitleSentence, TITLE_SMALL, type WordClusters } from './features.ts'
 
@@ -464,7 +465,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     const idx = sentenceIndex[si] ?? []
     const ends = sentenceEnd[si] ?? []
     const words = sentenceTokens[si] ?? []
-    for (const span of tagged[si] ?? []) {
+    for (const span of splitAtJobTitles(tagged[si] ?? [], idx, ends, words, lowers, jobTitles)) {
       const rawStart = idx[span.start]
       const rawEnd = ends[span.end - 1]
       if (trace !== undefined && rawStart !== undefined && rawEnd !== undefined) {
@@ -935,6 +936,32 @@ function productEnd(tokens: readonly Token[], end: number): number {
 }
 
 /** End of the longest lexicon phrase starting at token `i` and ending by `limit`, or `i` when none. */
+/**
+ * A tagger span with a job title inside, between capitalised words, is an organisation, the title and a person
+ * ("Tesla CEO Elon Musk", "Apple Chief Executive Tim Cook"): the span is cut into the organisation before the title
+ * and the person after it (the title is found by the job-title lexicon). Other spans are returned as they are.
+ */
+function splitAtJobTitles(spans: readonly TaggedSpan[], idx: readonly number[], ends: readonly number[], words: readonly string[], lowers: readonly string[], jobTitles: PhraseLexicon | undefined): readonly TaggedSpan[] {
+  if (jobTitles === undefined || !spans.some((s) => s.end - s.start >= 3 && (s.type === 'ORG' || s.type === 'PER'))) return spans
+  const out: TaggedSpan[] = []
+  for (const span of spans) {
+    let cut: [number, number] | undefined
+    if (span.end - span.start >= 3 && (span.type === 'ORG' || span.type === 'PER') && /^\p{Lu}/u.test(words[span.start] ?? '')) {
+      const limit = ends[span.end - 2]
+      for (let k = span.start + 1; k < span.end - 1 && cut === undefined && limit !== undefined; k++) {
+        const from = idx[k]
+        if (from === undefined) continue
+        const titleEnd = lexiconMatchAt(lowers, from, limit, jobTitles)
+        if (titleEnd <= from) continue
+        for (let j = k + 1; j < span.end; j++) if (ends[j - 1] === titleEnd && /^\p{Lu}/u.test(words[j] ?? '')) cut = [k, j]
+      }
+    }
+    if (cut === undefined) out.push(span)
+    else out.push({ ...span, end: cut[0], type: 'ORG' }, { ...span, start: cut[1], type: 'PER' })
+  }
+  return out
+}
+
 function lexiconMatchAt(lowers: readonly string[], i: number, limit: number, lexicon: PhraseLexicon): number {
   let phrase = ''
   let end = i

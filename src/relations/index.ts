@@ -1,6 +1,6 @@
 /**
  * Relations between entities: the trained pair classifier and the hand rules (`find.ts`), with their data files
- * `lexicons/en/relations/model.json` (trained by `bench/train-relations.ts` on CoNLL04 train) and
+ * `lexicons/en/relations/model.json` (trained by `bench/train-relations.ts` on CoNLL04 train and dev) and
  * `lexicons/en/relations/triggers.tsv`, plus the job titles of `lexicons/en/ner/job-titles.tsv`.
  *
  * ```ts

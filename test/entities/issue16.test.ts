@@ -45,7 +45,11 @@ describe('entity types a news reader would trust (issue 16)', () => {
   })
 
   it('keeps the model in Galaxy S24, the whole New England Patriots, and Austin before a state', async () => {
-    expect(await typed('Samsung Unveils Galaxy S24 With New AI Features')).toEqual(['Company:Samsung', 'Product:Galaxy S24'])
+    // The confident entities: the tagger trained with the development splits also reads "AI Features" as an
+    // organisation, unsure of it (confidence 43, under the default entities_threshold of 55).
+    const galaxy = await named('Samsung Unveils Galaxy S24 With New AI Features')
+    expect(galaxy.filter((e) => e.confident && NAMED.includes(e.entity_type)).map((e) => `${e.entity_type}:${e.title}`)).toEqual(['Company:Samsung', 'Product:Galaxy S24'])
+    expect(galaxy.filter((e) => !e.confident).every((e) => e.title !== 'Galaxy' && e.title !== 'Samsung')).toBe(true)
     expect(await typed('The New England Patriots signed a new quarterback on Monday.')).toEqual(['Company:New England Patriots'])
     const out = await typed('Oracle is opening a new campus in Austin, Texas, next year.')
     expect(out).toContain('Place:Austin')
