@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import { createAnnotator } from '../../src/nlp/annotate.ts'
+import { createEntityExtractor } from '../../src/entities/extract.ts'
+import { readLowerWords, truecaseHeadline } from '../../src/entities/tagger.ts'
+
+// Title-case headlines are tagged as running text would write them (lower-words.txt, bench/build-ner-truecase.ts),
+// and a job title inside a tagger span cuts it into organisation and person. Texts outside the development sets.
+const lowerWords = readLowerWords()
+const annotator = createAnnotator()
+const extractor = createEntityExtractor()
+const NAMED = ['Person', 'Company', 'Place', 'Product']
+const typed = (text: string): string[] =>
+  extractor.extract(annotator.annotate(text)).filter((e) => NAMED.includes(e.entity_type)).map((e) => `${e.entity_type}:${e.title}`)
+const words = (s: string): string[] => s.split(' ')
+
+describe('truecasing title-case headlines for the tagger', () => {
+  it('lowers the words running text writes in lower case, and keeps the first word and the names', () => {
+    expect(truecaseHeadline(words('Deutsche Bank Posts Surprise Profit'), lowerWords).join(' ')).toBe('Deutsche Bank posts surprise profit')
+    expect(truecaseHeadline(words('Heat Wave Grips Texas As Power Demand Hits Record'), lowerWords).join(' ')).toBe('Heat wave grips Texas as power demand hits record')
+  })
+
+  it('leaves running text, capitals headlines and lines of names alone', () => {
+    const running = words('The bank posts its results on Tuesday .')
+    expect(truecaseHeadline(running, lowerWords)).toBe(running)
+    const caps = words('SOCCER - LEADING ENGLISH PREMIER LEAGUE SCORERS')
+    expect(truecaseHeadline(caps, lowerWords)).toBe(caps)
+    // A result line has one word that is also a common word ("Miles"): fewer than three to lower, left as written.
+    const results = words('2. Jearl Miles ( U.S. ) 50.42')
+    expect(truecaseHeadline(results, lowerWords)).toBe(results)
+  })
+
+  it('lists no word that running text capitalises as often as not, and is sorted', () => {
+    for (const w of ['bank', 'city', 'street', 'general', 'motors']) expect(lowerWords.has(w)).toBe(false)
+    for (const w of ['posts', 'profit', 'warns', 'record']) expect(lowerWords.has(w)).toBe(true)
+  })
+
+  it('keeps the company out of a verb after it in a headline', () => {
+    expect(typed('Deutsche Bank Posts Surprise Profit')).toEqual(['Company:Deutsche Bank'])
+    const out = typed('Mercedes-Benz Posts Record Sales In China Despite Slowdown')
+    expect(out).toContain('Company:Mercedes-Benz')
+    expect(out.some((e) => e.includes('Posts'))).toBe(false)
+  })
+})
+
+describe('a job title inside a tagger span', () => {
+  it('cuts the span into the organisation before the title and the person after it', () => {
+    const out = typed('"We will open a plant in Austin, Texas," said Tesla CEO Elon Musk.')
+    expect(out).toContain('Company:Tesla')
+    expect(out).toContain('Person:Elon Musk')
+    expect(out.some((e) => e.includes('CEO'))).toBe(false)
+    const cook = typed('Apple Chief Executive Tim Cook visited Berlin.')
+    expect(cook).toContain('Company:Apple')
+    expect(cook).toContain('Person:Tim Cook')
+  })
+})
