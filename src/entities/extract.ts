@@ -465,7 +465,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     const idx = sentenceIndex[si] ?? []
     const ends = sentenceEnd[si] ?? []
     const words = sentenceTokens[si] ?? []
-    for (const span of splitAtJobTitles(tagged[si] ?? [], idx, ends, words, lowers, jobTitles)) {
+    for (const span of splitPlaceLists(splitAtJobTitles(tagged[si] ?? [], idx, ends, words, lowers, jobTitles), words, places)) {
       const rawStart = idx[span.start]
       const rawEnd = ends[span.end - 1]
       if (trace !== undefined && rawStart !== undefined && rawEnd !== undefined) {
@@ -960,6 +960,34 @@ function splitAtJobTitles(spans: readonly TaggedSpan[], idx: readonly number[], 
     else out.push({ ...span, end: cut[0], type: 'ORG' }, { ...span, start: cut[1], type: 'PER' })
   }
   return out
+}
+
+/**
+ * A tagger span that is two known places joined by "and" or "&" is the two places ("across Colorado and Wyoming"),
+ * unless the whole is a known place itself ("Bosnia and Herzegovina", "Trinidad and Tobago"). Known places: the
+ * gazetteer's and the US states. Other spans are returned as they are.
+ */
+function splitPlaceLists(spans: readonly TaggedSpan[], words: readonly string[], places: ReadonlySet<string> | undefined): readonly TaggedSpan[] {
+  if (places === undefined) return spans
+  const known = (from: number, to: number): boolean => {
+    if (to <= from || !/^\p{Lu}/u.test(words[from] ?? '')) return false
+    const phrase = words.slice(from, to).join(' ').toLowerCase()
+    return places.has(phrase) || US_STATES.has(phrase)
+  }
+  let out: TaggedSpan[] | undefined
+  spans.forEach((span, n) => {
+    let cut = -1
+    if (span.end - span.start >= 3 && !known(span.start, span.end)) {
+      for (let k = span.start + 1; k < span.end - 1 && cut < 0; k++) if ((words[k] === 'and' || words[k] === '&') && known(span.start, k) && known(k + 1, span.end)) cut = k
+    }
+    if (cut < 0) {
+      out?.push(span)
+      return
+    }
+    out ??= spans.slice(0, n)
+    out.push({ ...span, end: cut, type: 'LOC' }, { ...span, start: cut + 1, type: 'LOC' })
+  })
+  return out ?? spans
 }
 
 function lexiconMatchAt(lowers: readonly string[], i: number, limit: number, lexicon: PhraseLexicon): number {

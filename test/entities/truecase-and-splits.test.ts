@@ -53,3 +53,12 @@ describe('a job title inside a tagger span', () => {
     expect(cook).toContain('Person:Tim Cook')
   })
 })
+
+describe('two known places joined by "and" in one tagger span', () => {
+  it('are two places, unless the whole is a known place', () => {
+    expect(typed('Heavy snow closes roads across Colorado and Wyoming')).toEqual(['Place:Colorado', 'Place:Wyoming'])
+    expect(typed('Heavy Snow Closes Roads Across Nevada And Utah')).toEqual(['Place:Nevada', 'Place:Utah'])
+    expect(typed('He visited Bosnia and Herzegovina and Trinidad and Tobago.')).toEqual(['Place:Bosnia and Herzegovina', 'Place:Trinidad and Tobago'])
+    expect(typed('Johnson & Johnson settled the case.')).toEqual(['Company:Johnson & Johnson'])
+  })
+})
