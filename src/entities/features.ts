@@ -93,12 +93,35 @@ export function isTitleSentence(tokens: readonly string[]): boolean {
     const c = t.charCodeAt(0)
     const isUpper = c >= 65 && c <= 90
     if (!isUpper && !(c >= 97 && c <= 122)) continue
-    if (t.length > 1 && t === t.toUpperCase()) upper++
-    if (TITLE_SMALL.has(t.toLowerCase())) continue
+    if (t.length > 1 && isUpperCase(t)) upper++
+    // No small word is longer than TITLE_SMALL_MAX: longer tokens need no lower-cased copy to be told apart.
+    if (t.length <= TITLE_SMALL_MAX && TITLE_SMALL.has(t.toLowerCase())) continue
     words++
     if (isUpper) capital++
   }
   return words >= 3 && capital / words >= 0.8 && upper / words < 0.8
+}
+
+/** Length of the longest word of {@link TITLE_SMALL}. */
+const TITLE_SMALL_MAX = Math.max(...[...TITLE_SMALL].map((w) => w.length))
+
+/** `t === t.toUpperCase()`, without the copy for ASCII tokens (only a-z change there). */
+function isUpperCase(t: string): boolean {
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i)
+    if (c >= 97 && c <= 122) return false
+    if (c > 127) return t === t.toUpperCase()
+  }
+  return true
+}
+
+/** `/[A-Za-z]/.test(t)`, without the regular expression. */
+function hasAsciiLetter(t: string): boolean {
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i) | 32
+    if (c >= 97 && c <= 122) return true
+  }
+  return false
 }
 
 /** Word shape: A-Z -> X, a-z -> x, 0-9 -> d, other characters kept; runs longer than 3 cut to 3. */
@@ -142,9 +165,9 @@ export function isCapsSentence(tokens: readonly string[]): boolean {
   let alpha = 0
   let upper = 0
   for (const t of tokens) {
-    if (!/[A-Za-z]/.test(t)) continue
+    if (!hasAsciiLetter(t)) continue
     alpha++
-    if (t === t.toUpperCase()) upper++
+    if (isUpperCase(t)) upper++
   }
   return alpha >= 2 && upper / alpha > 0.8
 }
