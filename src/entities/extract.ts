@@ -349,7 +349,7 @@ const BROADCASTER = new Set(['Radio', 'Television', 'TV', 'Broadcasting'])
 /** Wire services credited after a dateline. */
 const WIRE_SERVICE = new Set(['AP', 'UPI', 'Reuters', 'AFP', 'DPA', 'Xinhua', 'Kyodo', 'Interfax', 'Tass', 'TASS', 'ANSA', 'EFE', 'CP', 'PA', 'Bloomberg'])
 
-const PRODUCT_SUFFIX = /^([a-z]?\d+[a-z]*|pro|max|plus|mini|air|ultra|se|x|s|xl|fe)$/i
+const PRODUCT_SUFFIX = /^([a-z]{0,3}\d+[a-z]*|pro|max|plus|mini|air|ultra|se|x|s|xl|fe)$/i
 
 interface Candidate {
   type: ContractEntityType
@@ -585,17 +585,26 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     }
   }
 
+  // A token of running text: not in a headline, and the writer capitalises names.
+  const running = (i: number): boolean => headline[i] !== 1 && writesCapitals
   // 2. Lexicons: products (capitalised or as listed) and job titles (any case).
   // A tagger span that runs into a product's name ("Samsung Galaxy Watch 7") does not hide the company before it.
   const productSpans: Array<{ start: number; end: number }> = []
   const intoProduct = (c: { start: number; end: number }): boolean => productSpans.some((p) => p.start < c.end && p.end > c.start)
   if (products !== undefined) {
     for (const m of matchLexicon(tokens, lowers, products, true)) {
-      const end = productEnd(tokens, m.end)
+      const end = productEnd(tokens, m.end, running)
       const title = end === m.end ? m.title : m.title + ' ' + wordsOf(tokens, m.end, end).join(' ')
       productSpans.push({ start: m.start, end })
       candidates.push({ type: 'Product', start: m.start, end, confidence: 90, title, source: 'lexicon' })
     }
+  }
+  // Products by their model code ("R1S SUVs", "Dyson's V15", "the G923 wheel") and by a model word after a brand's
+  // possessive ("Bose's QuietComfort Ultra"); the brand before the possessive is then a company ("Bose").
+  for (const p of modelProducts(tokens, lowers, companies, (i) => productSpans.some((q) => q.start <= i && i < q.end), running)) {
+    productSpans.push({ start: p.start, end: p.end })
+    candidates.push({ type: 'Product', start: p.start, end: p.end, confidence: 80, priority: 4.5, source: 'pattern' })
+    if (p.brand !== undefined) candidates.push({ type: 'Company', start: p.brand, end: p.brand + 1, confidence: 80, priority: 4.5, source: 'pattern' })
   }
   // A tagger span that starts with a lexicon name and goes on for three words or more in a headline is the
   // headline read as a name: the lexicon name wins.
@@ -918,13 +927,22 @@ function matchLexicon(
 
 /**
  * End of a product's name found up to `end`: model words after it ("iPhone 16 Pro", "Galaxy S24 Ultra"), and one
- * capitalised word before a model number ("Galaxy Watch 7", "Pixel Buds 2"), but not a count ("iPhone Sales 20%").
+ * capitalised word before a model number ("Galaxy Watch 7", "Pixel Buds 2"), but not a count ("iPhone Sales 20%");
+ * where `running` says a token stands in running text, up to two capitalised words too.
  */
-function productEnd(tokens: readonly Token[], end: number): number {
+function productEnd(tokens: readonly Token[], end: number, running?: (i: number) => boolean): number {
+  let names = 0
   for (;;) {
     const t = tokens[end]
     if (t === undefined || !t.spaceBefore) return end
     if (PRODUCT_SUFFIX.test(t.text)) { end++; continue }
+    // In running text (not a headline, where every word is capitalised), up to two capitalised words after the
+    // name are the rest of it ("Kindle Paperwhite", "V15 Detect").
+    if (running?.(end) === true && names < 2 && /^\p{Lu}[\p{L}\d-]*$/u.test(t.text) && !TITLE_SMALL.has(t.text.toLowerCase())) {
+      names++
+      end++
+      continue
+    }
     const n = tokens[end + 1]
     const after = tokens[end + 2]
     if (
@@ -935,7 +953,6 @@ function productEnd(tokens: readonly Token[], end: number): number {
   }
 }
 
-/** End of the longest lexicon phrase starting at token `i` and ending by `limit`, or `i` when none. */
 /**
  * A tagger span with a job title inside, between capitalised words, is an organisation, the title and a person
  * ("Tesla CEO Elon Musk", "Apple Chief Executive Tim Cook"): the span is cut into the organisation before the title
@@ -990,6 +1007,73 @@ function splitPlaceLists(spans: readonly TaggedSpan[], words: readonly string[],
   return out ?? spans
 }
 
+/**
+ * A model code: a capital, up to three more letters, an optional hyphen, digits, then up to five letters or digits
+ * ("R1S", "B200", "G923", "RAV4", "VR2", "WH-1000XM5", "A380"), with two letters or two digits at least ("G7" and
+ * "F1" are not), and not one of the codes of news that are no product: diseases and viruses, chemicals, summits and
+ * conferences, fiscal quarters and years, roads, file formats, network generations.
+ */
+const MODEL_CODE = /^[A-Z][A-Za-z]{0,3}-?\d{1,5}[A-Za-z0-9]{0,5}$/
+const NOT_MODEL_CODE = /^(?:COVID|SARS|MERS|H\d+N\d+|CO\d|NO\d|SO\d|PM\d|CH\d|G\d\d?$|COP\d|FY\d|Q\d|H\d$|MP\d|B2[BC]|P2P|Y2K|WW\d|T20|U\d\d$|I-?\d|A\d\d?$|M\d\d?$|N95|HTML|IPV|[34]G$)/i
+const isModelCode = (t: string): boolean => MODEL_CODE.test(t) && !NOT_MODEL_CODE.test(t) && ((t.match(/\d/g)?.length ?? 0) >= 2 || (t.match(/[A-Za-z]/g)?.length ?? 0) >= 2)
+/** Nouns a model code names the kind of ("R1S SUVs", "B200 chips", "the G923 wheel"). */
+const PRODUCT_HEAD = new Set([
+  'chip', 'chips', 'processor', 'processors', 'gpu', 'gpus', 'suv', 'suvs', 'car', 'cars', 'truck', 'trucks', 'pickup', 'pickups', 'sedan',
+  'sedans', 'hybrid', 'ev', 'evs', 'phone', 'phones', 'smartphone', 'smartphones', 'handset', 'handsets', 'laptop', 'laptops', 'tablet', 'tablets',
+  'headset', 'headsets', 'headphones', 'earbuds', 'console', 'consoles', 'camera', 'cameras', 'lens', 'drone', 'drones', 'jet', 'jets', 'jetliner',
+  'jetliners', 'plane', 'planes', 'aircraft', 'airliner', 'airliners', 'helicopter', 'helicopters', 'wheel', 'watch', 'smartwatch', 'vacuum',
+  'router', 'routers', 'modem', 'modems', 'chipset', 'chipsets', 'speaker', 'speakers', 'tv', 'tvs', 'television', 'televisions', 'robot',
+  'robots', 'scooter', 'scooters', 'monitor', 'monitors', 'printer', 'printers', 'engine', 'engines', 'rifle', 'rifles', 'tank', 'tanks',
+  'model', 'models',
+])
+const DETERMINER = new Set(['the', 'a', 'an', 'my', 'our', 'your', 'its', 'their', 'his', 'her', 'new'])
+const POSSESSIVE_TOKEN = /^['’]s?$/
+
+/**
+ * Products found by their shape ({@link MODEL_CODE}), outside the product lexicon: a model code that a brand
+ * ("Nvidia B200", "Dyson's V15"), a determiner ("the G923") or a kind of product after it ("R1S SUVs") marks as a
+ * product, with the model words after it ("Pro", "Ultra", another code: {@link productEnd}); and after a capitalised
+ * name's possessive, a word with an inner capital followed by a model word ("Bose's QuietComfort Ultra"). `brand` is
+ * the name before a possessive, a company when it names a product this way.
+ */
+function modelProducts(
+  tokens: readonly Token[],
+  lowers: readonly string[],
+  companies: PhraseLexicon | undefined,
+  taken: (i: number) => boolean,
+  running: (i: number) => boolean,
+): Array<{ start: number; end: number; brand?: number }> {
+  const out: Array<{ start: number; end: number; brand?: number }> = []
+  const capital = (i: number): boolean => /^\p{Lu}/u.test(tokens[i]?.text ?? '')
+  // The name before a possessive ending at i - 1 ("Dyson 's"), if any.
+  const possessor = (i: number): number | undefined =>
+    i >= 2 && POSSESSIVE_TOKEN.test(tokens[i - 1]?.text ?? '') && tokens[i - 1]?.spaceBefore === false && capital(i - 2) ? i - 2 : undefined
+  for (let i = 0; i < tokens.length; i++) {
+    if (taken(i)) continue
+    const t = tokens[i]!.text
+    let start = -1
+    let brand: number | undefined
+    if (isModelCode(t)) {
+      let j = i - 1
+      if (lowers[j] === 'new') j--
+      const owner = possessor(j + 1)
+      const byCompany = companies?.phrases.has(lowers[j] ?? '') === true && capital(j)
+      const marked = owner !== undefined || byCompany || DETERMINER.has(lowers[i - 1] ?? '') || PRODUCT_HEAD.has(lowers[i + 1] ?? '')
+      if (!marked) continue
+      start = i
+      brand = owner
+    } else if (/^\p{Lu}\p{Ll}+\p{Lu}\p{L}*$/u.test(t) && possessor(i) !== undefined && PRODUCT_SUFFIX.test(tokens[i + 1]?.text ?? '') && tokens[i + 1]?.spaceBefore === true) {
+      start = i
+      brand = possessor(i)
+    } else continue
+    const end = productEnd(tokens, start + 1, running)
+    out.push(brand === undefined ? { start, end } : { start, end, brand })
+    i = end - 1
+  }
+  return out
+}
+
+/** End of the longest lexicon phrase starting at token `i` and ending by `limit`, or `i` when none. */
 function lexiconMatchAt(lowers: readonly string[], i: number, limit: number, lexicon: PhraseLexicon): number {
   let phrase = ''
   let end = i
