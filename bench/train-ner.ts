@@ -106,25 +106,18 @@ const sources: string[] = []
 let docs: ConllDocument[] = []
 const names = which.split(',').flatMap((n) => (n === 'both' ? ['conll', 'wikigold'] : n === 'open' ? ['wikigold', 'btc', 'sec', 'wnut17'] : [n]))
 for (const name of names) {
-  if (name === 'conll') {
-    const file = [join(dataArg, 'ner', 'eng.train'), join(dataArg, 'eng.train')].find((p) => existsSync(p))
+  if (name === 'conll' || name === 'conll-dev') {
+    // conll-dev, the development split, is for the shipped weights only: every choice (features, augmentation,
+    // epochs, calibration) was made with it held out, then the final weights learn from it too, as published CoNLL
+    // taggers do for their reported test figures. eval-ner warns when it scores a split the tagger learnt from.
+    const split = name === 'conll' ? 'eng.train' : 'eng.testa'
+    const file = [join(dataArg, 'ner', split), join(dataArg, split)].find((p) => existsSync(p))
     if (file === undefined) {
-      console.error(`no eng.train in ${dataArg} or ${dataArg}/ner`)
+      console.error(`no ${split} in ${dataArg} or ${dataArg}/ner`)
       process.exit(1)
     }
     docs.push(...readConll(readFileSync(file, 'utf8'), file))
-    sources.push('CoNLL-2003 English eng.train (words and NER tags only; research use)')
-  } else if (name === 'conll-dev') {
-    // The development split, for the shipped weights only: every choice (features, augmentation, epochs,
-    // calibration) was made with it held out, then the final weights learn from it too, as published CoNLL taggers
-    // do for their reported test figures. eval-ner warns when it scores a split the tagger learnt from.
-    const file = [join(dataArg, 'ner', 'eng.testa'), join(dataArg, 'eng.testa')].find((p) => existsSync(p))
-    if (file === undefined) {
-      console.error(`no eng.testa in ${dataArg} or ${dataArg}/ner`)
-      process.exit(1)
-    }
-    docs.push(...readConll(readFileSync(file, 'utf8'), file))
-    sources.push('CoNLL-2003 English eng.testa, the development split (words and NER tags only; research use)')
+    sources.push(name === 'conll' ? 'CoNLL-2003 English eng.train (words and NER tags only; research use)' : 'CoNLL-2003 English eng.testa, the development split (words and NER tags only; research use)')
   } else if (name === 'conll04') {
     // CoNLL04 (Roth and Yih 2004, Bekoulis et al.'s split; research use): Peop/Org/Loc; its Other (dates, numbers,
     // amounts) is not a CoNLL type. The training split unless `--conll04-splits` names others (e.g. `train,dev`
