@@ -592,7 +592,9 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   const productSpans: Array<{ start: number; end: number }> = []
   const intoProduct = (c: { start: number; end: number }): boolean => productSpans.some((p) => p.start < c.end && p.end > c.start)
   if (products !== undefined) {
-    for (const m of matchLexicon(tokens, lowers, products, true)) {
+    // In text written all in lower case, a product name followed by a model number is found as written ("pixel 9 pro").
+    const lowerModel = (m: { start: number; end: number }): boolean => !writesCapitals && /\d/.test(tokens[m.end]?.text ?? '') && productEnd(tokens, m.end) > m.end
+    for (const m of matchLexicon(tokens, lowers, products, true).concat(writesCapitals ? [] : matchLexicon(tokens, lowers, products, false).filter(lowerModel)).filter((m, k, all) => all.findIndex((o) => o.start === m.start) === k)) {
       const end = productEnd(tokens, m.end, running)
       const title = end === m.end ? m.title : m.title + ' ' + wordsOf(tokens, m.end, end).join(' ')
       productSpans.push({ start: m.start, end })
@@ -893,6 +895,9 @@ function chooseAbout(entities: ReadonlyArray<{ entity_type: ContractEntityType; 
  * Lexicon matches over the tokens, longest first, left to right, not overlapping each other; with `needsCapital`
  * the first token is capitalised or written as in the title, or (with `lowerPhrases`) the phrase has two tokens or more.
  */
+/** A lower-case letter followed by a capital ("iPhone", "MacBook", "OpenAI"). */
+const INNER_CAPITAL = /\p{Ll}\p{Lu}/u
+
 function matchLexicon(
   tokens: readonly Token[],
   lowers: readonly string[],
@@ -918,7 +923,9 @@ function matchLexicon(
     const prev = tokens[i - 1]
     if ((next !== undefined && next.text === '-' && !next.spaceBefore) || (prev !== undefined && prev.text === '-' && tokens[i]?.spaceBefore === false)) continue
     const first = tokens[i]?.text ?? ''
-    if (needsCapital && !/^[A-Z]/.test(first) && !found.title.slice(found.title.lastIndexOf('\t') + 1).startsWith(first) && !(lowerPhrases && found.end - i >= 2)) continue
+    const written = found.title.slice(found.title.lastIndexOf('\t') + 1)
+    // A name written with a capital inside ("iPhone", "PlayStation", "OpenAI") is no everyday word: found in any case.
+    if (needsCapital && !/^[A-Z]/.test(first) && !written.startsWith(first) && !(lowerPhrases && found.end - i >= 2) && !INNER_CAPITAL.test(written)) continue
     out.push({ start: i, end: found.end, title: found.title })
     i = found.end - 1
   }

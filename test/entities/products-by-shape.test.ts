@@ -38,3 +38,12 @@ describe('product names in running text', () => {
     expect(typed('Sales of the iPhone in Europe fell.')).toContain('Product:iPhone')
   })
 })
+
+describe('product names in text written all in lower case', () => {
+  it('are found with a model number after them, or when written with an inner capital', () => {
+    expect(typed('just got the new galaxy s24 ultra and the battery is great')).toContain('Product:Galaxy s24 ultra')
+    expect(typed('my ipad keeps freezing since the update')).toContain('Product:iPad')
+    // Without a model number, a product word that is also an everyday word is not a product.
+    expect(typed('the picture is 12 pixel wide and the echo was loud').filter((e) => e.startsWith('Product:'))).toEqual([])
+  })
+})
