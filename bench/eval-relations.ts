@@ -12,7 +12,8 @@
  *
  * Two settings: with the gold entities given (the classifier and rules alone), and end to end, where the
  * entities come from our own recognition (the engine's entity extractor, Person -> Peop, Company -> Org,
- * Place -> Loc; other types dropped). The engine reads each sentence as running text (`conll04Text`: no space
+ * Place -> Loc; other types dropped; as relation arguments, only those at or above the default `entities_threshold`,
+ * as the relations analyzer takes them; the entity figures count every one). The engine reads each sentence as running text (`conll04Text`: no space
  * before commas and periods, `doesn 't` -> `doesn't`, `O 'Brien` -> `O'Brien`); `--spaced` feeds it the tokens
  * joined by spaces instead. A recognised mention counts only when it falls on CoNLL04 token boundaries
  * (`alignSpan`: leftover punctuation inside a token, as in CoNLL04's `China.`, is allowed); one that does not is
@@ -28,6 +29,7 @@ import { conll04Text, conllSpanOf, docSpanOf, readConll04, spacedText, type Conl
 import { argTypeOf, findRelations, loadRelationResources, type RelationEntity } from '../src/relations/index.ts'
 import { createEntityExtractor } from '../src/entities/extract.ts'
 import { createAnnotator } from '../src/nlp/annotate.ts'
+import { DEFAULT_TOP_SETTINGS } from '../src/engine/settings.ts'
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
 const argv = process.argv.slice(2)
@@ -112,8 +114,10 @@ for (const s of sentences) {
   const t0 = performance.now()
   const extracted = extractor.extract(doc)
   const ents: RelationEntity[] = extracted.filter((e) => argTypeOf(e.entity_type) !== undefined)
+  // As the relations analyzer does: the arguments are the entities at or above the default entities_threshold.
+  const args: RelationEntity[] = extracted.filter((e) => argTypeOf(e.entity_type) !== undefined && e.confidence >= DEFAULT_TOP_SETTINGS.entities_threshold)
   const t1 = performance.now()
-  const pe = findRelations(doc, ents, res.model, res.triggers, res.jobTitles)
+  const pe = findRelations(doc, args, res.model, res.triggers, res.jobTitles)
   const t2 = performance.now()
   nerMs += t1 - t0
   relMs += t2 - t1
@@ -122,7 +126,7 @@ for (const s of sentences) {
     const c = conllSpanOf(t, doc, m)
     return c === undefined ? `doc${m.tokenStart}-${m.tokenEnd}:${type}` : `${c[0]}:${c[1]}:${type}`
   }
-  const pk = pe.filter((r) => r.label !== undefined).map((r) => `${r.label}|${keyOfMention(r.spans[0], argTypeOf(ents[r.args[0]]!.entity_type)!)}|${keyOfMention(r.spans[1], argTypeOf(ents[r.args[1]]!.entity_type)!)}`)
+  const pk = pe.filter((r) => r.label !== undefined).map((r) => `${r.label}|${keyOfMention(r.spans[0], argTypeOf(args[r.args[0]]!.entity_type)!)}|${keyOfMention(r.spans[1], argTypeOf(args[r.args[1]]!.entity_type)!)}`)
   tally(endToEnd, g, pk)
   const gm = new Set(s.mentions.map(mentionKey))
   const pm = new Set<string>()

@@ -53,6 +53,23 @@ describe('relations, opinions and intentions in the pipeline', () => {
     await engine.close()
   })
 
+  it('should relate only the entities at or above entities_threshold', async () => {
+    const engine = createEngine({ background: false })
+    const acct = engine.account(engine.defaultAccount)
+    await acct.updateConfigurations({ document: ALL_ON, entities_threshold: 0 })
+    const all = await engine.analyze(TEXT)
+    expect(all.relations!.length).toBeGreaterThan(0)
+    // At 100 few named entities are confident enough (lexicon names score 90 or 95): every relation left is
+    // between entities the output marks confident.
+    await acct.updateConfigurations({ document: ALL_ON, entities_threshold: 100 })
+    const none = await engine.analyze(TEXT)
+    const sure = new Set((none.entities ?? []).filter((e) => e.confident).map((e) => e.title))
+    const left = none.relations ?? []
+    expect(left.length).toBeLessThan(all.relations!.length)
+    for (const r of left) for (const e of r.entities) expect(sure.has(e.title)).toBe(true)
+    await engine.close()
+  })
+
   it('should respect the limits (0 turns a kind off) and make relations between user entities user relations', async () => {
     const engine = createEngine({ background: false })
     const acct = engine.account(engine.defaultAccount)

