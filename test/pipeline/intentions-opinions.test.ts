@@ -211,6 +211,30 @@ describe('opinions', () => {
     expect(tp / (tp + fn)).toBeGreaterThanOrEqual(0.9)
   })
 
+  it('should read reported speech without "that" after more speech verbs, and skip a hearer before it', () => {
+    const said = (text: string): string[] => opinionsOf(text).found.map((o) => `${o.speaker}|${o.quotation}`)
+    expect(said('Dana Whitfield argued the merger would cut prices for everyone.')).toEqual(['Dana Whitfield|the merger would cut prices for everyone'])
+    expect(said('Omar Haddad insisted his team had done nothing wrong.')).toEqual(['Omar Haddad|his team had done nothing wrong'])
+    expect(said('Priya Nair told investors the new plant would open in spring.')).toEqual(['Priya Nair|the new plant would open in spring'])
+    expect(said('Priya Nair told the committee the figures were wrong.')).toEqual(['Priya Nair|the figures were wrong'])
+    // Not reported speech: an object, not a clause.
+    expect(said('Dana Whitfield announced the merger on Monday.')).toEqual([])
+  })
+
+  it('should not attribute a quotation that ends its sentence to the next sentence\'s speaker', () => {
+    const said = (text: string): string[] => opinionsOf(text).found.map((o) => `${o.speaker}|${o.quotation}`)
+    expect(said('Rafael Ortiz told the BBC: "I have never lied to investors." His lawyer, Mei Tanaka, said the case was weak.')).toEqual([
+      'Rafael Ortiz|I have never lied to investors',
+      'Mei Tanaka|the case was weak',
+    ])
+    expect(said('Rafael Ortiz said: "We will not raise prices." Mei Tanaka said the market was shrinking.')).toEqual([
+      'Rafael Ortiz|We will not raise prices',
+      'Mei Tanaka|the market was shrinking',
+    ])
+    // An exclamation or a question may still be attributed after it.
+    expect(said('"We did it!" Rafael Ortiz said.')).toEqual(['Rafael Ortiz|We did it!'])
+  })
+
   it('should resolve a short mention or a pronoun to the full name', () => {
     expect(opinionsOf('Tim Cook spoke in Cupertino. "The iPhone had a record quarter," Cook said.').found.map((o) => o.speaker)).toEqual(['Tim Cook'])
     expect(opinionsOf('Sundar Pichai joined Google in 2004. "Search is our core business," he said.').found.map((o) => o.speaker)).toEqual(['Sundar Pichai'])

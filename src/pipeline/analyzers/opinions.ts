@@ -56,6 +56,15 @@ const SPEECH = new Set([
   'stresses', 'emphasises', 'emphasizes', 'complains', 'urges', 'concludes', 'reports', 'reveals', 'cautions', 'maintains', 'contends', 'recalls',
   'predicts', 'announces', 'admits', 'confirms', 'acknowledges', 'replies', 'responds', 'tweets', 'posts', 'jokes', 'vows', 'reckons',
 ])
+/** Speech verbs whose reported clause may follow without "that" ("Cook said the phone would ship", "She argued the deal was fair"). */
+const BARE_CLAUSE_VERBS = new Set([
+  'says', 'said', 'say', 'told', 'tells', 'added', 'adds', 'argued', 'argues', 'claimed', 'claims', 'insisted', 'insists', 'warned', 'warns',
+  'noted', 'notes', 'explained', 'explains', 'stated', 'states', 'admitted', 'admits', 'acknowledged', 'acknowledges', 'conceded', 'concedes',
+  'stressed', 'stresses', 'maintained', 'maintains', 'predicted', 'predicts', 'confirmed', 'confirms', 'reiterated', 'reiterates',
+])
+/** Speech verbs that take a hearer before the reported clause ("told reporters", "assured investors"). */
+const HEARER_VERBS = new Set(['told', 'tells', 'tell', 'assured', 'assures', 'informed', 'informs', 'reminded', 'reminds', 'warned', 'warns'])
+
 /** Verbs that introduce reported speech with "that" (opinions without quotes). */
 const REPORTING = new Set([...SPEECH, 'believes', 'believed', 'thinks', 'thought', 'argue', 'warn', 'insist', 'claim', 'feels', 'felt', 'expects', 'expected', 'fears', 'feared', 'estimated', 'estimates', 'hopes', 'hoped'])
 /** Honorifics and titles that may stand before a speaker's name and are not part of it. */
@@ -362,6 +371,20 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     }
     return false
   }
+  /**
+   * Where a clause starts after a hearer of one to three words at k ("reporters", "the jury", "CNBC", "him"): the
+   * first position after such a hearer (no verb or punctuation in it, ending in a noun, name or pronoun) where a
+   * clause starts with its subject, or undefined.
+   */
+  const clauseAfterHearer = (k: number, last: number): number | undefined => {
+    for (let h = k + 1; h <= k + 3 && h < last; h++) {
+      const end = toks[h - 1]!
+      if (toks[h - 1]!.kind === 'punctuation' || end.pos === 'VERB' || end.pos === 'AUX' || lw[h - 1] === 'that') return undefined
+      if (!/^(NOUN|PROPN|PRON)$/.test(end.pos)) continue
+      if (/^(PRON|DET|PROPN|NOUN|NUM)$/.test(toks[h]!.pos) && clauseAt(h, last)) return h
+    }
+    return undefined
+  }
   /** Resolve a speaker run to [title, type], or undefined. Honorifics and titles before a name are dropped. */
   /**
    * A short mention resolved to the full name: a surname alone or after an honorific ("Musk", "Mr. Musk") whose
@@ -610,10 +633,15 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     const to = firstAtOrAfter(q.end)
     if (to - from < 3) continue // a quoted word or title ("the 'best' phone") is not a quotation
     let sp: SpeakerSpan | undefined
-    // After: `, said X` / `, X said` / `X said` (up to two words of punctuation first).
+    // After: `, said X` / `, X said` / `X said` (up to two words of punctuation first). Not after a quotation that
+    // ends its sentence with a period before a capital (`X told the BBC: "… my life." His lawyer, Y, said …`: the
+    // next sentence is Y's own).
     let k = firstAtOrAfter(q.close + 1)
     while (k < toks.length && toks[k]!.kind === 'punctuation' && k < to + 3 && !OPEN.has(toks[k]!.text) && lw[k] !== '.') k++
-    if (SPEECH.has(lw[k] ?? '')) sp = speakerRight(k + 1) ?? spokesAt(k + 1)?.span
+    const closedSentence = /\.\s*$/.test(doc.text.slice(q.start, q.end)) && /^\p{Lu}/u.test(toks[k]?.text ?? '') && !SPEECH.has(lw[k] ?? '')
+    if (closedSentence) {
+      // the attribution, if any, stands before the quotation
+    } else if (SPEECH.has(lw[k] ?? '')) sp = speakerRight(k + 1) ?? spokesAt(k + 1)?.span
     else if (lw[k] === 'according' && lw[k + 1] === 'to') sp = sourceAt(k + 2)
     else if (spokesAt(k) !== undefined || appositionAt(k) !== undefined) {
       // `"…," a spokesperson for Shell said` (the organisation), `"…," the defendant, Liam Carter, told the jury` (the Person).
@@ -772,8 +800,11 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
         const reach = toks[t] !== undefined && toks[t]!.pos === 'ADP' ? 9 : 5
         let skip = t
         while (skip < last && skip < t + reach && lw[skip] !== 'that' && toks[skip]!.kind !== 'punctuation' && toks[skip]!.pos !== 'VERB' && toks[skip]!.pos !== 'AUX') skip++
+        // A hearer before a clause without "that" ("told reporters the comet would be visible"): the clause after it.
+        const hearerEnd = HEARER_VERBS.has(lw[k]!) && lw[skip] !== 'that' ? clauseAfterHearer(t, last) : undefined
         if (lw[skip] === 'that') t = skip
-        else if (/^(says|said|say|told|tells|added|adds)$/.test(lw[k]!) && clauseAt(t, last)) t = t - 1
+        else if (hearerEnd !== undefined) t = hearerEnd - 1
+        else if (BARE_CLAUSE_VERBS.has(lw[k]!) && clauseAt(t, last)) t = t - 1
         else {
           // `CLAUSE, X said.` without quote marks ("The talks went well, Scholz told reporters.").
           // (a role may stand between the comma and the name: "…, union leader Mick Lynch told the BBC.")
