@@ -31,6 +31,16 @@ describe('intentions', () => {
     expect(tp / (tp + fn)).toBeGreaterThanOrEqual(0.9)
   })
 
+  it('should read tweet shorthand before a cue, the apostrophe-less "im", a time after the object, a name after "that", and no denied plan', () => {
+    const found = (text: string): string[] => findIntentions(annotator.annotate(text)).map((x) => `${x.type}|${x.who}|${x.what}`)
+    expect(found('defo gonna sell my old bike this weekend')).toEqual(['sell|I|my old bike'])
+    expect(found('im returning these boots, way too small')).toEqual(['complain|i|these boots'])
+    expect(found('The clinic is hiring three nurses this quarter.')).toEqual(['hire|The clinic|three nurses'])
+    expect(found('Bloomberg reported that Initrode plans to sell its printer business.')).toEqual(['sell|Initrode|its printer business'])
+    expect(found('Initrode denied reports that it plans to sell its printer business.')).toEqual([])
+    expect(found('Initrode dismissed speculation that it wants to buy a rival.')).toEqual([])
+  })
+
   const verbs = ['buy', 'sell', 'cancel', 'visit', 'hire', 'learn', 'return']
   const objects = ['a new laptop', 'my car', 'the Paris office', 'two designers', 'Spanish', 'the blue jacket']
   it('should find an intention in "I want to V O" and none once it is negated, made hypothetical or asked', () => {

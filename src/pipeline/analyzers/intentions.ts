@@ -107,7 +107,12 @@ const LEARNING_OBJECTS = new Set(['class', 'classes', 'course', 'courses', 'less
 /** Quantity and container nouns that an "of" phrase belongs to ("hundreds of engineers", "a pair of shoes"). */
 const QUANTITY_OF = new Set(['hundreds', 'thousands', 'dozens', 'millions', 'billions', 'tens', 'lots', 'lot', 'couple', 'pair', 'number', 'bunch', 'handful', 'set', 'box', 'bottle', 'bag', 'pack', 'case', 'copy', 'copies', 'piece', 'cup', 'glass', 'dozen', 'range', 'variety'])
 /** Adverbs that may stand inside a cue or between "I'm" and a verb ("going to definitely buy", "I'm definitely getting"). */
-const CUE_ADVERBS = new Set(['definitely', 'really', 'totally', 'seriously', 'probably', 'finally', 'just', 'actually', 'also', 'still', 'now', 'soon', 'officially', 'already', 'honestly', 'absolutely', 'certainly', 'reportedly', 'literally'])
+const CUE_ADVERBS = new Set([
+  'definitely', 'really', 'totally', 'seriously', 'probably', 'finally', 'just', 'actually', 'also', 'still', 'now', 'soon', 'officially', 'already',
+  'honestly', 'absolutely', 'certainly', 'reportedly', 'literally',
+  // the shorthand of tweets ("def gonna buy", "prob gonna sell", "lowkey wanna learn")
+  'def', 'defo', 'deffo', 'prob', 'probs', 'lowkey', 'highkey', 'srsly', 'fr', 'tbh', 'ngl',
+])
 const TYPE_OF_LEMMA: Readonly<Record<string, string>> = { study: 'learn' }
 
 /** Particles an action verb takes before its object; required for some verbs. */
@@ -181,10 +186,13 @@ const PROGRESSIVE_FIRST_PERSON_TYPES = new Set(['sell', 'hire', 'buy', 'start', 
 const PRESENT_TYPES = new Set(['recommend', 'complain'])
 const NEGATORS = new Set(['not', "n't", 'never', 'no', 'nobody', 'nothing', 'hardly', 'neither', 'nor'])
 const HYPOTHETICAL = new Set(['if', 'unless', 'whether', 'suppose', 'supposing', 'imagine', 'maybe', 'perhaps', 'might', 'could'])
+/** Verbs of denial, and what they deny, before a "that" clause ("denied reports that", "dismissed speculation that"). */
+const DENIALS = new Set(['denied', 'denies', 'deny', 'dismissed', 'dismisses', 'rejected', 'rejects', 'refuted', 'refutes'])
+const HEARSAY = new Set(['reports', 'report', 'rumours', 'rumors', 'rumour', 'rumor', 'claims', 'speculation', 'suggestions'])
 /** Conditional words that make the whole sentence hypothetical wherever they stand. */
 const CONDITIONAL = new Set(['if', 'unless', 'whether'])
 /** Time words that end an object ("a house next year"). */
-const TIME_WORDS = new Set(['next', 'last', 'tomorrow', 'today', 'tonight', 'yesterday', 'soon', 'now', 'again', 'someday', 'sometime', 'eventually', 'asap', 'week', 'weekend', 'month', 'year', 'summer', 'winter', 'spring', 'autumn', 'fall', 'morning', 'evening', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
+const TIME_WORDS = new Set(['next', 'last', 'tomorrow', 'today', 'tonight', 'yesterday', 'soon', 'now', 'again', 'someday', 'sometime', 'eventually', 'asap', 'week', 'weekend', 'month', 'year', 'quarter', 'semester', 'fortnight', 'decade', 'summer', 'winter', 'spring', 'autumn', 'fall', 'morning', 'evening', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
 const PRONOUNS = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'it'])
 const FIRST_PERSON = new Set(['i', 'we'])
 const SKIP_BEFORE_CUE = new Set(['am', "'m", 'is', "'s", 'are', "'re", 'really', 'also', 'just', 'still', 'finally', 'now', 'so', 'seriously', 'definitely', 'totally', 'absolutely', 'probably', 'soon', 'all', 'both', 'has', 'have', "'ve", 'been'])
@@ -515,7 +523,8 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
           subjStart = j
         } else if (j >= 0 && (toks[j]!.pos === 'PROPN' || toks[j]!.pos === 'NOUN')) {
           let a = j
-          while (a - 1 >= 0 && (toks[a - 1]!.pos === 'PROPN' || toks[a - 1]!.pos === 'NOUN' || toks[a - 1]!.pos === 'ADJ' || OBJECT_DETS.has(lw[a - 1]!) || (toks[a - 1]!.pos === 'PROPN' && toks[a]!.pos === 'PROPN'))) a--
+          // (a demonstrative never stands before a name: "reported that Acme plans" has the conjunction "that")
+          while (a - 1 >= 0 && (toks[a - 1]!.pos === 'PROPN' || toks[a - 1]!.pos === 'NOUN' || toks[a - 1]!.pos === 'ADJ' || (OBJECT_DETS.has(lw[a - 1]!) && !(/^(that|this|these|those)$/.test(lw[a - 1]!) && toks[a]!.pos === 'PROPN')) || (toks[a - 1]!.pos === 'PROPN' && toks[a]!.pos === 'PROPN'))) a--
           // A name after a common noun in apposition is the subject ("Our startup Fernway" -> "Fernway").
           let n = j
           while (n - 1 >= a && toks[n - 1]!.pos === 'PROPN' && /^\p{Lu}/u.test(toks[n - 1]!.text)) n--
@@ -545,7 +554,8 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         let before = i - 1
         while (before >= 0 && CUE_ADVERBS.has(lw[before]!)) before--
         const opening = afterContraction && before < 0
-        if (afterContraction && !opening && !/^(i|we|they|you)['’](m|re)$/.test(lw[before] ?? '')) continue
+        // (also the apostrophe-less "im" of tweets: "im selling my ps5")
+        if (afterContraction && !opening && !/^(?:(i|we|they|you)['’](m|re)|im)$/.test(lw[before] ?? '')) continue
         // "Please cancel ...", also after a greeting ("Dear support team, please cancel my membership").
         if (REQUEST_WORDS.has(cue[0]!) && (type !== 'quit' || (i !== 0 && lw[i - 1] !== ','))) continue
         if (cue[0] === 'time' && i !== 0) continue
@@ -571,6 +581,8 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         // reader ("if you have the time", "if interested", "if anyone needs one").
         // A recommendation stands under a condition on the reader before it too ("If you're ever in Porto, I'd recommend ...").
         for (let n = 0; n < lw.length; n++) if (CONDITIONAL.has(lw[n]!) && !((n > vAt && FORMULA_CONDITION.has(lw[n + 1] ?? '')) || (type === 'recommend' && READER_CONDITION.has(lw[n + 1] ?? '')))) hypothetical = true
+        // A plan someone denies is not stated as theirs: "Acme denied reports that it plans to sell its chip unit".
+        for (let n = 0; n < vAt; n++) if (DENIALS.has(lw[n]!) && (lw[n + 1] === 'that' || (HEARSAY.has(lw[n + 1] ?? '') && lw[n + 2] === 'that'))) hypothetical = true
         if (hypothetical) continue
         const first = objectOf(doc.text, toks, lw, vAt, verb, type)
         if (first === undefined) continue
