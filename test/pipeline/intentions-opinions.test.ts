@@ -41,6 +41,12 @@ describe('intentions', () => {
     expect(found('Initrode dismissed speculation that it wants to buy a rival.')).toEqual([])
   })
 
+  it('should share the subject with a second verb after "and then", and with a second cue after "and"', () => {
+    const found = (text: string): string[] => findIntentions(annotator.annotate(text)).map((x) => `${x.type}|${x.who}|${x.what}`)
+    expect(found('We will visit the Alhambra and then buy tiles in the market.')).toEqual(['visit|We|the Alhambra', 'buy|We|tiles'])
+    expect(found('Hooli is hiring a designer and plans to sell its old campus.')).toEqual(['hire|Hooli|a designer', 'sell|Hooli|its old campus'])
+  })
+
   const verbs = ['buy', 'sell', 'cancel', 'visit', 'hire', 'learn', 'return']
   const objects = ['a new laptop', 'my car', 'the Paris office', 'two designers', 'Spanish', 'the blue jacket']
   it('should find an intention in "I want to V O" and none once it is negated, made hypothetical or asked', () => {

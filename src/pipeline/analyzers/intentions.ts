@@ -466,6 +466,8 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
     const cueless: Intention[] = []
     idioms(doc.text, toks, lw, cueless)
     const used = new Set<number>()
+    // The last intention found in this sentence, whose subject a second cue after "and" shares.
+    let lastIntention: { who: string; sentence: number; end: number } | undefined
     for (let i = 0; i < toks.length; i++) {
       if (used.has(i)) continue
       const first = lw[i]!
@@ -539,6 +541,8 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
           let b = j - 1
           while (b >= 0 && !PRONOUNS.has(lw[b]!) && b > j - 8) b--
           if (b >= 0 && PRONOUNS.has(lw[b]!)) who = toks[b]!.text
+          // ... or the subject of the intention just before it in the sentence ("Pied Piper is hiring a CFO and plans to sell ...")
+          else if (lw[j] === 'and' && lastIntention !== undefined && lastIntention.sentence === toks[j]!.sentence && lastIntention.end <= j) who = lastIntention.who
         }
         if (who === '') continue
         // (a wish or plan of another person to "get" a thing is a purchase too: "Hubby wants to get a new grill")
@@ -592,12 +596,18 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         out.push({ type: first.type, who, what: first.what, evidence_phrase: span(toks[i]!, toks[first.evEnd]!) })
         for (let n = i; n <= first.evEnd; n++) used.add(n)
         let evEnd = first.evEnd
+        lastIntention = { who, sentence: toks[i]!.sentence, end: first.end }
         // A second action verb sharing the cue and the subject: "going to sell my Xbox and buy a PS5".
         let next = first.end
         // (after a progressive or gerund, the second verb is an -ing form too: "selling the Subaru and buying a pickup")
         const second = (at: number): string | undefined => actionOf(toks[at], false) ?? (ing ? actionOf(toks[at], true) : undefined)
-        while ((lw[next] === 'and' || (lw[next] === ',' && lw[next + 1] === 'and')) && second(next + (lw[next] === ',' ? 2 : 1)) !== undefined) {
-          const v2 = next + (lw[next] === ',' ? 2 : 1)
+        // ("and then buy", "and also sell": an adverb may stand before the second verb)
+        const secondAt = (n: number): number => {
+          const v = n + (lw[n] === ',' ? 2 : 1)
+          return /^(then|also)$/.test(lw[v] ?? '') ? v + 1 : v
+        }
+        while ((lw[next] === 'and' || (lw[next] === ',' && lw[next + 1] === 'and')) && second(secondAt(next)) !== undefined) {
+          const v2 = secondAt(next)
           const verb2 = second(v2)!
           const more = objectOf(doc.text, toks, lw, v2, verb2, TYPE_OF_LEMMA[verb2] ?? ACTIONS[verb2]!)
           if (more === undefined || more.what === '') break
