@@ -251,6 +251,18 @@ describe('opinions', () => {
     expect(said('"We did it!" Rafael Ortiz said.')).toEqual(['Rafael Ortiz|We did it!'])
   })
 
+  it('should resolve "the company" to the organisation named before, and "it" after that organisation\'s quotation', () => {
+    const said = (text: string): string[] => opinionsOf(text).found.map((o) => `${o.speaker}|${o.quotation}`)
+    expect(said('Vandelay Industries recalled 2,000 heaters. "Customer safety comes first," the company said. "Refunds start today," it added.')).toEqual([
+      'Vandelay Industries|Customer safety comes first',
+      'Vandelay Industries|Refunds start today',
+    ])
+    expect(said('Vandelay Industries reported a loss. The company said that demand had collapsed.')).toEqual(['Vandelay Industries|demand had collapsed'])
+    // With no organisation before it, or "it" after no organisation's quotation, there is no speaker.
+    expect(said('"Customer safety comes first," the company said.')).toEqual([])
+    expect(said('The report came out on Monday. "Prices will rise," it said.')).toEqual([])
+  })
+
   it('should resolve a short mention or a pronoun to the full name', () => {
     expect(opinionsOf('Tim Cook spoke in Cupertino. "The iPhone had a record quarter," Cook said.').found.map((o) => o.speaker)).toEqual(['Tim Cook'])
     expect(opinionsOf('Sundar Pichai joined Google in 2004. "Search is our core business," he said.').found.map((o) => o.speaker)).toEqual(['Sundar Pichai'])

@@ -94,6 +94,13 @@ const ROLE_WORDS = new Set([
 const SOURCE_NOUNS = new Set(['statement', 'report', 'data', 'figures', 'filing', 'survey', 'study', 'poll', 'release', 'letter', 'memo', 'email', 'post', 'analysis', 'estimates', 'statistics', 'spokesperson', 'spokesman', 'spokeswoman', 'document', 'documents', 'transcript', 'tally', 'count', 'forecast', 'notice', 'announcement'])
 const OF_PREPOSITIONS = new Set(['at', 'of', 'for', 'from', 'with', 'to', 'inside', 'within', 'near'])
 const PERSON_PRONOUNS = new Set(['he', 'she'])
+/** Nouns that, after "the", stand for an organisation named before ("the company said in a statement"). */
+const ORG_ANAPHORS = new Set([
+  'company', 'firm', 'group', 'airline', 'carrier', 'bank', 'lender', 'insurer', 'carmaker', 'automaker', 'retailer', 'chipmaker',
+  'startup', 'agency', 'ministry', 'department', 'government', 'club', 'team', 'league', 'network', 'broadcaster', 'newspaper',
+  'publisher', 'studio', 'label', 'university', 'hospital', 'council', 'union', 'party', 'regulator', 'watchdog', 'organisation',
+  'organization', 'charity', 'foundation', 'institute', 'operator', 'manufacturer', 'supplier', 'developer', 'platform',
+])
 /** Entity types that do not name what a quotation is about. */
 const NOT_TOPIC_TYPES = /^(date|time|money|percentage|percent|number|phone|email|url|job title|hashtag|mention)$/i
 /** Nouns that stand for the speaker's side or for nothing in particular: not a quotation's topic. */
@@ -244,11 +251,30 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     const ei = entityAt.get(k)
     return ei !== undefined && entities[ei]!.entity_type.toLowerCase() === 'person'
   }
+  /** Whether the last quotation attributed went to an organisation (so that "it added" may follow). */
+  let lastSpeakerWasOrganisation = false
+  /**
+   * End of an organisation anaphor at k: "the company" (and the like: {@link ORG_ANAPHORS}), or "it" right after a
+   * quotation of an organisation (`"…," the airline said. "…," it added.`); else k.
+   */
+  const orgAnaphorAt = (k: number): number => {
+    if (lw[k] === 'the' && ORG_ANAPHORS.has(lw[k + 1] ?? '') && !entityAt.has(k + 1) && lastOrganisation(k) !== undefined) return k + 2
+    if (lw[k] === 'it' && lastSpeakerWasOrganisation) return k + 1
+    return k
+  }
+  /** The nearest organisation (Company entity) mentioned before k outside quotations, as its entity index. */
+  const lastOrganisation = (k: number): number | undefined => {
+    for (let x = k - 1; x >= 0; x--) {
+      const ei = entityAt.get(x)
+      if (ei !== undefined && entities[ei]!.entity_type.toLowerCase() === 'company' && !insideQuote(toks[x]!.start)) return ei
+    }
+    return undefined
+  }
   /** A role word the tagger took for an adjective right before a name ("fire chief/ADJ Dale Hoskins"). */
   const role2 = (x: number): boolean => ROLE_WORDS.has(lw[x] ?? '') || (toks[x]?.pos === 'ADJ' && /^\p{Ll}+$/u.test(toks[x]!.text) && isName(x + 1))
   /** The speaker run starting at k going right (names, "Mr."), or a pronoun. */
   const speakerRight = (k: number): SpeakerSpan | undefined => {
-    if (PERSON_PRONOUNS.has(lw[k] ?? '')) return { from: k, to: k + 1 }
+    if (PERSON_PRONOUNS.has(lw[k] ?? '') || orgAnaphorAt(k) > k) return { from: k, to: Math.max(k + 1, orgAnaphorAt(k)) }
     // A role noun or two before the name ("said passenger Anna Novak", "said Mayor Eric Adams").
     let b = k
     // A determiner may open the role ("the singer Adele", "according to the World Health Organization"), and a
@@ -304,6 +330,9 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
   /** The speaker run ending at k going left. */
   const speakerLeft = (k: number): SpeakerSpan | undefined => {
     if (PERSON_PRONOUNS.has(lw[k] ?? '')) return { from: k, to: k + 1 }
+    // "the company" ending at k ("…, the company said that …")
+    if (k >= 1 && orgAnaphorAt(k - 1) === k + 1) return { from: k - 1, to: k + 1 }
+    if (lw[k] === 'it' && orgAnaphorAt(k) === k + 1) return { from: k, to: k + 1 }
     if (!isName(k)) return undefined
     let a = k
     for (;;) {
@@ -444,6 +473,11 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
       }
     }
     const sp = { from, to: whole.to }
+    // "the company", or "it" after an organisation's quotation: the organisation named before.
+    if (orgAnaphorAt(sp.from) === sp.to) {
+      const ei = lastOrganisation(sp.from)
+      return ei === undefined ? undefined : [entities[ei]!.title, entities[ei]!.type, ei]
+    }
     if (sp.to - sp.from === 1 && PERSON_PRONOUNS.has(lw[sp.from]!)) {
       // The nearest Person (or user entity of type Person) mentioned before.
       // Names inside quotations are what someone said, not who is speaking: skipped.
@@ -628,6 +662,7 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
 
   // 1. Direct quotes.
   let previous: { speaker: [string, 'named' | 'user', number | undefined]; close: number } | undefined
+  lastSpeakerWasOrganisation = false
   for (const q of allQuotes) {
     const from = firstAtOrAfter(q.start)
     const to = firstAtOrAfter(q.end)
@@ -712,6 +747,7 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     if (speaker === undefined) continue
     emit(from, to, speaker, q.paragraphs === true)
     previous = { speaker, close: q.close }
+    lastSpeakerWasOrganisation = speaker[2] !== undefined && entities[speaker[2]]!.entity_type.toLowerCase() === 'company'
     // `"…," said X, the chief executive, adding that CLAUSE`: a second, reported opinion of the same speaker.
     {
       const after = firstAtOrAfter(q.close + 1)
