@@ -41,6 +41,13 @@ describe('intentions', () => {
     expect(found('Initrode dismissed speculation that it wants to buy a rival.')).toEqual([])
   })
 
+  it('should read a refund request after a cue, and after a one-token contraction', () => {
+    const found = (text: string): string[] => findIntentions(annotator.annotate(text)).map((x) => `${x.type}|${x.who}|${x.what}`)
+    expect(found("Hello, I'd like to request a refund for my order, the lamp arrived broken.")).toEqual(['complain|I|a refund'])
+    expect(found("I'm asking for a full refund.")).toEqual(['complain|I|a full refund'])
+    expect(found("I'm not asking for a refund, just a new lamp.")).toEqual([])
+  })
+
   it('should share the subject with a second verb after "and then", and with a second cue after "and"', () => {
     const found = (text: string): string[] => findIntentions(annotator.annotate(text)).map((x) => `${x.type}|${x.who}|${x.what}`)
     expect(found('We will visit the Alhambra and then buy tiles in the market.')).toEqual(['visit|We|the Alhambra', 'buy|We|tiles'])

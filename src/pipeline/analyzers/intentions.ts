@@ -381,19 +381,27 @@ function idioms(text: string, toks: Token[], lw: string[], out: Intention[]): vo
     let j = at - 1
     while (j >= 0 && (CUE_ADVERBS.has(lw[j]!) || SKIP_BEFORE_CUE.has(lw[j]!))) j--
     if (j >= 0 && (lw[j] === 'i' || lw[j] === 'we')) return toks[j]!.text
+    // a one-token contraction ("I'm asking for a refund", "we're", the tweet's "im")
+    const contracted = j >= 0 ? /^(i|we)(?:['’](?:m|re|ll|d|ve)|m)$/.exec(lw[j]!) : null
+    if (contracted !== null) return toks[j]!.text.slice(0, contracted[1]!.length)
     return j < 0 || toks[j]!.kind !== 'word' ? 'I' : ''
   }
   for (let i = 0; i < lw.length; i++) {
     const w = lw[i]!
     // "want my money back", "demand a (full) refund"
-    if (/^(want|wants|need|demand|demanding|expect|deserve)$/.test(w) && !negatedBefore(i)) {
-      let e = i + 1
+    // (also "request a refund", "asking for a refund")
+    if ((/^(want|wants|need|demand|demanding|expect|deserve|request|requesting)$/.test(w) || (/^(ask|asking)$/.test(w) && lw[i + 1] === 'for')) && !negatedBefore(i)) {
+      let e = i + (lw[i + 1] === 'for' ? 2 : 1)
       if (/^(my|our)$/.test(lw[e] ?? '') && lw[e + 1] === 'money' && lw[e + 2] === 'back') e += 2
       else if (lw[e] === 'a' && (lw[e + 1] === 'refund' || (lw[e + 1] === 'full' && lw[e + 2] === 'refund'))) e += lw[e + 1] === 'full' ? 3 : 2
       else continue
-      const who = subject(i)
+      // (a cue may stand before the verb: "I'd like to request a refund", "I'm going to ask for a refund")
+      let st = i
+      while (st > 0 && /^(to|like|'d|would|want|wants|need|needs|going|gonna|wanna|have|will|'ll|am|'m|is|are)$/.test(lw[st - 1]!)) st--
+      const who = subject(st)
       if (who === '') continue
-      const what = text.slice(toks[i + 1]!.start, toks[lw[e] === 'back' ? e - 1 : e - 1]!.end)
+      const o = lw[i + 1] === 'for' ? i + 2 : i + 1
+      const what = text.slice(toks[o]!.start, toks[lw[e] === 'back' ? e - 1 : e - 1]!.end)
       out.push({ type: 'complain', who, what, evidence_phrase: text.slice(toks[i]!.start, toks[lw[e] === 'back' ? e : e - 1]!.end) })
     }
     // "the last time I'm flying with X" / "the last time I will order from X"
