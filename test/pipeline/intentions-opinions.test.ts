@@ -52,6 +52,7 @@ describe('intentions', () => {
     const found = (text: string): string[] => findIntentions(annotator.annotate(text)).map((x) => `${x.type}|${x.who}|${x.what}`)
     expect(found('We will visit the Alhambra and then buy tiles in the market.')).toEqual(['visit|We|the Alhambra', 'buy|We|tiles'])
     expect(found('Hooli is hiring a designer and plans to sell its old campus.')).toEqual(['hire|Hooli|a designer', 'sell|Hooli|its old campus'])
+    expect(found('Hooli opened an office and plans to hire 50 engineers.')).toEqual(['hire|Hooli|50 engineers'])
   })
 
   const verbs = ['buy', 'sell', 'cancel', 'visit', 'hire', 'learn', 'return']

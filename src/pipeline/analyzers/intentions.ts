@@ -551,6 +551,14 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
           if (b >= 0 && PRONOUNS.has(lw[b]!)) who = toks[b]!.text
           // ... or the subject of the intention just before it in the sentence ("Pied Piper is hiring a CFO and plans to sell ...")
           else if (lw[j] === 'and' && lastIntention !== undefined && lastIntention.sentence === toks[j]!.sentence && lastIntention.end <= j) who = lastIntention.who
+          // ... or the name opening the sentence, when a verb follows it ("Globex bought a factory and plans to hire ...")
+          else if (lw[j] === 'and') {
+            let s0 = j
+            while (s0 > 0 && toks[s0 - 1]!.sentence === toks[j]!.sentence) s0--
+            let e0 = s0
+            while (e0 < j && toks[e0]!.pos === 'PROPN' && /^\p{Lu}/u.test(toks[e0]!.text)) e0++
+            if (e0 > s0 && e0 < j && toks[e0]!.pos === 'VERB') who = span(toks[s0]!, toks[e0 - 1]!)
+          }
         }
         if (who === '') continue
         // (a wish or plan of another person to "get" a thing is a purchase too: "Hubby wants to get a new grill")
