@@ -549,6 +549,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       }
       // A name ending in a corporate suffix is a company, whatever its first words look like ("Larami Corp.").
       let type: ContractEntityType = span.type !== 'ORG' && b - a > 1 && CORPORATE_SUFFIX.has(lowers[last] ?? '') && /^[A-Z]/.test(words[b - 1] ?? '') ? 'Company' : TAGGER_TYPES[span.type]
+      // A name ending in a generational suffix is a person's ("Vinicius Jr", "Ken Griffey Jr."), whatever the tagger said.
+      if (type !== 'Person' && b - a > 1 && /^(?:Jr|Sr)\.?$/.test(words[b - 1] ?? '')) type = 'Person'
       // A place whose last word names a body is the body ("Oberlin College", "Connecticut Audubon Society"), and so
       // is such a "person" ("Border Patrol Police").
       if ((type === 'Place' || type === 'Person') && b - a > 1 && ORGANISATION_HEAD.has(words[b - 1] ?? '')) type = 'Company'

@@ -62,3 +62,10 @@ describe('two known places joined by "and" in one tagger span', () => {
     expect(typed('Johnson & Johnson settled the case.')).toEqual(['Company:Johnson & Johnson'])
   })
 })
+
+describe('a name ending in a generational suffix', () => {
+  it('is a person whatever the tagger took it for', () => {
+    expect(typed('Chelsea 2-0 Fulham: Palmer Jr Scores Twice At Stamford Bridge')).toContain('Person:Palmer Jr')
+    expect(typed('Cal Ripken Jr. visited Baltimore.')).toContain('Person:Cal Ripken Jr.')
+  })
+})
