@@ -319,6 +319,8 @@ const TITLE_ABBREVIATION = new Set(['Lt.', 'Lt', 'Capt.', 'Sgt.', 'Gen.', 'Col.'
 const HONORIFIC = new Set(['King', 'Princess', 'Sheikh', 'Sheikha'])
 /** Generational suffixes after a name. */
 const GENERATIONAL = /^(?:Jr\.?|Sr\.?|III|IV)$/
+/** Words that open an apposition or a relative clause after a name and a comma ("Brown, who ...", "Brown, the striker"). */
+const APPOSITION_START = new Set(['who', 'whom', 'whose', 'which', 'where', 'the', 'a', 'an', 'his', 'her', 'its', 'their', 'our', 'my', 'aged', 'now', 'then', 'once', 'also', 'too', 'however', 'meanwhile', 'said', 'says', 'added', 'told', 'was', 'is', 'has', 'had', 'and', 'or', 'but', 'along', 'together', 'alongside', 'like', 'as', 'in', 'at', 'of', 'from', 'on', 'with', 'for', 'by'])
 /** Capitalised government bodies after a nationality ("Chinese Government"). */
 const GOVERNMENT_BODY = new Set(['Government', 'Parliament', 'Embassy', 'Army', 'Navy', 'Cabinet', 'Consulate', 'Legislature', 'Senate'])
 /** Last words of a body's name: a span the tagger calls a place is an organisation ("Oberlin College"). */
@@ -531,7 +533,9 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       // abbreviation written so on purpose ("Raises Prices In The US And Canada"). First in a sentence, only before a lower-case word ("Brown
       // ( 14-10 ) tied", "Reading 4 1 1" are names in lists and tables).
       const firstWord = listOpened.has(si) ? 1 : 0
-      const initial = a === firstWord && !isCapsSentence(words) && /^\p{Ll}/u.test(words[b] ?? '')
+      // (or before a comma and a lower-case word that opens no apposition or relative clause: "Fast, silent and cool:
+      // the MacBook Air M3 ...", but not "Brown, who was injured, ...")
+      const initial = a === firstWord && !isCapsSentence(words) && (/^\p{Ll}/u.test(words[b] ?? '') || (words[b] === ',' && /^\p{Ll}/u.test(words[b + 1] ?? '') && !APPOSITION_START.has(words[b + 1]!)))
       // In a title-case line, a span the tagger is sure of stays ("Guy Forget ( France )", "Buducnost 1 Red Star 3").
       if (
         commonWords !== undefined &&

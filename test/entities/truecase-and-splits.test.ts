@@ -69,3 +69,10 @@ describe('a name ending in a generational suffix', () => {
     expect(typed('Cal Ripken Jr. visited Baltimore.')).toContain('Person:Cal Ripken Jr.')
   })
 })
+
+describe('a common word opening a sentence before a comma', () => {
+  it('is no name before a lower-case word, but a name before an apposition or a relative clause stays', () => {
+    expect(typed('Fast, light and cheap: the Zenbook 14 is the laptop most people should buy.').filter((e) => e.startsWith('Person:'))).toEqual([])
+    expect(typed('Brown, who was injured, did not play on Sunday.')).toContain('Person:Brown')
+  })
+})
