@@ -172,7 +172,7 @@ const SURE = 0.99
  * headline (its left-to-right spans are kept). It costs no F1 on eng.testa (0.930 tagger alone per sentence either
  * way); on the sample tweets, hotel reviews and news the second pass then reads 43%, 40% and 51% of the tokens.
  */
-export function worthReversing(tokens: readonly string[], spans: readonly TaggedSpan[], quiet?: ReadonlySet<string>): boolean {
+export function worthReversing(tokens: readonly string[], spans: readonly TaggedSpan[], quiet?: ReadonlySet<string>, title?: boolean): boolean {
   let open = false
   for (const s of spans) if (s.confidence < SURE) open = true
   let k = 0
@@ -185,15 +185,26 @@ export function worthReversing(tokens: readonly string[], spans: readonly Tagged
     if (!((c >= 65 && c <= 90) || (c > 127 && t !== t.toLowerCase()))) continue
     if (quiet === undefined || !quiet.has(t.toLowerCase())) open = true
   }
-  // Checked last: most sentences are settled without it.
-  return open && !isTitleSentence(tokens)
+  // Checked last: most sentences are settled without it (`title`, when the caller knows it already).
+  return open && !(title ?? isTitleSentence(tokens))
 }
 
 /** The words running text writes in lower case (`lower-words.txt`, built by bench/build-ner-truecase.ts). */
 export function readLowerWords(dataDir?: string): Set<string> {
+  return readWordList('lower-words.txt', dataDir)
+}
+
+/** A word list of the NER data folder: one word a line, `#` comments. */
+function readWordList(name: string, dataDir?: string): Set<string> {
   const out = new Set<string>()
-  for (const line of readNerFile('lower-words.txt', dataDir).toString('utf8').split('\n')) if (line !== '' && !line.startsWith('#')) out.add(line)
+  for (const line of readNerFile(name, dataDir).toString('utf8').split('\n')) if (line !== '' && !line.startsWith('#')) out.add(line)
   return out
+}
+
+/** Whether a sentence is a title-case headline; false when a token is not a string (the decoder rejects those, naming where). */
+function titleOf(tokens: readonly string[]): boolean {
+  for (const t of tokens) if (typeof t !== 'string') return false
+  return isTitleSentence(tokens)
 }
 
 /**
@@ -211,10 +222,8 @@ const MIN_TRUECASED = 3
  * Bank posts surprise profit"), when there are at least {@link MIN_TRUECASED} of them. Any other sentence is
  * returned as it is.
  */
-export function truecaseHeadline(tokens: readonly string[], lowerWords: ReadonlySet<string>): readonly string[] {
-  // Tokens that are not strings are left for the decoder to reject, naming where.
-  for (const t of tokens) if (typeof t !== 'string') return tokens
-  if (!isTitleSentence(tokens)) return tokens
+export function truecaseHeadline(tokens: readonly string[], lowerWords: ReadonlySet<string>, title = titleOf(tokens)): readonly string[] {
+  if (!title) return tokens
   const out = tokens.slice()
   let changed = 0
   for (let i = 1; i < out.length; i++) {
@@ -243,9 +252,7 @@ export function quietWords(dataDir?: string): Set<string> {
  * `bench/build-ner-common-words.ts`), lower-cased, one a line, `#` comments.
  */
 export function readCommonWords(dataDir?: string): Set<string> {
-  const out = new Set<string>()
-  for (const line of readNerFile('common-words.txt', dataDir).toString('utf8').split('\n')) if (line !== '' && !line.startsWith('#')) out.add(line)
-  return out
+  return readWordList('common-words.txt', dataDir)
 }
 
 /**
@@ -262,9 +269,13 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
   const backward = reverse === undefined ? undefined : createDecoder(reverse, gazetteer, clusters)
   const quiet = reverse === undefined ? undefined : quietWords(model?.dataDir)
   const lowerWords = model?.lowerWords === null ? undefined : (model?.lowerWords ?? (model?.weights === undefined ? readLowerWords(model?.dataDir) : undefined))
-  const recase = (sentences: readonly (readonly string[])[]): readonly (readonly string[])[] => (lowerWords === undefined ? sentences : sentences.map((t) => truecaseHeadline(t, lowerWords)))
-  const tagDocument = backward === undefined ? (sentences: readonly (readonly string[])[]): TaggedSpan[][] => forward(recase(sentences)) : (original: readonly (readonly string[])[]): TaggedSpan[][] => {
-    const sentences = recase(original)
+  // Whether each sentence is a title-case headline is found once and read by truecasing and by worthReversing.
+  const recase = (sentences: readonly (readonly string[])[], titles: readonly boolean[]): readonly (readonly string[])[] =>
+    lowerWords === undefined ? sentences : sentences.map((t, i) => truecaseHeadline(t, lowerWords, titles[i]))
+  const tagDocument = backward === undefined ? (sentences: readonly (readonly string[])[]): TaggedSpan[][] => forward(lowerWords === undefined ? sentences : recase(sentences, sentences.map(titleOf))) : (original: readonly (readonly string[])[]): TaggedSpan[][] => {
+    // (without truecasing, worthReversing finds it itself, for the few sentences that reach its last check)
+    const titles = lowerWords === undefined ? [] : original.map(titleOf)
+    const sentences = recase(original, titles)
     const left = forward(sentences)
     // The right-to-left pass is only run over the sentences where it may change something (worthReversing). A
     // title-case headline keeps its left-to-right spans (of its truecased words): the passes disagree most there, and
@@ -273,7 +284,7 @@ export function createEntityTagger(model?: EntityTaggerModel): EntityTagger {
     // headlines 0.960 against 0.965 and the fresh ones 0.907 against 0.919).
     const out = left.slice()
     const picked: number[] = []
-    for (let i = 0; i < sentences.length; i++) if (worthReversing(original[i]!, left[i]!, quiet)) picked.push(i)
+    for (let i = 0; i < sentences.length; i++) if (worthReversing(original[i]!, left[i]!, quiet, titles[i])) picked.push(i)
     if (picked.length === 0) return out
     const n = picked.length
     const mirrored = new Array<string[]>(n)
