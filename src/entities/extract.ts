@@ -599,8 +599,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   const intoProduct = (c: { start: number; end: number }): boolean => productSpans.some((p) => p.start < c.end && p.end > c.start)
   if (products !== undefined) {
     // In text written all in lower case, a product name followed by a model number is found as written ("pixel 9 pro").
-    const lowerModel = (m: { start: number; end: number }): boolean => !writesCapitals && /\d/.test(tokens[m.end]?.text ?? '') && productEnd(tokens, m.end) > m.end
-    for (const m of matchLexicon(tokens, lowers, products, true).concat(writesCapitals ? [] : matchLexicon(tokens, lowers, products, false).filter(lowerModel)).filter((m, k, all) => all.findIndex((o) => o.start === m.start) === k)) {
+    const lowerModel = (_start: number, end: number): boolean => !writesCapitals && /\d/.test(tokens[end]?.text ?? '') && productEnd(tokens, end) > end
+    for (const m of matchLexicon(tokens, lowers, products, true, false, lowerModel)) {
       const end = productEnd(tokens, m.end, running)
       const title = end === m.end ? m.title : m.title + ' ' + wordsOf(tokens, m.end, end).join(' ')
       productSpans.push({ start: m.start, end })
@@ -897,19 +897,21 @@ function chooseAbout(entities: ReadonlyArray<{ entity_type: ContractEntityType; 
   return about
 }
 
-/**
- * Lexicon matches over the tokens, longest first, left to right, not overlapping each other; with `needsCapital`
- * the first token is capitalised or written as in the title, or (with `lowerPhrases`) the phrase has two tokens or more.
- */
 /** A lower-case letter followed by a capital ("iPhone", "MacBook", "OpenAI"). */
 const INNER_CAPITAL = /\p{Ll}\p{Lu}/u
 
+/**
+ * Lexicon matches over the tokens, longest first, left to right, not overlapping each other; with `needsCapital`
+ * the first token is capitalised or written as in the title, or the title has a capital inside, or (with
+ * `lowerPhrases`) the phrase has two tokens or more, or `allowLower` accepts the match [start, end).
+ */
 function matchLexicon(
   tokens: readonly Token[],
   lowers: readonly string[],
   lexicon: PhraseLexicon,
   needsCapital: boolean,
   lowerPhrases = false,
+  allowLower?: (start: number, end: number) => boolean,
 ): Array<{ start: number; end: number; title: string }> {
   const out: Array<{ start: number; end: number; title: string }> = []
   for (let i = 0; i < tokens.length; i++) {
@@ -931,7 +933,7 @@ function matchLexicon(
     const first = tokens[i]?.text ?? ''
     const written = found.title.slice(found.title.lastIndexOf('\t') + 1)
     // A name written with a capital inside ("iPhone", "PlayStation", "OpenAI") is no everyday word: found in any case.
-    if (needsCapital && !/^[A-Z]/.test(first) && !written.startsWith(first) && !(lowerPhrases && found.end - i >= 2) && !INNER_CAPITAL.test(written)) continue
+    if (needsCapital && !/^[A-Z]/.test(first) && !written.startsWith(first) && !(lowerPhrases && found.end - i >= 2) && !INNER_CAPITAL.test(written) && allowLower?.(i, found.end) !== true) continue
     out.push({ start: i, end: found.end, title: found.title })
     i = found.end - 1
   }
@@ -1007,9 +1009,8 @@ function splitPlaceLists(spans: readonly TaggedSpan[], words: readonly string[],
   let out: TaggedSpan[] | undefined
   spans.forEach((span, n) => {
     let cut = -1
-    if (span.end - span.start >= 3 && !known(span.start, span.end)) {
-      for (let k = span.start + 1; k < span.end - 1 && cut < 0; k++) if ((words[k] === 'and' || words[k] === '&') && known(span.start, k) && known(k + 1, span.end)) cut = k
-    }
+    for (let k = span.start + 1; k < span.end - 1 && cut < 0; k++) if ((words[k] === 'and' || words[k] === '&') && known(span.start, k) && known(k + 1, span.end)) cut = k
+    if (cut >= 0 && known(span.start, span.end)) cut = -1
     if (cut < 0) {
       out?.push(span)
       return
