@@ -196,6 +196,13 @@ const TIME_WORDS = new Set(['next', 'last', 'tomorrow', 'today', 'tonight', 'yes
 const PRONOUNS = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'it'])
 const FIRST_PERSON = new Set(['i', 'we'])
 const SKIP_BEFORE_CUE = new Set(['am', "'m", 'is', "'s", 'are', "'re", 'really', 'also', 'just', 'still', 'finally', 'now', 'so', 'seriously', 'definitely', 'totally', 'absolutely', 'probably', 'soon', 'all', 'both', 'has', 'have', "'ve", 'been'])
+/** Words of a cue that may stand between the subject and an action verb ("I'd like to request", "I'll be filing"). */
+const CUE_LEAD = /^(be|to|like|'d|would|will|'ll|going|gonna|wanna|want|wants|need|needs|have|am|'m|is|are|'re|definitely|also|now)$/
+/** The pronoun of a one-token contraction ("i'm", "we're", "she'll", and the tweet's "im", "ive"), or undefined. */
+function contractedPronoun(w: string): string | undefined {
+  const m = /^(i|we|you|he|she|they)['’](?:m|re|ve|d|ll|s)$/.exec(w) ?? /^(i)(?:m|ve)$/.exec(w)
+  return m === null ? undefined : m[1]
+}
 const OBJECT_DETS = new Set(['a', 'an', 'the', 'my', 'our', 'your', 'his', 'her', 'their', 'its', 'this', 'that', 'these', 'those', 'some', 'another', 'one', 'two', 'three', 'more', 'all'])
 
 /** Lower-cased words of a sentence (whitespace left out) with their tokens. */
@@ -382,8 +389,8 @@ function idioms(text: string, toks: Token[], lw: string[], out: Intention[]): vo
     while (j >= 0 && (CUE_ADVERBS.has(lw[j]!) || SKIP_BEFORE_CUE.has(lw[j]!))) j--
     if (j >= 0 && (lw[j] === 'i' || lw[j] === 'we')) return toks[j]!.text
     // a one-token contraction ("I'm asking for a refund", "we're", the tweet's "im")
-    const contracted = j >= 0 ? /^(i|we)(?:['’](?:m|re|ll|d|ve)|m)$/.exec(lw[j]!) : null
-    if (contracted !== null) return toks[j]!.text.slice(0, contracted[1]!.length)
+    const pronoun = j >= 0 ? contractedPronoun(lw[j]!) : undefined
+    if (pronoun === 'i' || pronoun === 'we') return toks[j]!.text.slice(0, pronoun.length)
     return j < 0 || toks[j]!.kind !== 'word' ? 'I' : ''
   }
   for (let i = 0; i < lw.length; i++) {
@@ -397,7 +404,7 @@ function idioms(text: string, toks: Token[], lw: string[], out: Intention[]): vo
       else continue
       // (a cue may stand before the verb: "I'd like to request a refund", "I'm going to ask for a refund")
       let st = i
-      while (st > 0 && /^(to|like|'d|would|want|wants|need|needs|going|gonna|wanna|have|will|'ll|am|'m|is|are)$/.test(lw[st - 1]!)) st--
+      while (st > 0 && CUE_LEAD.test(lw[st - 1]!)) st--
       const who = subject(st)
       if (who === '') continue
       const o = lw[i + 1] === 'for' ? i + 2 : i + 1
@@ -427,7 +434,7 @@ function idioms(text: string, toks: Token[], lw: string[], out: Intention[]): vo
       const cue = ing ? /^(be|'m|am|are|'re)$/.test(lw[i - 1] ?? '') : /^(to|will|'ll|gonna|wanna)$/.test(lw[i - 1] ?? '')
       if (c > 0 && cue && !negatedBefore(i)) {
         let st = i - 1
-        while (st > 0 && /^(be|'ll|will|going|to|'m|am|are|'re|gonna|wanna|want|need|have|definitely|also|now)$/.test(lw[st - 1]!)) st--
+        while (st > 0 && CUE_LEAD.test(lw[st - 1]!)) st--
         const who = subject(st)
         if (who !== '') {
           // (whom it is made to, as "complain to the airline" reads, else what it is about)
@@ -524,12 +531,12 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         // A support request is the writer's ("Dear team, please cancel my plan").
         if (REQUEST_WORDS.has(cue[0]!)) j = -1
         // "I'm", "we're", and the apostrophe-less "im", "ive" of tweets.
-        const contracted = j >= 0 ? (/^(i|we|you|he|she|they)['’](m|re|ve|d|ll|s)$/.exec(lw[j]!) ?? /^(i)(m|ve)$/.exec(lw[j]!)) : null
+        const contracted = j >= 0 ? contractedPronoun(lw[j]!) : undefined
         if (j >= 0 && PRONOUNS.has(lw[j]!)) {
           who = toks[j]!.text
           subjStart = j
-        } else if (contracted !== null) {
-          who = toks[j]!.text.slice(0, contracted[1]!.length)
+        } else if (contracted !== undefined) {
+          who = toks[j]!.text.slice(0, contracted.length)
           subjStart = j
         } else if (j >= 0 && (toks[j]!.pos === 'PROPN' || toks[j]!.pos === 'NOUN')) {
           let a = j
