@@ -274,7 +274,9 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
   const role2 = (x: number): boolean => ROLE_WORDS.has(lw[x] ?? '') || (toks[x]?.pos === 'ADJ' && /^\p{Ll}+$/u.test(toks[x]!.text) && isName(x + 1))
   /** The speaker run starting at k going right (names, "Mr."), or a pronoun. */
   const speakerRight = (k: number): SpeakerSpan | undefined => {
-    if (PERSON_PRONOUNS.has(lw[k] ?? '') || orgAnaphorAt(k) > k) return { from: k, to: Math.max(k + 1, orgAnaphorAt(k)) }
+    if (PERSON_PRONOUNS.has(lw[k] ?? '')) return { from: k, to: k + 1 }
+    const anaphor = orgAnaphorAt(k)
+    if (anaphor > k) return { from: k, to: anaphor }
     // A role noun or two before the name ("said passenger Anna Novak", "said Mayor Eric Adams").
     let b = k
     // A determiner may open the role ("the singer Adele", "according to the World Health Organization"), and a
@@ -673,10 +675,10 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     // next sentence is Y's own).
     let k = firstAtOrAfter(q.close + 1)
     while (k < toks.length && toks[k]!.kind === 'punctuation' && k < to + 3 && !OPEN.has(toks[k]!.text) && lw[k] !== '.') k++
+    // (the attribution of such a quotation, if any, stands before it: looked for below)
     const closedSentence = /\.\s*$/.test(doc.text.slice(q.start, q.end)) && /^\p{Lu}/u.test(toks[k]?.text ?? '') && !SPEECH.has(lw[k] ?? '')
-    if (closedSentence) {
-      // the attribution, if any, stands before the quotation
-    } else if (SPEECH.has(lw[k] ?? '')) sp = speakerRight(k + 1) ?? spokesAt(k + 1)?.span
+    if (closedSentence) sp = undefined
+    else if (SPEECH.has(lw[k] ?? '')) sp = speakerRight(k + 1) ?? spokesAt(k + 1)?.span
     else if (lw[k] === 'according' && lw[k + 1] === 'to') sp = sourceAt(k + 2)
     else if (spokesAt(k) !== undefined || appositionAt(k) !== undefined) {
       // `"…," a spokesperson for Shell said` (the organisation), `"…," the defendant, Liam Carter, told the jury` (the Person).
