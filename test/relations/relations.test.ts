@@ -81,6 +81,16 @@ describe('relations: the trained classifier', () => {
     expect(encodeRelationModel(decodeRelationModel(text2))).toBe(text2)
     expect(predictRelations({ ...model, labelBias: { Work_For: 50 } }, data[0]!, triggers).map((p) => p.label)).toEqual(['Work_For'])
     expect(predictRelations(model, data[0]!, triggers)).toEqual([])
+    // Several runs average their weights into one model of the same form, the same bytes each time; the run count is recorded.
+    const five = encodeRelationModel(trainRelationModel(data, triggers, { epochs: 3, runs: 5 }))
+    expect(encodeRelationModel(trainRelationModel(data, triggers, { epochs: 3, runs: 5 }))).toBe(five)
+    expect(decodeRelationModel(five).trained['runs']).toBe(5)
+    expect(decodeRelationModel(a).trained['runs']).toBeUndefined()
+    // A semicolon between two mentions parts two clauses: the pair is not scored, whatever the weights say.
+    const semi = readConll04(['#doc 3', "0\tJohn\tB-Peop\t['N']\t[0]", "1\tSmith\tI-Peop\t['N']\t[1]", "2\tspoke\tO\t['N']\t[2]", "3\t;\tO\t['N']\t[3]", "4\tIBM\tB-Org\t['N']\t[4]"].join('\n'))
+    const favoured = { ...decodeRelationModel(a), labelBias: { Work_For: 50 } }
+    expect(predictRelations(favoured, { ...semi[0]!, words: semi[0]!.words.map((w) => (w === ';' ? ',' : w)) }, triggers).map((p) => p.label)).toEqual(['Work_For'])
+    expect(predictRelations(favoured, semi[0]!, triggers)).toEqual([])
   })
 })
 
