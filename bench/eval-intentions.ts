@@ -35,7 +35,8 @@ const files: [string, string][] =
           ['intentions-fresh6.json', 'fresh6 (written after the fresh3/fresh4 rule changes, before measuring)'],
           ['intentions-fresh8.json', 'fresh8 (written blind by a helper that had read neither the analyzers nor the other sets, before measuring; first figures in its commit; no longer blind: the rules were revised on it)'],
           ['intentions-fresh9.json', 'fresh9 (written blind by a helper that had read neither the analyzers nor the other sets; measured once at 21:29 UTC, in the commit that lists it; no longer blind: the rules were revised on it)'],
-          ['intentions-fresh10.json', 'fresh10 (written blind on 2026-11-27 by a helper that had read neither the analyzers nor the other sets; first figures in its commit)'],
+          ['intentions-fresh10.json', 'fresh10 (written blind on 2026-11-27 by a helper that had read neither the analyzers nor the other sets; first figures in its commit; no longer blind: the rules were revised on it)'],
+          ['intentions-fresh11.json', 'fresh11 (written blind on 2026-11-27 by a helper that had read neither the analyzers nor the other sets; first figures in its commit)'],
         ] as const
       )
         .map(([f, label]): [string, string] => [resolve(repo, 'test/fixtures', f), label])
