@@ -422,6 +422,10 @@ describe('opinions', () => {
     expect(withEntities('According to Sarah Chen, the merger makes little sense.', sc)).toEqual(['Sarah Chen|the merger makes little sense'])
     const mk = [['Arsenal', 'Company', 'Arsenal'], ['Mikel Arteta', 'Person', 'Mikel Arteta']] as [string, string, string][]
     expect(withEntities('Arsenal manager Mikel Arteta was frustrated after the draw: "We have to be more clinical."', mk)).toEqual(['Mikel Arteta|We have to be more clinical'])
+    // (or a possessive or determiner and a role before the Person; the speaker is not the one of the quotation before)
+    const ok = [['Olena Kovalenko', 'Person', 'Olena Kovalenko'], ['Dmytro Shevchenko', 'Person', 'Dmytro Shevchenko']] as [string, string, string][]
+    expect(withEntities('"Prices will rise," warned Olena Kovalenko. Her colleague Dmytro Shevchenko disagreed: "I see no evidence of that."', ok)).toEqual(['Olena Kovalenko|Prices will rise', 'Dmytro Shevchenko|I see no evidence of that'])
+    expect(withEntities('Her colleague was blunt: "I see no evidence of that."', ok)).toEqual([])
     const mm = [['Mariana Mazzucato', 'Person', 'Mariana Mazzucato']] as [string, string, string][]
     expect(withEntities('As the economist Mariana Mazzucato has argued, governments do not merely fix markets.', mm)).toEqual(['Mariana Mazzucato|governments do not merely fix markets'])
     const jk = [['Jamie Okafor', 'Person', 'Jamie Okafor']] as [string, string, string][]

@@ -725,9 +725,17 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
         else {
           let st = b
           while (st > 0 && st > b - 9 && toks[st - 1]!.sentence === toks[b]!.sentence) st--
-          // (or an organisation and a role before the Person: `Arsenal manager Mikel Arteta was frustrated after the draw: "…"`)
-          const run = (isPersonAt(st) || isName(st)) && (st === 0 || toks[st - 1]!.sentence !== toks[st]!.sentence) ? speakerRight(st) : undefined
-          if (run !== undefined && isPersonAt(run.from) && (run.from === st || !isPersonAt(st)) && run.to <= b && b - run.to < 7 && (toks[run.to]!.pos === 'VERB' || toks[run.to]!.pos === 'AUX') && toks.slice(run.to, b + 1).every((t) => t.kind !== 'punctuation')) sp = run
+          // (or an organisation and a role before the Person: `Arsenal manager Mikel Arteta was frustrated after the draw: "…"`;
+          // or a possessive or determiner and a role: `Her colleague Dmytro Shevchenko disagreed: "…"`)
+          const opens = st === 0 || toks[st - 1]!.sentence !== toks[st]!.sentence
+          let p = st
+          if (opens && !isName(st) && /^(DET|PRON)$/.test(toks[st]!.pos)) {
+            p++
+            while (p < st + 6 && p < b && !isPersonAt(p) && (/^(NOUN|ADJ)$/.test(toks[p]!.pos) || /^['’]s$/.test(lw[p]!))) p++
+            if (!isPersonAt(p)) p = st
+          }
+          const run = (isPersonAt(p) || isName(p)) && opens ? speakerRight(p) : undefined
+          if (run !== undefined && isPersonAt(run.from) && (run.from === p || !isPersonAt(p)) && run.to <= b && b - run.to < 7 && (toks[run.to]!.pos === 'VERB' || toks[run.to]!.pos === 'AUX') && toks.slice(run.to, b + 1).every((t) => t.kind !== 'punctuation')) sp = run
         }
       }
     }
