@@ -195,6 +195,14 @@ describe('intentions', () => {
     expect(found("We're selling the flat and buying a house in Leeds.")).toEqual(['sell|We|the flat', 'buy|We|a house'])
     expect(found("We're selling the flat and moving abroad.")).toEqual(['sell|We|the flat'])
   })
+  it('should read "start" a class, a course or a trial as signing up, and "heading to" as a cue', () => {
+    expect(found("Can't wait to start my new yoga class on Monday")).toEqual(['start|I|my new yoga class'])
+    expect(found('I will start a free trial.')).toEqual(['start|I|a free trial'])
+    expect(found('I want to start a new job.')).toEqual([])
+    expect(found('We will start the meeting at noon.')).toEqual([])
+    expect(found("We're heading to visit Kyoto in the fall, so excited!!")).toEqual(['visit|We|Kyoto'])
+    expect(found("We're heading to Kyoto in the fall.")).toEqual(['visit|We|Kyoto'])
+  })
 
   it('should read an "of" phrase of a common noun, names joined by "and" or a possessive, a gerund modifier, "moving away from" and filing a complaint', () => {
     expect(found("We'd like to purchase 200 licences of your analytics platform before the end of Q3.")).toEqual(['buy|We|200 licences of your analytics platform'])

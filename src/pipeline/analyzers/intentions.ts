@@ -8,16 +8,17 @@ import { isEnglish } from './relations.ts'
  *
  * Design. An intention is an intent cue followed by an action verb of one of the types, then its object:
  * - cues: "want(s) to", "would like to", "'d like to", "going to", "gonna", "plan(ning) to", "intend to",
- *   "decided to", "hope to", "need to", "about to", "ready to", "looking to", "saving up to", "trying to",
+ *   "decided to", "hope to", "need to", "about to", "ready to", "looking to", "heading to", "saving up to", "trying to",
  *   "aiming to", "eager to", "wish to", "have to", "meaning to", "time to" (opening a sentence), "plan on" + -ing,
  *   "will", "'ll", "'d", "can't wait to", "please" (opening a support request, quit only: "Please cancel my plan"),
  *   "thinking of/about" + -ing, "considering" + -ing, "looking forward to" + -ing; and, for recommend and complain,
  *   the present tense itself with a first-person subject ("I recommend", "we highly recommend");
- * - action verbs by type: buy (buy, purchase, order, pre-order, book), sell (sell), quit (cancel, quit, leave,
+ * - action verbs by type: buy (buy, purchase, order, pre-order, book; not a company's "acquire", which the
+ *   relations report once done), sell (sell), quit (cancel, quit, leave,
  *   switch, unsubscribe from, opt out of, terminate, ditch, close, drop), recommend (recommend), complain
  *   (complain, return, send back), learn (learn, study), visit (visit, go to, travel to, fly to, head to,
  *   come back to, return to, stay at), hire (hire, recruit, employ), start (subscribe, sign up, join, register,
- *   enroll, start using, open); synonyms with conditions: "get" and "pick up" (buy) and "suggest" (recommend)
+ *   enroll, start using, start a class, course, membership or trial, open); synonyms with conditions: "get" and "pick up" (buy) and "suggest" (recommend)
  *   and "report X to Y" (complain) only with the writer as subject, "get" not with a refund, a state ("get
  *   married") or two objects; "take" a class, course or lessons (learn); "looking for" / "seeking" any one of a
  *   role (hire: "We're looking for a senior backend engineer", "is looking for two warehouse supervisors"; not "the
@@ -92,6 +93,8 @@ const ROLE_HEADS = new Set([
 ])
 /** Objects of "delete"/"uninstall" that are a service left ("delete my account"); otherwise a name ("deleting Evernote"). */
 const QUIT_OBJECTS = new Set(['account', 'accounts', 'app', 'apps', 'profile', 'membership', 'subscription', 'page'])
+/** What one starts as one subscribes or signs up ("start my new yoga class", "start a free trial"). */
+const START_OBJECTS = new Set(['class', 'course', 'lesson', 'membership', 'subscription', 'trial', 'program', 'programme', 'bootcamp', 'apprenticeship'])
 /** Verbs that state an intention only with the writer (I, we) as subject: third-person "going to get" is rarely a purchase. */
 const FIRST_PERSON_VERBS = new Set(['get', 'pick', 'report', 'suggest'])
 /** Words that open a support request ("Please cancel my plan", "pls cancel my order"). */
@@ -154,7 +157,7 @@ const CUES: readonly (readonly string[])[] = [
   ['please', 'V'], ['pls', 'V'], ['plz', 'V'], ['kindly', 'V'], ['want', 'ta', 'V'],
   // An obligation the writer takes on: "I'm going to have to return it", "we'll have to cancel".
   ['going', 'to', 'have', 'to', 'V'], ['gonna', 'have', 'to', 'V'], ['will', 'have', 'to', 'V'], ["'ll", 'have', 'to', 'V'], ['wan', 'na', 'V'], ['gon', 'na', 'V'], ['decided', 'to', 'V'], ['have', 'decided', 'to', 'V'], ['hope', 'to', 'V'], ['hopes', 'to', 'V'],
-  ['need', 'to', 'V'], ['needs', 'to', 'V'], ['about', 'to', 'V'], ['ready', 'to', 'V'], ['looking', 'to', 'V'],
+  ['need', 'to', 'V'], ['needs', 'to', 'V'], ['about', 'to', 'V'], ['ready', 'to', 'V'], ['looking', 'to', 'V'], ['heading', 'to', 'V'],
   // A support email: "I am writing to complain about ...", "I'm writing to cancel my plan".
   ['writing', 'to', 'V'],
   ['will', 'be', 'ING'], ["'ll", 'be', 'ING'], ['will', 'definitely', 'be', 'ING'],
@@ -256,9 +259,16 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
       break
     }
   }
-  if (NEEDS_PARTICLE.has(verb) && particle === '') return undefined
+  // "start using X", or "start" a class, a course, a membership or a trial ("Can't wait to start my new yoga class").
+  let startsSubscription = false
+  if (verb === 'start' && particle === '') {
+    let t = o
+    while (t < toks.length && t < o + 6 && /^(DET|PRON|ADJ|NOUN|NUM|PROPN)$/.test(toks[t]!.pos)) t++
+    startsSubscription = t > o && toks[t - 1]!.pos === 'NOUN' && START_OBJECTS.has(toks[t - 1]!.lemma)
+  }
+  if (NEEDS_PARTICLE.has(verb) && particle === '' && !startsSubscription) return undefined
   if (verb === 'sign' && !particle.startsWith('up')) return undefined
-  if (verb === 'start' && particle !== 'using') return undefined
+  if (verb === 'start' && particle !== 'using' && !startsSubscription) return undefined
   if (verb === 'come' && particle === '') return undefined
   if (verb === 'learn' && particle === 'how to') type = 'learn'
   // "switch our team to Slack": what the writer switches to, as "switch to Slack".
