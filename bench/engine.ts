@@ -37,22 +37,26 @@ const compromise = require('compromise') as (text: string) => unknown
 const dir = dataDir()
 const sets = benchSets(dir)
 const rounds = Math.max(1, Number(process.env['BENCH_ROUNDS'] ?? 1))
-const WARM = 200
+// Warm-up per system and set, in tokens (the set repeated as needed): V8 takes thousands of texts to settle our
+// largest functions (see WORKER_WARM below), and with 200 texts the tweets row measured that phase (481 docs/s
+// against ~2,500 once settled). Each system gets the same budget.
+const WARM_TOKENS = Number(process.env['BENCH_WARM_TOKENS'] ?? 60_000)
 
 const nlp = winkNLP(model, ['sbd', 'negation', 'pos', 'ner'])
 const tokensOf = new Map(sets.map((s) => [s.name, s.texts.reduce((n, t) => n + nlp.readDoc(t).tokens().length(), 0)]))
 
 /**
- * CPU seconds of this process (user + system) per pass over `texts`, `rounds` passes after a warm-up pass over
- * the first WARM texts. CPU time, not wall time: on a shared machine the wall clock counts the time other
+ * CPU seconds of this process (user + system) per pass over `texts`, `rounds` passes after a warm-up over
+ * WARM_TOKENS tokens' worth of its texts (`tokens` is the set's total). CPU time, not wall time: on a shared machine the wall clock counts the time other
  * processes held the cores, and one-thread rates would move with the load; rates are docs per CPU-second.
  */
-async function time(texts: readonly string[], f: (t: string) => unknown): Promise<number> {
+async function time(texts: readonly string[], tokens: number, f: (t: string) => unknown): Promise<number> {
   const call = async (t: string): Promise<void> => {
     const r = f(t)
     if (r instanceof Promise) await r
   }
-  for (const t of texts.slice(0, WARM)) await call(t)
+  const warm = Math.ceil(WARM_TOKENS / Math.max(1, tokens / Math.max(1, texts.length)))
+  for (let i = 0; i < warm; i++) await call(texts[i % texts.length]!)
   // A small set (news: 10 texts) is passed over until at least 300 texts were timed.
   const passes = Math.max(rounds, Math.ceil(300 / Math.max(1, texts.length)))
   const c0 = process.cpuUsage()
@@ -73,12 +77,12 @@ const systems: Array<{ key: string; label: string; run: (t: string) => unknown }
   { key: 'compromise', label: 'compromise nlp(text)', run: (t) => compromise(t) },
 ]
 const seconds = new Map<string, number>()
-for (const s of sets) for (const sys of systems) seconds.set(`${sys.key}.${s.name}`, await time(s.texts, sys.run))
+for (const s of sets) for (const sys of systems) seconds.set(`${sys.key}.${s.name}`, await time(s.texts, tokensOf.get(s.name)!, sys.run))
 await defaults.close()
 await everything.close()
 
 console.log(`data: ${dir}/samples; ${sets.map((s) => `${s.name} ${s.texts.length} texts, ${tokensOf.get(s.name)} tokens`).join('; ')}`)
-console.log(`one thread; rates per CPU-second of this process (user + system); ${rounds} timed round(s) (at least 300 texts per set) after a warm-up of ${WARM} texts; node ${process.version}, ${process.arch}\n`)
+console.log(`one thread; rates per CPU-second of this process (user + system); ${rounds} timed round(s) (at least 300 texts per set) after a warm-up of ${WARM_TOKENS} tokens per system and set (the set repeated); node ${process.version}, ${process.arch}\n`)
 console.log(`| system | ${sets.map((s) => `${s.name} docs/s | ${s.name} tokens/s`).join(' | ')} | ratio to readDoc (${sets.map((s) => s.name).join(', ')}) |`)
 console.log(`| --- | ${sets.map(() => '---: | ---:').join(' | ')} | ---: |`)
 for (const sys of systems) {
@@ -110,7 +114,7 @@ const stored: StoredConfiguration = {
   revision: 1,
 }
 const subscription = buildSubscription(undefined, 'bench')
-for (const t of texts.slice(0, WARM)) core.analyzeDocument(t, { id: 'b' }, stored, subscription, 'bench')
+for (const t of texts.slice(0, 200)) core.analyzeDocument(t, { id: 'b' }, stored, subscription, 'bench')
 timings.clear()
 const s0 = performance.now()
 const c0 = process.cpuUsage()
@@ -143,7 +147,11 @@ record('steps.total.cpu_ms_per_1000_docs', (cpuMs / texts.length) * 1000, 'ms', 
 // ratio reads ~1x times the CPU efficiency, and only the CPU figures say what N cores of one's own would give.
 type ManyEngine = ReturnType<typeof createEngine> & { analyzeMany?: (texts: readonly string[]) => Promise<unknown[]> }
 const cores = availableParallelism()
-const WORKER_WARM = 1000
+// V8 keeps re-optimising the largest functions (extractEntities, the scorer) for about 10,000 texts: each deopt on a
+// new object or string shape recompiles them on helper threads (~200 ms of CPU each for extractEntities), which on 2
+// cores compete with the analysing threads. With 1,000 texts per thread the pool was timed in that phase (CPU per
+// document 2.4x the warm single thread's); 8,000 come close to what this thread has analysed before this section.
+const WORKER_WARM = Number(process.env['BENCH_WORKER_WARM'] ?? 8000)
 const WORKER_TIMED = 1000
 const WORKER_ROUNDS = Math.max(2, rounds)
 const probe = (() => {
@@ -190,6 +198,11 @@ if (probe === undefined || typeof probe.analyzeMany !== 'function') {
   console.log(`  wall: 0 workers ${one.rate.toFixed(0)} docs/s, ${cores} workers ${n.rate.toFixed(0)} docs/s: ${(n.rate / one.rate).toFixed(2)}x (needs ${cores} idle cores)`)
   console.log(`  CPU per document (every thread of the process): 0 workers ${one.cpuMs.toFixed(3)} ms, ${cores} workers ${n.cpuMs.toFixed(3)} ms`)
   console.log(`  ${cores} x CPU(0) / CPU(${cores}) = ${estimate.toFixed(2)}x on ${cores} cores of its own (target >= 1.7x on 2 cores)`)
+  // What one thread already uses: V8's garbage collector and compiler run on helper threads beside the analysing
+  // thread, so "0 workers" keeps more than one core busy, and N threads can gain at most N / that over it.
+  const busy = (one.cpuMs / 1000) * one.rate
+  console.log(`  cores busy with 0 workers (CPU per document x docs/s): ${busy.toFixed(2)}; the most ${cores} threads can gain over it: ${(cores / busy).toFixed(2)}x`)
+  record('workers.one_thread.cores_busy', busy, 'cores', false)
   record('workers.one_thread.docs_per_s', one.rate, 'docs/s', true)
   record('workers.n_workers.docs_per_s', n.rate, 'docs/s', true)
   record('workers.speedup', n.rate / one.rate, 'x', true)
