@@ -131,13 +131,15 @@ async function gapsDuring(work: () => Promise<unknown>): Promise<{ maxGap: numbe
 
 /**
  * Other work interleaves: no gap longer than a tenth of the run (150 texts; a run that does not yield has one gap
- * as long as itself), and timers fire throughout. Relative, not absolute, bounds: a loaded CI machine slows every
+ * as long as itself), and timers fire throughout (at least once per 40 ms on average). Relative, not absolute, bounds: a loaded CI machine slows every
  * text alike. The absolute figures (tens of ms per gap on an idle machine) are printed for the record.
  */
 function expectInterleaved(name: string, g: { maxGap: number; ticks: number; total: number }): void {
   console.log(`${name}: longest gap ${g.maxGap.toFixed(0)} ms of ${g.total.toFixed(0)} ms, ${g.ticks} timer ticks`)
   expect(g.maxGap).toBeLessThan(g.total / 10)
-  expect(g.ticks).toBeGreaterThan(30)
+  // At least one tick per 40 ms of the run on average (slices are 10 ms; a run that never yields has one or two
+  // ticks in all). Relative too: a warm, fast run of 300 ms had 29 ticks, under the absolute 30 once asked here.
+  expect(g.ticks).toBeGreaterThan(Math.max(5, g.total / 40))
 }
 
 describe('analysis off the event loop (workers: 0): other work interleaves with a big collection', () => {
