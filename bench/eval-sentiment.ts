@@ -2,7 +2,7 @@
  * Sentiment evaluation: our document score, model_sentiment, VADER (vader-sentiment, compound) and the
  * `sentiment` package (AFINN, comparative), all in this process and run.
  *
- *   npx tsx bench/eval-sentiment.ts [dataDir] [--folds k]    (default ../shared/data; npm run eval:sentiment)
+ *   npx tsx bench/eval-sentiment.ts [dataDir] [--folds k] [--held-out DIR]    (default ../shared/data; npm run eval:sentiment)
  *
  * VADER ground truth (tweets, movie review snippets): Pearson r against the mean human rating and
  * 3-class F1. Human classes: the mean rating (-4..+4) divided by 4 onto -1..+1, then the same rule as
@@ -19,12 +19,19 @@
  * (the one with a real neutral class; class-balanced): it joins the cross-validation above, and its out-of-fold
  * predictions give macro recall and accuracy over negative / neutral / positive for our document score, lexicon
  * score, model_sentiment, VADER and AFINN. The TweetEval test split is never read (it is the held-out judge).
+ *
+ * `--held-out DIR`: the other two corpora of the VADER paper, never trained on, from DIR (the `hutto_ICWSM_2014/`
+ * folder of github.com/cjhutto/vaderSentiment `additional_resources/hutto_ICWSM_2014.tar.gz`, MIT):
+ * `amazonReviewSnippets_GroundTruth.txt` (3,708 sentences of product reviews) and `nytEditorialSnippets_GroundTruth.txt`
+ * (5,190 sentences of New York Times opinion pieces), same format. Our systems use the committed model, as the engine
+ * does; r and 3-class F1 as above, beside VADER and AFINN in this run and VADER's figures in the paper.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
 import { createSentimentScorer } from '../src/sentiment/scorer.ts'
+import { parseGroundTruth } from '../src/sentiment/corpus.ts'
 import { createSentimentModel, loadSentimentModel, type SentimentModel } from '../src/sentiment/model.ts'
 import { trainSentimentModel } from '../src/sentiment/train.ts'
 import { cls, f1Scores, pearson, createSafeAnnotate, readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit, SEMEVAL, TWEETEVAL, type RatedDoc } from './sentiment-data.ts'
@@ -39,15 +46,24 @@ const repo = fileURLToPath(new URL('..', import.meta.url))
 const args = process.argv.slice(2)
 const foldsAt = args.indexOf('--folds')
 const semAt = args.indexOf('--semeval')
+const heldAt = args.indexOf('--held-out')
+const heldOutDir = heldAt >= 0 ? args[heldAt + 1] : undefined
 const K = foldsAt >= 0 ? Number(args[foldsAt + 1]) : 5
-const positional = args.filter((a, i) => !a.startsWith('--') && (foldsAt < 0 || i !== foldsAt + 1) && (semAt < 0 || i !== semAt + 1))
+const positional = args.filter((a, i) => !a.startsWith('--') && (foldsAt < 0 || i !== foldsAt + 1) && (semAt < 0 || i !== semAt + 1) && (heldAt < 0 || i !== heldAt + 1))
 const dir = sentimentDirOrExit(positional[0])
 const semEval = semEvalDirFromArgs(args, positional[0] ?? fileURLToPath(new URL('../../shared/data', import.meta.url)))
 
 const PUBLISHED: Record<string, { r: number; f1: number }> = {
   tweets: { r: 0.881, f1: 0.96 },
   'movie reviews': { r: 0.451, f1: 0.61 },
+  'Amazon reviews': { r: 0.565, f1: 0.63 },
+  'NYT editorials': { r: 0.492, f1: 0.55 },
 }
+/** The VADER paper's corpora that no model of ours trains on (`--held-out DIR`). */
+const HELD_OUT_CORPORA = [
+  { name: 'Amazon reviews', file: 'amazonReviewSnippets_GroundTruth.txt' },
+  { name: 'NYT editorials', file: 'nytEditorialSnippets_GroundTruth.txt' },
+] as const
 
 const t0 = performance.now()
 const vaderScore = (t: string): number => vader.SentimentIntensityAnalyzer.polarity_scores(t).compound
@@ -124,6 +140,44 @@ for (const c of corpora) {
     lines.push(
       `${`${c} (${idx.length})`.padEnd(22)} ${s.padEnd(26)} ${pearson(scores, human).toFixed(3).padStart(6)} ${f1.weighted.toFixed(3).padStart(6)} ${f1.macro.toFixed(3).padStart(6)}   predicted ${predicted} (human ${goldCounts})${paper}`,
     )
+  }
+}
+
+// The VADER paper's other two corpora, never trained on: the committed model, as the engine scores.
+if (heldOutDir !== undefined) {
+  const scorer = createSentimentScorer({ model: loadSentimentModel() })
+  lines.push('')
+  lines.push(`Held out (${heldOutDir}): never trained on; ours with the committed model. Same classes and measures as above.`)
+  lines.push(`${'corpus'.padEnd(22)} ${'system'.padEnd(26)} ${'r'.padStart(6)} ${'F1w'.padStart(6)} ${'F1m'.padStart(6)}   VADER paper r / F1`)
+  for (const c of HELD_OUT_CORPORA) {
+    const path = join(heldOutDir, c.file)
+    if (!existsSync(path)) {
+      lines.push(`${c.name}: no ${path}`)
+      continue
+    }
+    const items = parseGroundTruth(readFileSync(path, 'utf8'), path)
+    const human = items.map((it) => it.mean / 4)
+    const gold = human.map(cls)
+    const scored = items.map((it) => {
+      const r = scorer.score(annotateSafe(it.text))
+      const ms = r.model_sentiment
+      return { doc: r.sentiment_score, lexicon: r.lexicon_score, model: ms === undefined ? 0 : ms.positive_score - ms.negative_score, modelClass: ms?.sentiment_polarity === 'positive' ? 2 : ms?.sentiment_polarity === 'negative' ? 0 : 1 }
+    })
+    const rows: Array<[string, number[], number[]]> = [
+      ['ours (document score)', scored.map((x) => x.doc), scored.map((x) => cls(x.doc))],
+      ['ours lexicon only', scored.map((x) => x.lexicon), scored.map((x) => cls(x.lexicon))],
+      ['model_sentiment', scored.map((x) => x.model), scored.map((x) => x.modelClass)],
+      ['VADER (vader-sentiment)', items.map((it) => vaderScore(it.text)), items.map((it) => cls(vaderScore(it.text)))],
+      ['sentiment (AFINN)', items.map((it) => afinnScore(it.text)), items.map((it) => cls(afinnScore(it.text)))],
+    ]
+    const pub = PUBLISHED[c.name]!
+    for (const [name, scores, pred] of rows) {
+      const f1 = f1Scores(pred, gold)
+      const paper = name.startsWith('VADER') ? `   ${pub.r.toFixed(3)} / ${pub.f1.toFixed(2)}` : ''
+      const predicted = [0, 1, 2].map((k) => pred.filter((p) => p === k).length).join('/')
+      const goldCounts = [0, 1, 2].map((k) => gold.filter((g) => g === k).length).join('/')
+      lines.push(`${`${c.name} (${items.length})`.padEnd(22)} ${name.padEnd(26)} ${pearson(scores, human).toFixed(3).padStart(6)} ${f1.weighted.toFixed(3).padStart(6)} ${f1.macro.toFixed(3).padStart(6)}   predicted ${predicted} (human ${goldCounts})${paper}`)
+    }
   }
 }
 
