@@ -8,7 +8,8 @@
  * - place within place: "Austin, Texas" (two places with only a comma between);
  * - acquisition: "X acquired / bought / will acquire Y" (Company, Company);
  * - founding: "X founded / co-founded Y", "Y, founded by X" (Person, Company);
- * - organisation location: "X, based in Y", "X, headquartered in Y", "a Y-based X" (Company, Place).
+ * - organisation location: "X, based in Y", "X, headquartered in Y", "a Y-based X" (Company, Place);
+ * - residence: "X lives in Y", also across one apposition: "X, Apple's chief executive, lives in Y" (Person, Place).
  *
  * A rule and the classifier agreeing on a pair give one relation (the rule's `extra`, the higher confidence).
  * Relation types on the wire: Work_For -> "Employment", Live_In -> "Residence", Located_In -> "Location",
@@ -62,6 +63,8 @@ const RULE_CONFIDENCE = 0.9
 const ACQUIRE = new Set(['acquired', 'acquires', 'acquire', 'bought', 'buys', 'buy', 'purchased', 'purchases', 'purchase'])
 const FOUND = new Set(['founded', 'co-founded', 'cofounded', 'founds', 'found', 'co-founds', 'established', 'started'])
 const BASED = new Set(['based', 'headquartered'])
+/** Verbs of residence before "in" ("lives in", "resides in"). */
+const RESIDE = new Set(['lives', 'lived', 'living', 'resides', 'resided', 'residing'])
 /** Words that report speech: never the words that relate two entities (`extra`). */
 const SPEECH = new Set(['said', 'says', 'say', 'saying', 'told', 'tells', 'tell', 'added', 'adds', 'asked', 'stated', 'noted', 'according', 'quoted'])
 /** A word of punctuation or symbols only (commas, quotes, dashes). */
@@ -238,6 +241,17 @@ export function findRelations(
           const v = btw.find((w) => ACQUIRE.has(w))
           if (v !== undefined && !btw.includes('by') && !btw.some((w) => w === 'not' || w === "n't" || w === 'never')) {
             addRule('Acquisition', L, R, text(tokenIdx[L.end]!, tokenIdx[R.start - 1]! + 1))
+          }
+        }
+        if (L.type === 'Peop' && R.type === 'Loc') {
+          // "Tim Cook, Apple's chief executive, lives in Palo Alto": the residence verb right before the place, and
+          // between the person and the verb nothing or one apposition between commas, without a verb of its own.
+          const v = btw.length - 2
+          if (v >= 0 && RESIDE.has(btw[v]!) && btw[v + 1] === 'in') {
+            const before = btw.slice(0, v)
+            const apposition = before.length >= 3 && before[0] === ',' && before[before.length - 1] === ',' && before.length <= 10 &&
+              before.slice(1, -1).every((w, k) => w !== ',' && w !== ';' && !/^(VERB|AUX)$/.test(view.tags[L.end + 1 + k] ?? ''))
+            if (before.length === 0 || apposition) addRule('Live_In', L, R, text(tokenIdx[L.end + v]!, tokenIdx[L.end + v + 1]! + 1))
           }
         }
         if (L.type === 'Org' && R.type === 'Loc') {

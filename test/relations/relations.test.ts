@@ -52,6 +52,11 @@ describe('relations: hand rules', () => {
     expect(summary('Microsoft acquired LinkedIn in 2016.')).toContain('Acquisition(Microsoft, LinkedIn) [acquired]')
     expect(summary('Steve Jobs founded Apple in a garage.').some((s) => s.startsWith('Founder(Steve Jobs, Apple)'))).toBe(true)
   })
+  it('should find a residence across one apposition between the person and "lives in"', () => {
+    const found = summary("Tim Cook, Apple's chief executive, lives in Palo Alto.")
+    expect(found).toContain('Residence(Tim Cook, Palo Alto) [lives in]')
+    expect(found.some((s) => s.startsWith('Employment(Tim Cook, Apple)'))).toBe(true)
+  })
   it('should find an organisation based in a place', () => {
     expect(summary('Spotify, based in Stockholm, raised prices.').some((s) => s.startsWith('Based In(Spotify, Stockholm)'))).toBe(true)
   })
