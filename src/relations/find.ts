@@ -63,6 +63,14 @@ const RULE_CONFIDENCE = 0.9
 const ACQUIRE = new Set(['acquired', 'acquires', 'acquire', 'bought', 'buys', 'buy', 'purchased', 'purchases', 'purchase'])
 const FOUND = new Set(['founded', 'co-founded', 'cofounded', 'founds', 'found', 'co-founds', 'established', 'started'])
 const BASED = new Set(['based', 'headquartered'])
+/** The trigger classes (lexicons/en/relations/triggers.tsv) that say why a relation of each label holds: its `extra`. */
+const TRIGGER_CLASSES: Readonly<Record<string, ReadonlySet<string>>> = {
+  Work_For: new Set(['JOB', 'EMPLOY', 'FOUND']),
+  Live_In: new Set(['LIVE']),
+  Located_In: new Set(['NEAR']),
+  OrgBased_In: new Set(['BASED', 'NEAR']),
+  Kill: new Set(['KILL']),
+}
 /** Verbs of residence before "in" ("lives in", "resides in"). */
 const RESIDE = new Set(['lives', 'lived', 'living', 'resides', 'resided', 'residing'])
 /** Words that report speech: never the words that relate two entities (`extra`). */
@@ -274,10 +282,13 @@ export function findRelations(
       const R = a.start < b.start ? b : a
       // Two places side by side in a list ("Guadalajara, Monterrey, Tijuana and Puebla") are not one within the other.
       if (p.label === 'Located_In' && R.start - L.end === 1 && /^(,|and|or)$/.test(words[L.end]!) && listGoesOn(R)) continue
+      // The trigger words between the two of the relation's own kind ("born" for a residence, not the job title
+      // that also stands there: "Warren Buffett, chairman of Berkshire Hathaway, was born in Omaha").
+      const kinds = TRIGGER_CLASSES[p.label]
       const trig: string[] = []
       for (let k = L.end; k < R.start; k++) {
         const c = triggers.get(words[k]!)
-        if (c !== undefined && !/^(OF|FOR|AT|IN|FROM|POSS|COMMA)$/.test(c)) trig.push(doc.tokens[tokenIdx[k]!]!.text)
+        if (c !== undefined && kinds !== undefined && kinds.has(c)) trig.push(doc.tokens[tokenIdx[k]!]!.text)
       }
       const extra = trig.length > 0 ? trig.join(' ') : shortLink(L.end, R.start)
       const confidence = Math.round(p.confidence * 10_000) / 10_000

@@ -57,6 +57,11 @@ describe('relations: hand rules', () => {
     expect(found).toContain('Residence(Tim Cook, Palo Alto) [lives in]')
     expect(found.some((s) => s.startsWith('Employment(Tim Cook, Apple)'))).toBe(true)
   })
+  it("should give as extra the trigger words of the relation's own kind, not a job title that stands between too", () => {
+    const found = summary('Warren Buffett, chairman of Berkshire Hathaway, was born in Omaha.')
+    expect(found).toContain('Employment(Warren Buffett, Berkshire Hathaway) [chairman]')
+    expect(found).toContain('Residence(Warren Buffett, Omaha) [born]')
+  })
   it('should find an organisation based in a place', () => {
     expect(summary('Spotify, based in Stockholm, raised prices.').some((s) => s.startsWith('Based In(Spotify, Stockholm)'))).toBe(true)
   })
