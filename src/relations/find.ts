@@ -194,7 +194,8 @@ export function findRelations(
     /**
      * The words between two mentions as the `extra` of a classifier relation when no trigger word stands there: up
      * to three words ("'s speech in", "in"), punctuation and speech verbs at either edge left out, and nothing when
-     * punctuation or a speech verb is all there is or stands inside ('"...in Austin, Texas," said Tesla': the quote
+     * they hold another entity's name or only determiners, or when punctuation or a speech verb is all there is or
+     * stands inside ('"...in Austin, Texas," said Tesla': the quote
      * ends and the speaker's clause begins, neither says how the two are related).
      */
     const shortLink = (from: number, to: number): string => {
@@ -203,7 +204,11 @@ export function findRelations(
       while (from < to && noise(from)) from++
       while (to > from && noise(to - 1)) to--
       for (let k = from; k < to; k++) if (noise(k)) return ''
-      return to > from ? text(tokenIdx[from]!, tokenIdx[to - 1]! + 1) : ''
+      // Nor another entity's name ("IBM in Armonk, New York": not "in Armonk"), nor determiners alone ("the").
+      if (mentions.some((m) => m.start < to && from < m.end)) return ''
+      let content = false
+      for (let k = from; k < to; k++) if (view.tags[k] !== 'DET') content = true
+      return to > from && content ? text(tokenIdx[from]!, tokenIdx[to - 1]! + 1) : ''
     }
     // Hand rules over adjacent mention pairs.
     for (let x = 0; x < mentions.length; x++) {

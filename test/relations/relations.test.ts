@@ -47,6 +47,9 @@ describe('relations: hand rules', () => {
     // Words that do link the two stay, without the punctuation at the edges.
     expect(withStub("Hillary's speech in Philadelphia drew crowds.")).toContain("Residence(Hillary, Philadelphia) ['s speech in]")
     expect(withStub('Acme, in Boston, hired staff.')).toContain('Based In(Acme, Boston) [in]')
+    // ... but not another entity's name standing between, nor a determiner alone.
+    expect(withStub('Jane Smith works for IBM in Armonk, New York.').filter((r) => r.startsWith('Based In(IBM, New York)'))).toEqual(['Based In(IBM, New York) []'])
+    expect(withStub('Boeing, the Arlington planemaker, reported a loss.').filter((r) => r.startsWith('Based In(Boeing, Arlington)'))).toEqual(['Based In(Boeing, Arlington) []'])
   })
   it('should find acquisitions and founders', () => {
     expect(summary('Microsoft acquired LinkedIn in 2016.')).toContain('Acquisition(Microsoft, LinkedIn) [acquired]')
