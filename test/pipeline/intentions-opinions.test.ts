@@ -203,6 +203,14 @@ describe('intentions', () => {
     expect(found("We're heading to visit Kyoto in the fall, so excited!!")).toEqual(['visit|We|Kyoto'])
     expect(found("We're heading to Kyoto in the fall.")).toEqual(['visit|We|Kyoto'])
   })
+  it('should read a name the tagger took for a verb, a group of the writer\'s, a second verb after a pronoun object, and no sarcasm', () => {
+    expect(found('Ford is planning to sell its Saarlouis plant.')).toEqual(['sell|Ford|its Saarlouis plant'])
+    expect(found('Our family is heading to the Grand Canyon next week.')).toEqual(['visit|Our family|the Grand Canyon'])
+    expect(found('Their family is heading to the Grand Canyon next week.')).toEqual([])
+    expect(found("I'm returning it and buying a Dyson instead.")).toEqual(['complain|I|it', 'buy|I|a Dyson'])
+    expect(found("Yeah right, I'm totally going to buy that.")).toEqual([])
+    expect(found("Yeah, I'm going to buy it tomorrow.")).toEqual(['buy|I|it'])
+  })
 
   it('should read an "of" phrase of a common noun, names joined by "and" or a possessive, a gerund modifier, "moving away from" and filing a complaint', () => {
     expect(found("We'd like to purchase 200 licences of your analytics platform before the end of Q3.")).toEqual(['buy|We|200 licences of your analytics platform'])

@@ -53,6 +53,7 @@ import { isEnglish } from './relations.ts'
  *
  * Not intentions, and left out: negated statements (a negation among the cue's words or just before it:
  * "I will never buy", "I don't want to cancel", "won't"; but "I can't recommend it enough" is praise),
+ * sarcastic ones ("Yeah right, I'm totally going to buy that"),
  * hypothetical ones (the clause holds "if", "unless", "whether", "were to", "might", "maybe", or a condition
  * anywhere in the sentence, except a formula after the verb, "if interested", or, for a recommendation, a
  * condition on the reader before or after it, "if you have time", "If you're ever in Porto, I'd recommend"), questions (ending in "?" and opening like one, or the intent's
@@ -198,6 +199,11 @@ const CONDITIONAL = new Set(['if', 'unless', 'whether'])
 const TIME_WORDS = new Set(['next', 'last', 'tomorrow', 'today', 'tonight', 'yesterday', 'soon', 'now', 'again', 'someday', 'sometime', 'eventually', 'asap', 'week', 'weekend', 'month', 'year', 'quarter', 'semester', 'fortnight', 'decade', 'summer', 'winter', 'spring', 'autumn', 'fall', 'morning', 'evening', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
 const PRONOUNS = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'it'])
 const FIRST_PERSON = new Set(['i', 'we'])
+/** The writer speaks for the subject: "I", "we", or a group of the writer's ("Our family", "our team"). */
+function isFirstPerson(who: string): boolean {
+  const w = who.toLowerCase()
+  return FIRST_PERSON.has(w) || w.startsWith('our ')
+}
 const SKIP_BEFORE_CUE = new Set(['am', "'m", 'is', "'s", 'are', "'re", 'really', 'also', 'just', 'still', 'finally', 'now', 'so', 'seriously', 'definitely', 'totally', 'absolutely', 'probably', 'soon', 'all', 'both', 'has', 'have', "'ve", 'been'])
 /** Words of a cue that may stand between the subject and an action verb ("I'd like to request", "I'll be filing"). */
 const CUE_LEAD = /^(be|to|like|'d|would|will|'ll|going|gonna|wanna|want|wants|need|needs|have|am|'m|is|are|'re|definitely|also|now)$/
@@ -357,9 +363,16 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
   // A determiner alone is no object ("buy the" where the tagger lost the noun).
   while (e > o && OBJECT_DETS.has(lw[e - 1]!) && !/^(one|two|three|all|that|this|these|those)$/.test(lw[e - 1]!)) e--
   let what = e > o ? text.slice(toks[o]!.start, toks[e - 1]!.end) : ''
-  if (what === '' && /^(it|them|this|that|one)$/.test(lw[o] ?? '')) what = toks[o]!.text
+  // A pronoun object (it ends there: "returning it and buying a Dyson" goes on after it).
+  if (what === '' && /^(it|them|this|that|one)$/.test(lw[o] ?? '')) {
+    what = toks[o]!.text
+    e = o + 1
+  }
   // A person visited ("going to visit us").
-  if (what === '' && type === 'visit' && verb === 'visit' && /^(us|me|him|her|them|you)$/.test(lw[o] ?? '')) what = toks[o]!.text
+  if (what === '' && type === 'visit' && verb === 'visit' && /^(us|me|him|her|them|you)$/.test(lw[o] ?? '')) {
+    what = toks[o]!.text
+    e = o + 1
+  }
   if (what === '' && !['recommend', 'complain', 'quit', 'learn'].includes(type)) return undefined
   const head = e > o ? lw[e - 1]! : ''
   // Synonyms that need an object of their own kind.
@@ -548,7 +561,9 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         } else if (contracted !== undefined) {
           who = toks[j]!.text.slice(0, contracted.length)
           subjStart = j
-        } else if (j >= 0 && (toks[j]!.pos === 'PROPN' || toks[j]!.pos === 'NOUN')) {
+        } else if (j >= 0 && (toks[j]!.pos === 'PROPN' || toks[j]!.pos === 'NOUN' || (/^\p{Lu}\p{Ll}/u.test(toks[j]!.text) && toks[j + 1]?.pos === 'AUX' && (j === 0 || toks[j - 1]!.sentence !== toks[j]!.sentence)))) {
+          // (a capitalised word opening the sentence before "is"/"are" is a name the tagger took for another part of
+          // speech: "Ford is planning to sell its Saarlouis plant")
           let a = j
           // (a demonstrative never stands before a name: "reported that Acme plans" has the conjunction "that")
           while (a - 1 >= 0 && (toks[a - 1]!.pos === 'PROPN' || toks[a - 1]!.pos === 'NOUN' || toks[a - 1]!.pos === 'ADJ' || (OBJECT_DETS.has(lw[a - 1]!) && !(/^(that|this|these|those)$/.test(lw[a - 1]!) && toks[a]!.pos === 'PROPN')) || (toks[a - 1]!.pos === 'PROPN' && toks[a]!.pos === 'PROPN'))) a--
@@ -580,10 +595,10 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         if (who === '') continue
         // (a wish or plan of another person to "get" a thing is a purchase too: "Hubby wants to get a new grill")
         // An obligation in the future is the writer's plan only ("I'm going to have to return it"; "these guys will have to leave a legacy" is none).
-        if (cue.length > 3 && cue[cue.length - 3] === 'have' && !FIRST_PERSON.has(who.toLowerCase())) continue
-        if (FIRST_PERSON_VERBS.has(verb) && !FIRST_PERSON.has(who.toLowerCase()) && !(verb === 'get' && DESIRE_CUES.has(cue[0]!) && (!/^(would|'d)$/.test(cue[0]!) || /^(like|love)$/.test(cue[1]!)))) continue
+        if (cue.length > 3 && cue[cue.length - 3] === 'have' && !isFirstPerson(who)) continue
+        if (FIRST_PERSON_VERBS.has(verb) && !isFirstPerson(who) && !(verb === 'get' && DESIRE_CUES.has(cue[0]!) && (!/^(would|'d)$/.test(cue[0]!) || /^(like|love)$/.test(cue[1]!)))) continue
         // A bare verb ("I recommend") is an intention only for recommend/complain with a first-person subject.
-        if (bare && (!PRESENT_TYPES.has(type) || !FIRST_PERSON.has(who.toLowerCase()))) continue
+        if (bare && (!PRESENT_TYPES.has(type) || !isFirstPerson(who))) continue
         if (bare && verbTok.pos !== 'VERB' && verbTok.pos !== 'AUX') continue
         const afterContraction = cue.length === 1 && cue[0] === 'ING'
         // ... or opening the sentence, tweet style ("Cancelling my subscription!!"), where the writer is the subject.
@@ -597,7 +612,7 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         if (REQUEST_WORDS.has(cue[0]!) && (type !== 'quit' || (i !== 0 && lw[i - 1] !== ','))) continue
         if (cue[0] === 'time' && i !== 0) continue
         const progressive = afterContraction || (cue.length === 2 && cue[1] === 'ING' && /^(am|'m|are|'re|is)$/.test(cue[0]!))
-        if (progressive && !PROGRESSIVE_TYPES.has(type) && type !== 'hire' && !(PROGRESSIVE_FIRST_PERSON_TYPES.has(type) && FIRST_PERSON.has(who.toLowerCase()))) continue
+        if (progressive && !PROGRESSIVE_TYPES.has(type) && type !== 'hire' && !(PROGRESSIVE_FIRST_PERSON_TYPES.has(type) && isFirstPerson(who))) continue
         // Negation: among the cue's words or within two words before it.
         // (The cue's own words are exempt: "can't wait to".)
         let negated = false
@@ -620,6 +635,8 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         for (let n = 0; n < lw.length; n++) if (CONDITIONAL.has(lw[n]!) && !((n > vAt && FORMULA_CONDITION.has(lw[n + 1] ?? '')) || (type === 'recommend' && READER_CONDITION.has(lw[n + 1] ?? '')))) hypothetical = true
         // A plan someone denies is not stated as theirs: "Acme denied reports that it plans to sell its chip unit".
         for (let n = 0; n < vAt; n++) if (DENIALS.has(lw[n]!) && (lw[n + 1] === 'that' || (HEARSAY.has(lw[n + 1] ?? '') && lw[n + 2] === 'that'))) hypothetical = true
+        // Sarcasm that "yeah right" marks before it is no plan: "Yeah right, I'm totally going to buy that".
+        for (let n = 0; n + 1 < vAt; n++) if (lw[n] === 'yeah' && (lw[n + 1] === 'right' || (lw[n + 1] === ',' && lw[n + 2] === 'right'))) hypothetical = true
         if (hypothetical) continue
         const first = objectOf(doc.text, toks, lw, vAt, verb, type)
         if (first === undefined) continue
