@@ -442,6 +442,10 @@ describe('opinions', () => {
     const ok = [['Olena Kovalenko', 'Person', 'Olena Kovalenko'], ['Dmytro Shevchenko', 'Person', 'Dmytro Shevchenko']] as [string, string, string][]
     expect(withEntities('"Prices will rise," warned Olena Kovalenko. Her colleague Dmytro Shevchenko disagreed: "I see no evidence of that."', ok)).toEqual(['Olena Kovalenko|Prices will rise', 'Dmytro Shevchenko|I see no evidence of that'])
     expect(withEntities('Her colleague was blunt: "I see no evidence of that."', ok)).toEqual([])
+    // A title inside the commas that set off the name, and "Justice" as a title before it.
+    const lf = [['Liam Fitzgerald', 'Person', 'Liam Fitzgerald'], ['Sanjiv Khanna', 'Person', 'Chief Justice Sanjiv Khanna']] as [string, string, string][]
+    expect(withEntities('Her colleague, Professor Liam Fitzgerald, said the next step was a trial on commercial farms.', lf)).toEqual(['Liam Fitzgerald|the next step was a trial on commercial farms'])
+    expect(withEntities('Chief Justice Sanjiv Khanna said transparency was essential in a democracy.', lf)).toEqual(['Sanjiv Khanna|transparency was essential in a democracy'])
     const mm = [['Mariana Mazzucato', 'Person', 'Mariana Mazzucato']] as [string, string, string][]
     expect(withEntities('As the economist Mariana Mazzucato has argued, governments do not merely fix markets.', mm)).toEqual(['Mariana Mazzucato|governments do not merely fix markets'])
     const jk = [['Jamie Okafor', 'Person', 'Jamie Okafor']] as [string, string, string][]

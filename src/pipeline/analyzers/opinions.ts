@@ -73,7 +73,7 @@ const HONORIFICS = new Set([
   'sen.', 'rep.', 'gov.', 'governor', 'minister', 'chancellor', 'prime', 'general', 'gen.', 'pope', 'judge', 'ceo', 'chairman', 'coach', 'king', 'queen', 'prince', 'princess',
   // Titles of office written before a name ("Prosecutor Daniel Romero told jurors", "Detective Inspector Ann Lee").
   'prosecutor', 'detective', 'inspector', 'sergeant', 'constable', 'sheriff', 'councillor', 'councilman', 'councilwoman', 'congressman',
-  'congresswoman', 'bishop', 'archbishop', 'rabbi', 'magistrate', 'superintendent',
+  'congresswoman', 'bishop', 'archbishop', 'rabbi', 'magistrate', 'superintendent', 'justice',
 ])
 /** Who speaks for an organisation: "a spokesperson for Shell said" gives Shell. */
 const SPOKES_NOUNS = new Set(['spokesperson', 'spokesman', 'spokeswoman', 'representative', 'spokespeople'])
@@ -374,9 +374,13 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
         // "The mayor, María José Catalá, said": the name set off by the commas, after a role; and a Person so set
         // off after an organisation ("A spokeswoman for the Department of Transportation, Laura Bemis, said").
         const inside = speakerLeft(k - 2)
-        if (before !== undefined && !isPersonAt(before.from) && inside !== undefined && inside.from === c + 1 && isPersonAt(inside.from)) return inside
+        // (a title may stand before the name inside the commas: "Her colleague, Professor Liam Fitzgerald, said")
+        let start = c + 1
+        while (inside !== undefined && start < inside.from && (HONORIFICS.has(lw[start]!) || ROLE_WORDS.has(lw[start]!))) start++
+        const setOff = inside !== undefined && inside.from === start
+        if (before !== undefined && !isPersonAt(before.from) && setOff && isPersonAt(inside.from)) return inside
         if (before !== undefined) return before
-        return inside !== undefined && inside.from === c + 1 ? inside : undefined
+        return setOff ? inside : undefined
       }
       if (OPEN.has(toks[c]!.text) || /^["”.;:]$/.test(lw[c]!)) return undefined
     }
