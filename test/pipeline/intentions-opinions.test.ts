@@ -211,6 +211,19 @@ describe('intentions', () => {
     expect(found("Yeah right, I'm totally going to buy that.")).toEqual([])
     expect(found("Yeah, I'm going to buy it tomorrow.")).toEqual(['buy|I|it'])
   })
+  it('should read tweet spellings, "upgrade to", putting a thing on the market and being done with a named service', () => {
+    expect(found('im gonna cancel my gym membership tmrw')).toEqual(['quit|i|my gym membership'])
+    expect(found('Cant wait to go back to Disneyland next summer')).toEqual(['visit|I|Disneyland'])
+    expect(found('Unsubscribing from this newsletter right now.')).toEqual(['quit|I|this newsletter'])
+    expect(found('Time to upgrade to the iPhone 16 Pro.')).toEqual(['buy|I|the iPhone 16 Pro'])
+    expect(found("We're putting our house on the market this spring.")).toEqual(['sell|We|our house'])
+    expect(found('Putting my Gibson Les Paul up for sale.')).toEqual(['sell|I|my Gibson Les Paul'])
+    expect(found('I put the box on the table.')).toEqual([])
+    expect(found("I'm done with Spotify, switching to Apple Music.")).toEqual(['quit|I|Spotify'])
+    expect(found("I'm done with the dishes.")).toEqual([])
+    expect(found("I'm not done with Spotify.")).toEqual([])
+    expect(found('Yeah sure, I am definitely going to buy another printer from HP.')).toEqual([])
+  })
 
   it('should read an "of" phrase of a common noun, names joined by "and" or a possessive, a gerund modifier, "moving away from" and filing a complaint', () => {
     expect(found("We'd like to purchase 200 licences of your analytics platform before the end of Q3.")).toEqual(['buy|We|200 licences of your analytics platform'])

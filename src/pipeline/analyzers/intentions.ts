@@ -29,7 +29,8 @@ import { isEnglish } from './relations.ts'
  *   progressive ("Definitely recommending this app"); "please" may follow a greeting ("Dear team, please cancel");
  *   "writing to" opens a support email ("I am writing to complain about ...");
  * - cue-less forms (see `idioms`): "I want my money back" / "a refund" (complain), "the last time I'm flying
- *   with X" (quit), "WTB:" / "WTS" opening a forum post, and "Anyone want to buy my X?" (the writer selling);
+ *   with X" and "I'm done with X" for a named X (quit), "putting X on the market" / "up for sale" (sell), "WTB:" /
+ *   "WTS" opening a forum post, and "Anyone want to buy my X?" (the writer selling);
  * - objects: a participle the tagger took for a verb stays inside one ("a used Switch"); a visited person may be a
  *   pronoun ("going to visit us");
  * - `who`: the subject before the cue: a pronoun as written ("I", "We"), or the noun phrase (a name such as
@@ -63,7 +64,7 @@ import { isEnglish } from './relations.ts'
 export type IntentionsSection = Intention[]
 
 const ACTIONS: Readonly<Record<string, string>> = {
-  buy: 'buy', purchase: 'buy', order: 'buy', book: 'buy', 'pre-order': 'buy', preorder: 'buy',
+  buy: 'buy', purchase: 'buy', order: 'buy', book: 'buy', 'pre-order': 'buy', preorder: 'buy', upgrade: 'buy',
   sell: 'sell',
   cancel: 'quit', quit: 'quit', leave: 'quit', switch: 'quit', unsubscribe: 'quit', terminate: 'quit', ditch: 'quit', close: 'quit', drop: 'quit',
   recommend: 'recommend',
@@ -125,9 +126,9 @@ const PARTICLES: Readonly<Record<string, readonly string[]>> = {
   sign: ['up for', 'up to', 'up with', 'up'], subscribe: ['to'], switch: ['from', 'away from', 'to', 'providers', 'banks'],
   complain: ['about', 'to'], return: [], start: ['using'], send: ['back'], register: ['for', 'with'], enroll: ['in'], enrol: ['in'],
   close: [], learn: ['about', 'how to'], unsubscribe: ['from'], head: ['to', 'back to'], opt: ['out of'], cancel: [], leave: [],
-  pick: ['up'], look: ['for'], move: ['away from'],
+  pick: ['up'], look: ['for'], move: ['away from'], upgrade: ['to'],
 }
-const NEEDS_PARTICLE = new Set(['go', 'travel', 'fly', 'come', 'stay', 'sign', 'start', 'head', 'opt', 'pick', 'look', 'move'])
+const NEEDS_PARTICLE = new Set(['go', 'travel', 'fly', 'come', 'stay', 'sign', 'start', 'head', 'opt', 'pick', 'look', 'move', 'upgrade'])
 /** Travel bookings whose "to"/"from" place belongs to them ("cancel my flight to Malaga"). */
 const TRAVEL_NOUNS = new Set(['flight', 'flights', 'trip', 'ticket', 'tickets', 'train', 'journey', 'cruise', 'booking', 'reservation', 'holiday', 'vacation', 'ferry', 'bus', 'transfer'])
 /** Seasons, time words that may modify a noun inside an object ("a new winter coat", "summer tyres"). */
@@ -164,7 +165,7 @@ const CUES: readonly (readonly string[])[] = [
   ['will', 'be', 'ING'], ["'ll", 'be', 'ING'], ['will', 'definitely', 'be', 'ING'],
   ['would', 'highly', 'V'], ['will', 'highly', 'V'], ["'d", 'highly', 'V'], ["'d", 'definitely', 'V'],
   ['will', 'definitely', 'V'], ['will', 'probably', 'V'], ['will', 'V'], ["'ll", 'definitely', 'V'], ["'ll", 'V'], ['would', 'definitely', 'V'], ['would', 'V'], ["'d", 'V'],
-  ['ca', "n't", 'wait', 'to', 'V'], ['can', 'not', 'wait', 'to', 'V'], ['cannot', 'wait', 'to', 'V'],
+  ['ca', "n't", 'wait', 'to', 'V'], ['can', 'not', 'wait', 'to', 'V'], ['cannot', 'wait', 'to', 'V'], ['cant', 'wait', 'to', 'V'], ['ca', 'nt', 'wait', 'to', 'V'],
   ['thinking', 'of', 'ING'], ['thinking', 'about', 'ING'], ['considering', 'ING'], ['looking', 'forward', 'to', 'ING'],
   ['highly', 'V'], ['definitely', 'V'], ['V'],
   // Present progressive of a decision already taken: "I'm cancelling my subscription", "we are returning it".
@@ -196,7 +197,7 @@ const HEARSAY = new Set(['reports', 'report', 'rumours', 'rumors', 'rumour', 'ru
 /** Conditional words that make the whole sentence hypothetical wherever they stand. */
 const CONDITIONAL = new Set(['if', 'unless', 'whether'])
 /** Time words that end an object ("a house next year"). */
-const TIME_WORDS = new Set(['next', 'last', 'tomorrow', 'today', 'tonight', 'yesterday', 'soon', 'now', 'again', 'someday', 'sometime', 'eventually', 'asap', 'week', 'weekend', 'month', 'year', 'quarter', 'semester', 'fortnight', 'decade', 'summer', 'winter', 'spring', 'autumn', 'fall', 'morning', 'evening', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
+const TIME_WORDS = new Set(['next', 'last', 'tomorrow', 'tmrw', 'tmr', 'tmrow', '2morrow', 'tomoz', 'today', 'tonight', 'tonite', 'yesterday', 'soon', 'now', 'again', 'someday', 'sometime', 'eventually', 'asap', 'week', 'weekend', 'month', 'year', 'quarter', 'semester', 'fortnight', 'decade', 'summer', 'winter', 'spring', 'autumn', 'fall', 'morning', 'evening', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
 const PRONOUNS = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'it'])
 const FIRST_PERSON = new Set(['i', 'we'])
 /** The writer speaks for the subject: "I", "we", or a group of the writer's ("Our family", "our team"). */
@@ -231,7 +232,12 @@ function actionOf(t: Token | undefined, ing: boolean): string | undefined {
   const w = ing ? w0 : (TYPOS[w0] ?? w0)
   if (ing) {
     if (!w.endsWith('ing')) return undefined
-    return ACTIONS[t.lemma] !== undefined ? t.lemma : undefined
+    if (ACTIONS[t.lemma] !== undefined) return t.lemma
+    // A form the lemmatiser left alone (a capitalised "Unsubscribing" opening a tweet): "-ing" off, with an "e" back
+    // or a doubled consonant single ("unsubscrib(e)", "cancel(l)").
+    const stem = w.slice(0, -3)
+    for (const c of [stem + 'e', stem, stem.length > 2 && stem.at(-1) === stem.at(-2) ? stem.slice(0, -1) : '']) if (c !== '' && ACTIONS[c] !== undefined && c !== 'be') return c
+    return undefined
   }
   return ACTIONS[w] !== undefined ? w : undefined
 }
@@ -311,7 +317,7 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
       e++
       continue
     }
-    if ((TIME_WORDS.has(w) && !season) || ((w === 'this' || w === 'that') && e > o - 1 && TIME_WORDS.has(lw[e + 1] ?? '')) || (w === 'one' && lw[e + 1] === 'day')) break
+    if ((TIME_WORDS.has(w) && !season) || ((w === 'this' || w === 'that') && e > o - 1 && TIME_WORDS.has(lw[e + 1] ?? '')) || (w === 'one' && lw[e + 1] === 'day') || (w === 'right' && /^(now|away)$/.test(lw[e + 1] ?? ''))) break
     // A relative pronoun after the noun ends the object ("another phone that dies in a week").
     if ((w === 'that' || w === 'which' || w === 'who') && e > o && /^(NOUN|PROPN)$/.test(toks[e - 1]!.pos)) break
     // "hundreds of engineers", "a pair of shoes", "a head of marketing": the "of" phrase belongs to the quantity or role.
@@ -391,13 +397,15 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
   return { what, type, evEnd, end: e }
 }
 
-const IDIOM_WORDS = new Set(['money', 'refund', 'last', 'wtb', 'wts', 'complaint'])
+const IDIOM_WORDS = new Set(['money', 'refund', 'last', 'wtb', 'wts', 'complaint', 'putting', 'put', 'done'])
 
 /**
  * Intentions said without a cue and action verb, in the sentence's words `lw`:
  * - "I want my money back", "we demand a full refund": complain, `what` the money or the refund;
  * - "This is the last time I'm flying with Ryanair", "the last time I will order from them": quit, `what` the
  *   object of the preposition after the verb (else of the verb);
+ * - "We're putting our house on the market", "Putting my guitar up for sale": sell, `what` the thing put;
+ * - "I'm done with Spotify": quit, for a named service or brand (not "done with the dishes");
  * - forum shorthand opening a post, "WTB: a used road bike" (want to buy), "WTS my old iPad" (want to sell).
  * Negated ("I don't want my money back"), conditional and question sentences give none.
  */
@@ -475,6 +483,31 @@ function idioms(text: string, toks: Token[], lw: string[], out: Intention[]): vo
         }
       }
     }
+    // "We're putting our house on the market", "Putting my Gibson Les Paul up for sale", "going to put the flat on the market"
+    if ((w === 'put' || w === 'putting') && !negatedBefore(i)) {
+      const ing = w === 'putting'
+      const cue = ing ? i === 0 || /^(be|'m|am|are|'re|is)$/.test(lw[i - 1] ?? '') || contractedPronoun(lw[i - 1] ?? '') !== undefined : /^(to|will|'ll|gonna|wanna)$/.test(lw[i - 1] ?? '')
+      let e = i + 1
+      while (e < lw.length && e < i + 8 && (OBJECT_DETS.has(lw[e]!) || /^(NOUN|PROPN|ADJ|NUM)$/.test(toks[e]!.pos)) && !TIME_WORDS.has(lw[e]!)) e++
+      const market = (lw[e] === 'on' && lw[e + 1] === 'the' && lw[e + 2] === 'market') || (lw[e] === 'up' && lw[e + 1] === 'for' && lw[e + 2] === 'sale')
+      if (cue && market && e > i + 1) {
+        let st = ing ? i : i - 1
+        while (st > 0 && CUE_LEAD.test(lw[st - 1]!)) st--
+        const who = subject(st)
+        if (who !== '') out.push({ type: 'sell', who, what: text.slice(toks[i + 1]!.start, toks[e - 1]!.end), evidence_phrase: text.slice(toks[i]!.start, toks[e + 2]!.end) })
+      }
+    }
+    // "I'm done with Spotify", "we are so done with Comcast": leaving it.
+    const be = lw[i - 1] === 'so' ? lw[i - 2] ?? '' : lw[i - 1] ?? ''
+    if (w === 'done' && lw[i + 1] === 'with' && (/^(am|'m|are|'re)$/.test(be) || contractedPronoun(be) !== undefined) && !negatedBefore(i)) {
+      let e = i + 2
+      while (e < lw.length && (OBJECT_DETS.has(lw[e]!) || /^(NOUN|PROPN|ADJ|NUM)$/.test(toks[e]!.pos)) && !TIME_WORDS.has(lw[e]!)) e++
+      while (e > i + 2 && OBJECT_DETS.has(lw[e - 1]!)) e--
+      // (a name or a service, not "done with work", "done with the dishes")
+      const named = e > i + 2 && toks.slice(i + 2, e).some((t) => t.pos === 'PROPN' && /^\p{Lu}/u.test(t.text))
+      const who = subject(lw[i - 1] === 'so' ? i - 1 : i)
+      if (named && who !== '') out.push({ type: 'quit', who, what: text.slice(toks[i + 2]!.start, toks[e - 1]!.end), evidence_phrase: text.slice(toks[i]!.start, toks[i + 1]!.end) })
+    }
     // "WTB: a used road bike", "WTS my old iPad"
     if (i === 0 && (w === 'wtb' || w === 'wts')) {
       let o = 1
@@ -495,7 +528,7 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
     const lw = toks.map((t) => t.text.toLowerCase())
     if (lw.length === 0) continue
     // Most sentences hold no action verb at all: skip them before matching cues (the idioms have their own words).
-    if (!toks.some((t, k) => ACTIONS[lw[k]!] !== undefined || ACTIONS[t.lemma] !== undefined || TYPOS[lw[k]!] !== undefined || IDIOM_WORDS.has(lw[k]!))) continue
+    if (!toks.some((t, k) => ACTIONS[lw[k]!] !== undefined || ACTIONS[t.lemma] !== undefined || TYPOS[lw[k]!] !== undefined || IDIOM_WORDS.has(lw[k]!) || (t.lemma === lw[k] && actionOf(t, true) !== undefined))) continue
     // A question: the sentence ends with "?" and opens like one ("Should I ...", "Is anyone ..."); a question
     // tag after a statement ("Thinking about buying X, any thoughts?") leaves the statement standing.
     const endsWithQuestion = lw[lw.length - 1] === '?'
@@ -530,7 +563,7 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         }
         if (!ok || vAt < 0) continue
         const verbTok = toks[vAt]!
-        const verb = ing ? verbTok.lemma : (TYPOS[lw[vAt]!] ?? lw[vAt]!)
+        const verb = ing ? actionOf(verbTok, true)! : (TYPOS[lw[vAt]!] ?? lw[vAt]!)
         let type = TYPE_OF_LEMMA[verb] ?? ACTIONS[verb]!
         const bare = (cue.length === 1 && cue[0] === 'V') || (cue.length === 2 && (cue[0] === 'highly' || cue[0] === 'definitely'))
         // Subject: skip auxiliaries and adverbs back from the cue, then take a pronoun or a noun phrase.
@@ -636,7 +669,11 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         // A plan someone denies is not stated as theirs: "Acme denied reports that it plans to sell its chip unit".
         for (let n = 0; n < vAt; n++) if (DENIALS.has(lw[n]!) && (lw[n + 1] === 'that' || (HEARSAY.has(lw[n + 1] ?? '') && lw[n + 2] === 'that'))) hypothetical = true
         // Sarcasm that "yeah right" marks before it is no plan: "Yeah right, I'm totally going to buy that".
-        for (let n = 0; n + 1 < vAt; n++) if (lw[n] === 'yeah' && (lw[n + 1] === 'right' || (lw[n + 1] === ',' && lw[n + 2] === 'right'))) hypothetical = true
+        // ("yeah sure," and "oh sure," too, set off by their comma)
+        for (let n = 0; n + 1 < vAt; n++) {
+          if (lw[n] === 'yeah' && (lw[n + 1] === 'right' || (lw[n + 1] === ',' && lw[n + 2] === 'right'))) hypothetical = true
+          if ((lw[n] === 'yeah' || lw[n] === 'oh') && lw[n + 1] === 'sure' && lw[n + 2] === ',') hypothetical = true
+        }
         if (hypothetical) continue
         const first = objectOf(doc.text, toks, lw, vAt, verb, type)
         if (first === undefined) continue
