@@ -353,6 +353,32 @@ const WIRE_SERVICE = new Set(['AP', 'UPI', 'Reuters', 'AFP', 'DPA', 'Xinhua', 'K
 
 const PRODUCT_SUFFIX = /^([a-z]{0,3}\d+[a-z]*|pro|max|plus|mini|air|ultra|se|x|s|xl|fe)$/i
 
+/** Lower-case particles inside personal names ("Mohammed bin Salman", "Erik ten Hag", "Ursula von der Leyen"). */
+const NAME_PARTICLES = new Set(['bin', 'ibn', 'bint', 'al', 'el', 'van', 'von', 'der', 'den', 'de', 'du', 'da', 'di', 'del', 'della', 'la', 'le', 'ten', 'ter', 'dos', 'das'])
+
+/**
+ * A Person span, one to three lower-case name particles and a capitalised span the tagger found right after them
+ * are one Person ("Prince Mohammed" + "bin" + "Salman", "Erik" + "ten" + "Hag"): the tagger cut the name at the
+ * particle. `kept` is sorted by start and is changed in place.
+ */
+function joinNameParticles(kept: Candidate[], tokens: readonly Token[], lowers: readonly string[]): void {
+  for (let k = 0; k + 1 < kept.length; k++) {
+    const a = kept[k]!
+    const b = kept[k + 1]!
+    if (a.type !== 'Person' || b.source !== 'tagger' || !/^(Person|Place|Company)$/.test(b.type)) continue
+    const gap = b.start - a.end
+    if (gap < 1 || gap > 3) continue
+    let particles = true
+    for (let i = a.end; i < b.start; i++) if (!NAME_PARTICLES.has(lowers[i]!) || tokens[i]!.text !== lowers[i]) particles = false
+    if (!particles) continue
+    let capitalised = true
+    for (let i = b.start; i < b.end; i++) if (!/^\p{Lu}/u.test(tokens[i]!.text)) capitalised = false
+    if (!capitalised || b.end - b.start > 2) continue
+    kept.splice(k, 2, { ...a, end: b.end, confidence: Math.min(a.confidence, b.confidence) })
+    k--
+  }
+}
+
 interface Candidate {
   type: ContractEntityType
   start: number
@@ -764,6 +790,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     for (let i = c.start; i < c.end; i++) taken[i] = kept.length
   }
   kept.sort((x, y) => x.start - y.start)
+  joinNameParticles(kept, tokens, lowers)
   consistentTypes(kept, lowers)
 
   // 5. Merge mentions into entities.

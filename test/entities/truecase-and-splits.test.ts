@@ -76,3 +76,14 @@ describe('a common word opening a sentence before a comma', () => {
     expect(typed('Brown, who was injured, did not play on Sunday.')).toContain('Person:Brown')
   })
 })
+
+describe('names cut at a lower-case particle', () => {
+  it('joins a person and the name after "bin", "ten" or "von der" into one person', () => {
+    expect(typed('Crown Prince Mohammed bin Salman said that Saudi Arabia would bid.')).toContain('Person:Prince Mohammed bin Salman')
+    expect(typed('Erik ten Hag said that the team would improve.')).toEqual(['Person:Erik ten Hag'])
+    expect(typed('Ursula von der Leyen visited Kyiv.')).toContain('Person:Ursula von der Leyen')
+  })
+  it('leaves a place after a particle that follows no person alone', () => {
+    expect(typed('Flights from Paris to de Gaulle airport were delayed.').some((t) => t.includes(' de '))).toBe(false)
+  })
+})
