@@ -455,6 +455,13 @@ describe('opinions', () => {
     const ok = [['Olena Kovalenko', 'Person', 'Olena Kovalenko'], ['Dmytro Shevchenko', 'Person', 'Dmytro Shevchenko']] as [string, string, string][]
     expect(withEntities('"Prices will rise," warned Olena Kovalenko. Her colleague Dmytro Shevchenko disagreed: "I see no evidence of that."', ok)).toEqual(['Olena Kovalenko|Prices will rise', 'Dmytro Shevchenko|I see no evidence of that'])
     expect(withEntities('Her colleague was blunt: "I see no evidence of that."', ok)).toEqual([])
+    // An age and a home town after the name, before the verb or after a quotation.
+    const ml = [['Maria Lopez', 'Person', 'Maria Lopez'], ['Tucson', 'Place', 'Tucson'], ['Ellen Marsh', 'Person', 'Ellen Marsh'], ['Riverside', 'Place', 'Riverside']] as [string, string, string][]
+    expect(withEntities('Maria Lopez, 34, of Tucson, said the new bus route has cut her commute in half.', ml)).toEqual(['Maria Lopez|the new bus route has cut her commute in half'])
+    expect(withEntities('"The water came up so fast," Ellen Marsh, 58, of Riverside, said.', ml)).toEqual(['Ellen Marsh|The water came up so fast'])
+    // A colon quotation after a name set off by commas with a title.
+    const ra = [['Ruth Abernathy Cole', 'Person', 'Ruth Abernathy Cole']] as [string, string, string][]
+    expect(withEntities('His colleague, Senator Ruth Abernathy Cole, disagreed: "It is the only responsible option we have."', ra)).toEqual(['Ruth Abernathy Cole|It is the only responsible option we have'])
     // A title inside the commas that set off the name, and "Justice" as a title before it.
     const lf = [['Liam Fitzgerald', 'Person', 'Liam Fitzgerald'], ['Sanjiv Khanna', 'Person', 'Chief Justice Sanjiv Khanna']] as [string, string, string][]
     expect(withEntities('Her colleague, Professor Liam Fitzgerald, said the next step was a trial on commercial farms.', lf)).toEqual(['Liam Fitzgerald|the next step was a trial on commercial farms'])

@@ -349,6 +349,10 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
    * The speaker of a speech verb at k, looking left: the name just before it, or, past an apposition set off by
    * commas ("Jane Fraser, the chief executive of Citigroup, said"), the name before the apposition.
    */
+  /** Whether words [a, b) are an age or a home town in apposition: "34", "of Tucson", "from Leeds". */
+  const isAgeOrTown = (a: number, b: number): boolean =>
+    (b - a === 1 && toks[a]!.pos === 'NUM') ||
+    (b - a >= 2 && /^(of|from)$/.test(lw[a]!) && toks.slice(a + 1, b).every((t) => /^\p{Lu}/u.test(t.text) || t.text === '.'))
   const speakerBefore = (k: number): SpeakerSpan | undefined => {
     // "criticised by councillor Ben Hartley, who said it would …": the name before the relative pronoun.
     if (lw[k - 1] === 'who' && lw[k - 2] === ',' && k >= 3) {
@@ -368,6 +372,21 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     }
     if (direct !== undefined) return direct
     if (lw[k - 1] !== ',') return undefined
+    // An age and a home town set off by commas after the name: "Maria Lopez, 34, of Tucson, said".
+    {
+      let q = k - 1
+      while (lw[q] === ',') {
+        let p = q - 1
+        while (p >= 0 && p > q - 6 && lw[p] !== ',' && toks[p]!.sentence === toks[k]!.sentence) p--
+        if (p < 0 || lw[p] !== ',') break
+        if (!isAgeOrTown(p + 1, q)) break
+        q = p
+      }
+      if (q < k - 1) {
+        const named = speakerLeft(q - 1)
+        if (named !== undefined && isPersonAt(named.from)) return named
+      }
+    }
     for (let c = k - 2; c >= 0 && c > k - 14 && toks[c]!.sentence === toks[k]!.sentence; c--) {
       if (lw[c] === ',') {
         const before = c > 0 ? speakerLeft(c - 1) : undefined
@@ -698,10 +717,18 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
         const org = speakerRight(v + 1)
         if (org !== undefined && org.from === v + 1 && !isPersonAt(org.from) && !PERSON_PRONOUNS.has(lw[org.from]!)) v = org.to
       }
+      // (one apposition set off by commas, "Jane Doe, the mayor, said"; or an age and a home town, "Ellen Marsh, 58,
+      // of Riverside, said")
       if (s !== undefined && lw[v] === ',') {
         let c = v + 1
         while (c < toks.length && c < v + 10 && lw[c] !== ',' && toks[c]!.kind !== 'punctuation' || (c < toks.length && /^['’]s$/.test(lw[c]!))) c++
         if (lw[c] === ',') v = c + 1
+        for (let round = 0; round < 2 && !SPEECH.has(lw[v] ?? ''); round++) {
+          let e = v
+          while (e < toks.length && e < v + 5 && lw[e] !== ',') e++
+          if (lw[e] !== ',' || !isAgeOrTown(v, e)) break
+          v = e + 1
+        }
       }
       if (s !== undefined && (SPEECH.has(lw[v] ?? '') || (isAdverb(v) && SPEECH.has(lw[v + 1] ?? '')))) sp = s
       // An organisation and a role before the name: `"…," Volvo Cars chief executive Jim Rowan told the FT`.
@@ -728,18 +755,27 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
         // A Person opening the sentence, a short verb phrase and a colon: `Georgieva put it bluntly: "…"`.
         else {
           let st = b
-          while (st > 0 && st > b - 9 && toks[st - 1]!.sentence === toks[b]!.sentence) st--
+          while (st > 0 && st > b - 14 && toks[st - 1]!.sentence === toks[b]!.sentence) st--
           // (or an organisation and a role before the Person: `Arsenal manager Mikel Arteta was frustrated after the draw: "…"`;
           // or a possessive or determiner and a role: `Her colleague Dmytro Shevchenko disagreed: "…"`)
           const opens = st === 0 || toks[st - 1]!.sentence !== toks[st]!.sentence
           let p = st
+          // (the name may be set off by commas, with a title: `His colleague, Senator Ruth Abernathy-Cole, disagreed: "…"`)
+          let setOff = false
           if (opens && !isName(st) && /^(DET|PRON)$/.test(toks[st]!.pos)) {
             p++
-            while (p < st + 6 && p < b && !isPersonAt(p) && (/^(NOUN|ADJ)$/.test(toks[p]!.pos) || /^['’]s$/.test(lw[p]!))) p++
-            if (!isPersonAt(p)) p = st
+            while (p < st + 8 && p < b && !isPersonAt(p) && (/^(NOUN|ADJ)$/.test(toks[p]!.pos) || /^['’]s$/.test(lw[p]!) || (lw[p] === ',' && !setOff) || (setOff && (HONORIFICS.has(lw[p]!) || ROLE_WORDS.has(lw[p]!))))) {
+              if (lw[p] === ',') setOff = true
+              p++
+            }
+            if (!isPersonAt(p)) {
+              p = st
+              setOff = false
+            }
           }
           const run = (isPersonAt(p) || isName(p)) && opens ? speakerRight(p) : undefined
-          if (run !== undefined && isPersonAt(run.from) && (run.from === p || !isPersonAt(p)) && run.to <= b && b - run.to < 7 && (toks[run.to]!.pos === 'VERB' || toks[run.to]!.pos === 'AUX') && toks.slice(run.to, b + 1).every((t) => t.kind !== 'punctuation')) sp = run
+          const verbAt = run === undefined ? -1 : setOff && lw[run.to] === ',' ? run.to + 1 : run.to
+          if (run !== undefined && isPersonAt(run.from) && (run.from === p || !isPersonAt(p)) && verbAt <= b && b - verbAt < 7 && (toks[verbAt]!.pos === 'VERB' || toks[verbAt]!.pos === 'AUX') && toks.slice(verbAt, b + 1).every((t) => t.kind !== 'punctuation')) sp = run
         }
       }
     }
