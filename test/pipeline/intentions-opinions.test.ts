@@ -224,6 +224,16 @@ describe('intentions', () => {
     expect(found("I'm not done with Spotify.")).toEqual([])
     expect(found('Yeah sure, I am definitely going to buy another printer from HP.')).toEqual([])
   })
+  it('should read "set to", a company acquiring, a denial without "that", the writer\'s relatives, "The city of X" and possessives in objects', () => {
+    expect(found('Globex is set to sell its chip unit to a private equity firm.')).toEqual(['sell|Globex|its chip unit'])
+    expect(found('Orion Media plans to acquire a regional newspaper chain.')).toEqual(['buy|Orion Media|a regional newspaper chain'])
+    expect(found('Acme denied it plans to sell its European division.')).toEqual([])
+    expect(found('My parents are selling their house in Phoenix and moving closer to us.')).toEqual(['sell|My parents|their house'])
+    expect(found('The store is selling phones.')).toEqual([])
+    expect(found('The city of Tacoma is set to hire 50 new police officers.')).toEqual(['hire|The city of Tacoma|50 new police officers'])
+    expect(found("I recommend Smoky Joe's to anyone who loves barbecue.")).toEqual(["recommend|I|Smoky Joe's"])
+    expect(found("I want to buy John's car.")).toEqual(["buy|I|John's car"])
+  })
 
   it('should read an "of" phrase of a common noun, names joined by "and" or a possessive, a gerund modifier, "moving away from" and filing a complaint', () => {
     expect(found("We'd like to purchase 200 licences of your analytics platform before the end of Q3.")).toEqual(['buy|We|200 licences of your analytics platform'])

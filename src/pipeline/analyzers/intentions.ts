@@ -13,8 +13,7 @@ import { isEnglish } from './relations.ts'
  *   "will", "'ll", "'d", "can't wait to", "please" (opening a support request, quit only: "Please cancel my plan"),
  *   "thinking of/about" + -ing, "considering" + -ing, "looking forward to" + -ing; and, for recommend and complain,
  *   the present tense itself with a first-person subject ("I recommend", "we highly recommend");
- * - action verbs by type: buy (buy, purchase, order, pre-order, book; not a company's "acquire", which the
- *   relations report once done), sell (sell), quit (cancel, quit, leave,
+ * - action verbs by type: buy (buy, purchase, order, pre-order, book, acquire, upgrade to), sell (sell), quit (cancel, quit, leave,
  *   switch, unsubscribe from, opt out of, terminate, ditch, close, drop), recommend (recommend), complain
  *   (complain, return, send back), learn (learn, study), visit (visit, go to, travel to, fly to, head to,
  *   come back to, return to, stay at), hire (hire, recruit, employ), start (subscribe, sign up, join, register,
@@ -64,7 +63,7 @@ import { isEnglish } from './relations.ts'
 export type IntentionsSection = Intention[]
 
 const ACTIONS: Readonly<Record<string, string>> = {
-  buy: 'buy', purchase: 'buy', order: 'buy', book: 'buy', 'pre-order': 'buy', preorder: 'buy', upgrade: 'buy',
+  buy: 'buy', purchase: 'buy', order: 'buy', book: 'buy', 'pre-order': 'buy', preorder: 'buy', upgrade: 'buy', acquire: 'buy',
   sell: 'sell',
   cancel: 'quit', quit: 'quit', leave: 'quit', switch: 'quit', unsubscribe: 'quit', terminate: 'quit', ditch: 'quit', close: 'quit', drop: 'quit',
   recommend: 'recommend',
@@ -159,7 +158,7 @@ const CUES: readonly (readonly string[])[] = [
   ['please', 'V'], ['pls', 'V'], ['plz', 'V'], ['kindly', 'V'], ['want', 'ta', 'V'],
   // An obligation the writer takes on: "I'm going to have to return it", "we'll have to cancel".
   ['going', 'to', 'have', 'to', 'V'], ['gonna', 'have', 'to', 'V'], ['will', 'have', 'to', 'V'], ["'ll", 'have', 'to', 'V'], ['wan', 'na', 'V'], ['gon', 'na', 'V'], ['decided', 'to', 'V'], ['have', 'decided', 'to', 'V'], ['hope', 'to', 'V'], ['hopes', 'to', 'V'],
-  ['need', 'to', 'V'], ['needs', 'to', 'V'], ['about', 'to', 'V'], ['ready', 'to', 'V'], ['looking', 'to', 'V'], ['heading', 'to', 'V'],
+  ['need', 'to', 'V'], ['needs', 'to', 'V'], ['about', 'to', 'V'], ['ready', 'to', 'V'], ['looking', 'to', 'V'], ['heading', 'to', 'V'], ['set', 'to', 'V'],
   // A support email: "I am writing to complain about ...", "I'm writing to cancel my plan".
   ['writing', 'to', 'V'],
   ['will', 'be', 'ING'], ["'ll", 'be', 'ING'], ['will', 'definitely', 'be', 'ING'],
@@ -200,10 +199,13 @@ const CONDITIONAL = new Set(['if', 'unless', 'whether'])
 const TIME_WORDS = new Set(['next', 'last', 'tomorrow', 'tmrw', 'tmr', 'tmrow', '2morrow', 'tomoz', 'today', 'tonight', 'tonite', 'yesterday', 'soon', 'now', 'again', 'someday', 'sometime', 'eventually', 'asap', 'week', 'weekend', 'month', 'year', 'quarter', 'semester', 'fortnight', 'decade', 'summer', 'winter', 'spring', 'autumn', 'fall', 'morning', 'evening', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
 const PRONOUNS = new Set(['i', 'we', 'you', 'he', 'she', 'they', 'it'])
 const FIRST_PERSON = new Set(['i', 'we'])
-/** The writer speaks for the subject: "I", "we", or a group of the writer's ("Our family", "our team"). */
+/**
+ * The writer speaks for the subject: "I", "we", a group of the writer's ("Our family", "our team") or someone of the
+ * writer's ("My parents are selling their house", "my wife is buying a car").
+ */
 function isFirstPerson(who: string): boolean {
   const w = who.toLowerCase()
-  return FIRST_PERSON.has(w) || w.startsWith('our ')
+  return FIRST_PERSON.has(w) || w.startsWith('our ') || w.startsWith('my ')
 }
 const SKIP_BEFORE_CUE = new Set(['am', "'m", 'is', "'s", 'are', "'re", 'really', 'also', 'just', 'still', 'finally', 'now', 'so', 'seriously', 'definitely', 'totally', 'absolutely', 'probably', 'soon', 'all', 'both', 'has', 'have', "'ve", 'been'])
 /** Words of a cue that may stand between the subject and an action verb ("I'd like to request", "I'll be filing"). */
@@ -368,6 +370,12 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
   else if (second > 0) e = second
   // A determiner alone is no object ("buy the" where the tagger lost the noun).
   while (e > o && OBJECT_DETS.has(lw[e - 1]!) && !/^(one|two|three|all|that|this|these|those)$/.test(lw[e - 1]!)) e--
+  // A possessive after a name: the owner of the object ("John's car", "Apple's new iPhone"), or a business named with
+  // one when no noun follows ("Smoky Joe's", "McDonald's tomorrow").
+  if (e > o && /^['’]s$/.test(lw[e] ?? '') && toks[e - 1]!.pos === 'PROPN' && !toks[e]!.spaceBefore) {
+    e++
+    while (e < toks.length && e < o + 10 && /^(NOUN|PROPN|ADJ)$/.test(toks[e]!.pos) && !TIME_WORDS.has(lw[e]!)) e++
+  }
   let what = e > o ? text.slice(toks[o]!.start, toks[e - 1]!.end) : ''
   // A pronoun object (it ends there: "returning it and buying a Dyson" goes on after it).
   if (what === '' && /^(it|them|this|that|one)$/.test(lw[o] ?? '')) {
@@ -599,7 +607,8 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
           // speech: "Ford is planning to sell its Saarlouis plant")
           let a = j
           // (a demonstrative never stands before a name: "reported that Acme plans" has the conjunction "that")
-          while (a - 1 >= 0 && (toks[a - 1]!.pos === 'PROPN' || toks[a - 1]!.pos === 'NOUN' || toks[a - 1]!.pos === 'ADJ' || (OBJECT_DETS.has(lw[a - 1]!) && !(/^(that|this|these|those)$/.test(lw[a - 1]!) && toks[a]!.pos === 'PROPN')) || (toks[a - 1]!.pos === 'PROPN' && toks[a]!.pos === 'PROPN'))) a--
+          // ("The city of Tacoma": "of" between a common noun and a name)
+          while (a - 1 >= 0 && (toks[a - 1]!.pos === 'PROPN' || toks[a - 1]!.pos === 'NOUN' || toks[a - 1]!.pos === 'ADJ' || (OBJECT_DETS.has(lw[a - 1]!) && !(/^(that|this|these|those)$/.test(lw[a - 1]!) && toks[a]!.pos === 'PROPN')) || (toks[a - 1]!.pos === 'PROPN' && toks[a]!.pos === 'PROPN') || (lw[a - 1] === 'of' && toks[a]!.pos === 'PROPN' && toks[a - 2]?.pos === 'NOUN'))) a--
           // A name after a common noun in apposition is the subject ("Our startup Fernway" -> "Fernway").
           let n = j
           while (n - 1 >= a && toks[n - 1]!.pos === 'PROPN' && /^\p{Lu}/u.test(toks[n - 1]!.text)) n--
@@ -667,7 +676,8 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         // A recommendation stands under a condition on the reader before it too ("If you're ever in Porto, I'd recommend ...").
         for (let n = 0; n < lw.length; n++) if (CONDITIONAL.has(lw[n]!) && !((n > vAt && FORMULA_CONDITION.has(lw[n + 1] ?? '')) || (type === 'recommend' && READER_CONDITION.has(lw[n + 1] ?? '')))) hypothetical = true
         // A plan someone denies is not stated as theirs: "Acme denied reports that it plans to sell its chip unit".
-        for (let n = 0; n < vAt; n++) if (DENIALS.has(lw[n]!) && (lw[n + 1] === 'that' || (HEARSAY.has(lw[n + 1] ?? '') && lw[n + 2] === 'that'))) hypothetical = true
+        // (also without "that", the subject right after the denial: "Acme denied it plans to sell its European division")
+        for (let n = 0; n < vAt; n++) if (DENIALS.has(lw[n]!) && (lw[n + 1] === 'that' || (HEARSAY.has(lw[n + 1] ?? '') && lw[n + 2] === 'that') || n + 1 === subjStart)) hypothetical = true
         // Sarcasm that "yeah right" marks before it is no plan: "Yeah right, I'm totally going to buy that".
         // ("yeah sure," and "oh sure," too, set off by their comma)
         for (let n = 0; n + 1 < vAt; n++) {
