@@ -233,6 +233,7 @@ describe('intentions', () => {
     expect(found('The city of Tacoma is set to hire 50 new police officers.')).toEqual(['hire|The city of Tacoma|50 new police officers'])
     expect(found("I recommend Smoky Joe's to anyone who loves barbecue.")).toEqual(["recommend|I|Smoky Joe's"])
     expect(found("I want to buy John's car.")).toEqual(["buy|I|John's car"])
+    expect(found('I highly recommend the Casa do Rio hotel to anyone visiting Porto.')).toEqual(['recommend|I|the Casa do Rio hotel'])
   })
 
   it('should read an "of" phrase of a common noun, names joined by "and" or a possessive, a gerund modifier, "moving away from" and filing a complaint', () => {

@@ -100,6 +100,8 @@ const START_OBJECTS = new Set(['class', 'course', 'lesson', 'membership', 'subsc
 const FIRST_PERSON_VERBS = new Set(['get', 'pick', 'report', 'suggest'])
 /** Words that open a support request ("Please cancel my plan", "pls cancel my order"). */
 const REQUEST_WORDS = new Set(['please', 'pls', 'plz', 'kindly'])
+/** Lower-case particles inside a name between two capitalised words ("the Casa do Rio hotel", "Rio de Janeiro"). */
+const NAME_PARTICLES = new Set(['do', 'da', 'de', 'del', 'della', 'di', 'du', 'dos', 'das', 'la', 'le', 'van', 'von', 'der', 'den', 'bin', 'al'])
 /** Role nouns whose "of" phrase belongs to them in an object ("hire a head of marketing"). */
 const OF_ROLES = new Set(['head', 'director', 'manager', 'chief', 'professor', 'teacher', 'editor', 'president', 'secretary', 'vp', 'officer', 'lecturer'])
 /** Cues of a wish or plan (not of a prediction such as "going to", "will"). */
@@ -359,7 +361,7 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
     // A participle the tagger took for a verb between a determiner and a noun or name ("a used/VERB Switch").
     // (and a gerund used as a modifier: "your onboarding/VERB consultants", "a cooking class")
     const participle = t.pos === 'VERB' && /(ed|en|ing)$/.test(w) && e > o && OBJECT_DETS.has(lw[e - 1]!) && toks[e + 1] !== undefined && (/^(NOUN|PROPN)$/.test(toks[e + 1]!.pos) || /^[A-Z]/.test(toks[e + 1]!.text))
-    const np = taggedAdverb || participle || OBJECT_DETS.has(w) || t.pos === 'ADJ' || t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'NUM' || (w === 'of' && toks[e + 1]?.pos === 'PROPN' && e > o) || (t.kind === 'word' && /^[A-Z0-9]/.test(t.text) && e > o && t.pos !== 'PRON')
+    const np = taggedAdverb || participle || OBJECT_DETS.has(w) || t.pos === 'ADJ' || t.pos === 'NOUN' || t.pos === 'PROPN' || t.pos === 'NUM' || (w === 'of' && toks[e + 1]?.pos === 'PROPN' && e > o) || (NAME_PARTICLES.has(w) && e > o && /^\p{Lu}/u.test(toks[e - 1]!.text) && /^\p{Lu}/u.test(toks[e + 1]?.text ?? '')) || (t.kind === 'word' && /^[A-Z0-9]/.test(t.text) && e > o && t.pos !== 'PRON')
     if (!np || (e > o && w === 'the' && lw[e - 1] !== 'of') || (w === 'back' && verb === 'send')) break
     e++
   }
