@@ -45,6 +45,7 @@
  * (`calibration.json`, fitted by `bench/calibrate-ner.ts`); lexicon entities 90-95, patterns 100.
  */
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
+import { NAME_PARTICLES } from '../nlp/name-particles.ts'
 import { createEntityTagger, nerLexiconDir, readCommonWords, readNerFile, type EntityTagger } from './tagger.ts'
 import type { TaggedSpan } from './tagger-decoder.ts'
 import { readGazetteer, readPhraseTable } from './gazetteer.ts'
@@ -353,8 +354,6 @@ const WIRE_SERVICE = new Set(['AP', 'UPI', 'Reuters', 'AFP', 'DPA', 'Xinhua', 'K
 
 const PRODUCT_SUFFIX = /^([a-z]{0,3}\d+[a-z]*|pro|max|plus|mini|air|ultra|se|x|s|xl|fe)$/i
 
-/** Lower-case particles inside personal names ("Mohammed bin Salman", "Erik ten Hag", "Ursula von der Leyen"). */
-const NAME_PARTICLES = new Set(['bin', 'ibn', 'bint', 'al', 'el', 'van', 'von', 'der', 'den', 'de', 'du', 'da', 'di', 'del', 'della', 'la', 'le', 'ten', 'ter', 'dos', 'das'])
 
 /**
  * A Person span, one to three lower-case name particles and a capitalised span the tagger found right after them

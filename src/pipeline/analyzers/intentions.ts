@@ -2,6 +2,7 @@ import type { AnnotatedDocument, Token } from '../../nlp/types.ts'
 import type { Intention } from '../../model/output.ts'
 import type { Analyzer } from '../types.ts'
 import { isEnglish } from './relations.ts'
+import { NAME_PARTICLES } from '../../nlp/name-particles.ts'
 
 /**
  * `intentions` (English): statements of intent, found by rules over the tokens of each sentence.
@@ -100,8 +101,6 @@ const START_OBJECTS = new Set(['class', 'course', 'lesson', 'membership', 'subsc
 const FIRST_PERSON_VERBS = new Set(['get', 'pick', 'report', 'suggest'])
 /** Words that open a support request ("Please cancel my plan", "pls cancel my order"). */
 const REQUEST_WORDS = new Set(['please', 'pls', 'plz', 'kindly'])
-/** Lower-case particles inside a name between two capitalised words ("the Casa do Rio hotel", "Rio de Janeiro"). */
-const NAME_PARTICLES = new Set(['do', 'da', 'de', 'del', 'della', 'di', 'du', 'dos', 'das', 'la', 'le', 'van', 'von', 'der', 'den', 'bin', 'al'])
 /** Role nouns whose "of" phrase belongs to them in an object ("hire a head of marketing"). */
 const OF_ROLES = new Set(['head', 'director', 'manager', 'chief', 'professor', 'teacher', 'editor', 'president', 'secretary', 'vp', 'officer', 'lecturer'])
 /** Cues of a wish or plan (not of a prediction such as "going to", "will"). */

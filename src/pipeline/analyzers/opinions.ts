@@ -5,6 +5,7 @@ import { need } from '../pipeline.ts'
 import { round4 } from '../spans.ts'
 import type { Analyzer, SentimentSection } from '../types.ts'
 import { documentEntities, isEnglish, type DocumentEntity } from './relations.ts'
+import { NAME_PARTICLES } from '../../nlp/name-particles.ts'
 
 /**
  * `opinions` (English): quotations attributed to a speaker, in the forms news uses:
@@ -79,8 +80,6 @@ const HONORIFICS = new Set([
 const SPOKES_NOUNS = new Set(['spokesperson', 'spokesman', 'spokeswoman', 'representative', 'spokespeople'])
 /** Titles written abbreviated, as a word and a full stop of their own. */
 const ABBREVIATED_TITLES = new Set(['cmdr', 'col', 'lt', 'gen', 'sgt', 'capt', 'maj', 'adm', 'gov', 'sen', 'rep', 'supt', 'insp', 'det', 'cpl', 'brig', 'dr', 'mr', 'mrs', 'ms', 'prof', 'rev', 'fr'])
-/** Lower-case words inside names ("Ursula von der Leyen"). */
-const NAME_PARTICLES = new Set(['von', 'der', 'van', 'de', 'den', 'da', 'di', 'du', 'la', 'le', 'bin', 'al', 'el', 'ibn', 'ten', 'ter', 'dos', 'das', 'del'])
 /** Role words that may head a name in news ("Siemens Chief Financial Officer Ralf Thomas"): not part of the speaker's name. */
 const ROLE_WORDS = new Set([
   'chief', 'executive', 'officer', 'director', 'managing', 'president', 'vice', 'chairman', 'chairwoman', 'chair', 'spokesman', 'spokeswoman', 'spokesperson',
@@ -345,14 +344,14 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     }
     return { from: a, to: k + 1 }
   }
-  /**
-   * The speaker of a speech verb at k, looking left: the name just before it, or, past an apposition set off by
-   * commas ("Jane Fraser, the chief executive of Citigroup, said"), the name before the apposition.
-   */
   /** Whether words [a, b) are an age or a home town in apposition: "34", "of Tucson", "from Leeds". */
   const isAgeOrTown = (a: number, b: number): boolean =>
     (b - a === 1 && toks[a]!.pos === 'NUM') ||
     (b - a >= 2 && /^(of|from)$/.test(lw[a]!) && toks.slice(a + 1, b).every((t) => /^\p{Lu}/u.test(t.text) || t.text === '.'))
+  /**
+   * The speaker of a speech verb at k, looking left: the name just before it, or, past an apposition set off by
+   * commas ("Jane Fraser, the chief executive of Citigroup, said"), the name before the apposition.
+   */
   const speakerBefore = (k: number): SpeakerSpan | undefined => {
     // "criticised by councillor Ben Hartley, who said it would …": the name before the relative pronoun.
     if (lw[k - 1] === 'who' && lw[k - 2] === ',' && k >= 3) {
