@@ -47,10 +47,11 @@ export interface ContextSentiment {
 /**
  * Sentiment of a theme, entity, topic or facet: the aspect sentiment of its spans (the words attached
  * to each occurrence, not its sentence's score; see `src/sentiment/aspect.ts`), 0 without spans, with
- * the scorer's own polarity thresholds; and the distinct sentences the spans stand in.
+ * the scorer's own polarity thresholds; and the distinct sentences the spans stand in. `names`: the spans are an
+ * entity's names, which take a polarity only from the lexicon's evaluative words in their sentences.
  */
-export function contextSentiment(doc: AnnotatedDocument, spans: readonly TokenRange[], sentiment: SentimentSection): ContextSentiment {
+export function contextSentiment(doc: AnnotatedDocument, spans: readonly TokenRange[], sentiment: SentimentSection, options?: { readonly names?: boolean }): ContextSentiment {
   const sentences = [...new Set(spans.map((s) => doc.tokens[s.tokenStart]!.sentence))]
-  const { score, polarity } = sentiment.aspect(spans)
+  const { score, polarity } = sentiment.aspect(spans, options)
   return { sentences, score, polarity }
 }

@@ -18,7 +18,7 @@ export interface SentimentSection {
    * Sentiment about what the spans mention (a theme's, entity's or topic's occurrences, a facet): the
    * aspect sentiment of `src/sentiment/aspect.ts`, one function for every consumer.
    */
-  aspect(spans: readonly { readonly tokenStart: number; readonly tokenEnd: number }[]): { score: number; polarity: Polarity }
+  aspect(spans: readonly { readonly tokenStart: number; readonly tokenEnd: number }[], options?: { readonly names?: boolean }): { score: number; polarity: Polarity }
   /** Sentiment of a token span [tokenStart, tokenEnd), e.g. a theme's or entity's context. */
   span(tokenStart: number, tokenEnd: number): { score: number; polarity: Polarity }
   /** Polarity of a score under the scorer's thresholds. */

@@ -597,9 +597,13 @@ export const WORDS_ONLY_CONFIDENCE = 0.55
  * and no word the model has weights for, or words that make no polar class {@link WORDS_ONLY_CONFIDENCE}
  * likely) or when the model's most likely class is neutral, else the positive minus the negative likelihood.
  */
-export function aspectMentionScore(model: AspectModel, ev: AspectEvidence, span: AspectSpan): number {
+export function aspectMentionScore(model: AspectModel, ev: AspectEvidence, span: AspectSpan, options: { readonly wordsOnly?: boolean } = {}): number {
   const x = mentionFeatures(ev, span)
   if (x === undefined) return 0
+  // A name (`wordsOnly: false`) takes a polarity only from evaluative words of the lexicon in its sentence: the
+  // words-only polarity was learnt on reviews of restaurants and laptops, where "visited" or "lives" lean positive
+  // ("Microsoft CEO Satya Nadella visited Paris on Monday" gave Nadella +0.44).
+  if (!x.lexicon && options.wordsOnly === false) return 0
   const { ids } = x
   const { p, known } = likelihoods(model.data.weights, x.dense, ids.length, (i) => rowOf(model, ids[i]!))
   if (!x.lexicon && !known) return 0

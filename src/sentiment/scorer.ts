@@ -160,7 +160,7 @@ export interface SentimentResult {
    * Sentiment about what the spans mention (a theme, an entity, a topic's hits), -1..1: the mean of
    * each span's aspect score (see `aspect.ts`); 0 without spans or without evidence around them.
    */
-  aspectSentiment(spans: readonly AspectSpan[]): number
+  aspectSentiment(spans: readonly AspectSpan[], options?: { readonly names?: boolean }): number
   /** Score of sentence `i`, -1..1; throws RangeError for an index out of range. */
   sentenceSentiment(i: number): number
   /** Polarity of a score under this scorer's thresholds. */
@@ -608,8 +608,10 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           return round(rawSpan(a, b))
         },
         contrastTokens,
-        aspectSentiment(spans) {
+        aspectSentiment(spans, options = {}) {
           if (spans.length === 0) return 0
+          // Names (entities) take a polarity only from the lexicon's evaluative words (see aspectMentionScore).
+          const names = options.names === true
           let sum = 0
           if (aspectModel === undefined) {
             const seen = [...new Set(spans.map((sp) => (tokens[sp.tokenStart] as Token).sentence))]
@@ -618,10 +620,10 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           }
           for (const sp of spans) {
             // Themes ranking and entity themes ask for the same spans again: score each span once per document.
-            const key = sp.tokenStart * (n + 1) + sp.tokenEnd
+            const key = (sp.tokenStart * (n + 1) + sp.tokenEnd) * 2 + (names ? 1 : 0)
             let v = mentionScores.get(key)
             if (v === undefined) {
-              v = aspectMentionScore(aspectModel, evidence, sp)
+              v = aspectMentionScore(aspectModel, evidence, sp, names ? { wordsOnly: false } : {})
               mentionScores.set(key, v)
             }
             sum += v

@@ -63,6 +63,30 @@ describe('aspect sentiment (one function for themes, entities, topics and facets
     expect(scorer.score(annotator.annotate('Thanks for sharing.')).sentiment_polarity).toBe('positive')
   })
 
+  it('should give names no polarity from words alone, and keep it from evaluative words', async () => {
+    const engine = createEngine({ background: false })
+    try {
+      const scores = async (text: string): Promise<Record<string, number>> =>
+        Object.fromEntries(((await engine.analyze(text)).entities ?? []).map((e) => [e.title, e.sentiment_score]))
+      // Without the names option the words-only model reads these names as praised (Satya Nadella +0.44).
+      const neutral = await scores('Microsoft CEO Satya Nadella visited Paris on Monday.')
+      expect(neutral['Satya Nadella']).toBe(0)
+      expect(neutral['Paris']).toBe(0)
+      expect(neutral['Chief Executive Officer']).toBe(0)
+      const ev = await scores('I love Apple but hate Samsung.')
+      expect(ev['Apple']).toBeGreaterThan(0.05)
+      expect(ev['Samsung']).toBeLessThan(-0.05)
+      // The option is the names': the same span as an aspect keeps its words-only reading.
+      const doc = annotator.annotate('Microsoft CEO Satya Nadella visited Paris on Monday.')
+      const r = scorer.score(doc)
+      const nadella = { tokenStart: 2, tokenEnd: 4 }
+      expect(r.aspectSentiment([nadella], { names: true })).toBe(0)
+      expect(r.aspectSentiment([nadella])).toBeGreaterThan(0.05)
+    } finally {
+      await engine.close()
+    }
+  })
+
   it('should give a mention in a text without evaluative evidence a neutral score', () => {
     expect(Math.abs(aspect('The meeting is on Tuesday.', 'meeting'))).toBeLessThanOrEqual(0.05)
   })

@@ -13,6 +13,9 @@ import type { DocumentIndex } from '../../query/document-index.ts'
 import { queryLimitsOf } from './topics.ts'
 import type { Analyzer } from '../types.ts'
 
+/** Entity types whose mentions are names (a person, an organisation, a place) or a role (a job title). */
+const NAME_TYPES: ReadonlySet<string> = new Set(['Person', 'Company', 'Organization', 'Place', 'Job Title'])
+
 /** A mention as a token range, before it is grouped for the wire. */
 interface SpanMention {
   readonly tokenStart: number
@@ -122,7 +125,9 @@ export function createEntitiesAnalyzer(
       const entityThemes = (e: FoundEntity): Theme[] =>
         themesNear(doc, docThemes, e.mentions, themesLimit).map((t) => themeWire(doc, t, false, withMentions ? d.theme_mentions_limit : 0))
       const wire = (e: FoundEntity, mentionsLimit: number): Entity => {
-        const score = contextSentiment(doc, e.mentions, sentiment)
+        // People, organisations and places take a polarity only from evaluative words around them (see
+        // aspectMentionScore); products and user entities are aspects like any other.
+        const score = contextSentiment(doc, e.mentions, sentiment, { names: e.type === 'named' && NAME_TYPES.has(e.entity_type) })
         const item: Entity = {
           type: e.type,
           title: e.title,

@@ -65,8 +65,8 @@ export function createSentimentAnalyzers(scorer: SentimentScorer = createSentime
         sentenceScores: result.sentences.map((s) => s.sentiment_score),
         sentencePolar: result.sentences.map((s) => s.is_polar),
         polarityOf: (score) => result.polarityOf(score),
-        aspect: (spans) => {
-          const score = result.aspectSentiment(spans)
+        aspect: (spans, options) => {
+          const score = result.aspectSentiment(spans, options)
           return { score, polarity: result.polarityOf(score) }
         },
         span: (a, b) => {
