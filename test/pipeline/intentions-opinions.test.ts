@@ -234,6 +234,8 @@ describe('intentions', () => {
     expect(found("I recommend Smoky Joe's to anyone who loves barbecue.")).toEqual(["recommend|I|Smoky Joe's"])
     expect(found("I want to buy John's car.")).toEqual(["buy|I|John's car"])
     expect(found('I highly recommend the Casa do Rio hotel to anyone visiting Porto.')).toEqual(['recommend|I|the Casa do Rio hotel'])
+    expect(found('Ford plans to acquire a battery startup in Michigan.')).toEqual(['buy|Ford|a battery startup'])
+    expect(found("Unsubscribing from this car dealer's newsletter, they email me five times a day")).toEqual(["quit|I|this car dealer's newsletter"])
   })
 
   it('should read an "of" phrase of a common noun, names joined by "and" or a possessive, a gerund modifier, "moving away from" and filing a complaint', () => {
@@ -473,6 +475,10 @@ describe('opinions', () => {
     // A colon quotation after a name set off by commas with a title.
     const ra = [['Ruth Abernathy Cole', 'Person', 'Ruth Abernathy Cole']] as [string, string, string][]
     expect(withEntities('His colleague, Senator Ruth Abernathy Cole, disagreed: "It is the only responsible option we have."', ra)).toEqual(['Ruth Abernathy Cole|It is the only responsible option we have'])
+    // A relative named after a possessive, after the speech verb.
+    const re = [['Margaret Ellis', 'Person', 'Margaret Ellis'], ['Robert Ellis', 'Person', 'Robert Ellis'], ['Thomas Reilly', 'Person', 'Thomas Reilly']] as [string, string, string][]
+    expect(withEntities('Margaret Ellis died on Friday. "She never stopped teaching," said her son, Robert Ellis.', re)).toEqual(['Robert Ellis|She never stopped teaching'])
+    expect(withEntities('"Dad loved this town," said his son Thomas Reilly.', re)).toEqual(['Thomas Reilly|Dad loved this town'])
     // A title inside the commas that set off the name, and "Justice" as a title before it.
     const lf = [['Liam Fitzgerald', 'Person', 'Liam Fitzgerald'], ['Sanjiv Khanna', 'Person', 'Chief Justice Sanjiv Khanna']] as [string, string, string][]
     expect(withEntities('Her colleague, Professor Liam Fitzgerald, said the next step was a trial on commercial farms.', lf)).toEqual(['Liam Fitzgerald|the next step was a trial on commercial farms'])

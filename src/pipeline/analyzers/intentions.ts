@@ -373,7 +373,8 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
   while (e > o && OBJECT_DETS.has(lw[e - 1]!) && !/^(one|two|three|all|that|this|these|those)$/.test(lw[e - 1]!)) e--
   // A possessive after a name: the owner of the object ("John's car", "Apple's new iPhone"), or a business named with
   // one when no noun follows ("Smoky Joe's", "McDonald's tomorrow").
-  if (e > o && /^['’]s$/.test(lw[e] ?? '') && toks[e - 1]!.pos === 'PROPN' && !toks[e]!.spaceBefore) {
+  // (after a common noun only when a noun follows: "this car dealer's newsletter")
+  if (e > o && /^['’]s$/.test(lw[e] ?? '') && (toks[e - 1]!.pos === 'PROPN' || (toks[e - 1]!.pos === 'NOUN' && /^(NOUN|ADJ)$/.test(toks[e + 1]?.pos ?? ''))) && !toks[e]!.spaceBefore) {
     e++
     while (e < toks.length && e < o + 10 && /^(NOUN|PROPN|ADJ)$/.test(toks[e]!.pos) && !TIME_WORDS.has(lw[e]!)) e++
   }
@@ -603,9 +604,9 @@ export function findIntentions(doc: AnnotatedDocument): Intention[] {
         } else if (contracted !== undefined) {
           who = toks[j]!.text.slice(0, contracted.length)
           subjStart = j
-        } else if (j >= 0 && (toks[j]!.pos === 'PROPN' || toks[j]!.pos === 'NOUN' || (/^\p{Lu}\p{Ll}/u.test(toks[j]!.text) && toks[j + 1]?.pos === 'AUX' && (j === 0 || toks[j - 1]!.sentence !== toks[j]!.sentence)))) {
-          // (a capitalised word opening the sentence before "is"/"are" is a name the tagger took for another part of
-          // speech: "Ford is planning to sell its Saarlouis plant")
+        } else if (j >= 0 && (toks[j]!.pos === 'PROPN' || toks[j]!.pos === 'NOUN' || (/^\p{Lu}\p{Ll}/u.test(toks[j]!.text) && (toks[j + 1]?.pos === 'AUX' || j + 1 === i) && (j === 0 || toks[j - 1]!.sentence !== toks[j]!.sentence)))) {
+          // (a capitalised word opening the sentence before "is"/"are" or the cue is a name the tagger took for another
+          // part of speech: "Ford is planning to sell its Saarlouis plant", "Ford plans to acquire a battery startup")
           let a = j
           // (a demonstrative never stands before a name: "reported that Acme plans" has the conjunction "that")
           // ("The city of Tacoma": "of" between a common noun and a name)

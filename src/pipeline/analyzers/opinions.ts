@@ -344,6 +344,21 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     }
     return { from: a, to: k + 1 }
   }
+  /**
+   * A relative or a colleague named after a possessive: `"…," said her son, Robert Ellis` / `said his son Thomas
+   * Reilly` / `said their lawyer, Ana Diaz`: the Person after up to three words (a possessive pronoun, then nouns or
+   * adjectives) and an optional comma; undefined otherwise.
+   */
+  const kinAt = (k: number): SpeakerSpan | undefined => {
+    if (!/^(his|her|their|its|our|my)$/.test(lw[k] ?? '')) return undefined
+    let p = k + 1
+    while (p < k + 4 && p < toks.length && !isPersonAt(p) && /^(NOUN|ADJ)$/.test(toks[p]!.pos) && /^\p{Ll}/u.test(toks[p]!.text)) p++
+    if (p === k + 1) return undefined
+    if (lw[p] === ',') p++
+    if (!isPersonAt(p)) return undefined
+    const named = speakerRight(p)
+    return named !== undefined && named.from === p ? named : undefined
+  }
   /** Whether words [a, b) are an age or a home town in apposition: "34", "of Tucson", "from Leeds". */
   const isAgeOrTown = (a: number, b: number): boolean =>
     (b - a === 1 && toks[a]!.pos === 'NUM') ||
@@ -700,7 +715,7 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     // (the attribution of such a quotation, if any, stands before it: looked for below)
     const closedSentence = /\.\s*$/.test(doc.text.slice(q.start, q.end)) && /^\p{Lu}/u.test(toks[k]?.text ?? '') && !SPEECH.has(lw[k] ?? '')
     if (closedSentence) sp = undefined
-    else if (SPEECH.has(lw[k] ?? '')) sp = speakerRight(k + 1) ?? spokesAt(k + 1)?.span
+    else if (SPEECH.has(lw[k] ?? '')) sp = speakerRight(k + 1) ?? spokesAt(k + 1)?.span ?? kinAt(k + 1)
     else if (lw[k] === 'according' && lw[k + 1] === 'to') sp = sourceAt(k + 2)
     else if (spokesAt(k) !== undefined || appositionAt(k) !== undefined) {
       // `"…," a spokesperson for Shell said` (the organisation), `"…," the defendant, Liam Carter, told the jury` (the Person).
