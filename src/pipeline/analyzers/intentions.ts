@@ -54,8 +54,8 @@ import { NAME_PARTICLES } from '../../nlp/name-particles.ts'
  *
  * Not intentions, and left out: negated statements (a negation among the cue's words or just before it:
  * "I will never buy", "I don't want to cancel", "won't"; but "I can't recommend it enough" is praise),
- * sarcastic ones ("Yeah right, I'm totally going to buy that"),
- * hypothetical ones (the clause holds "if", "unless", "whether", "were to", "might", "maybe", or a condition
+ * sarcastic ones ("Yeah right, I'm totally going to buy that"; "yeah sure," and "oh sure," too), denied ones
+ * ("Acme denied it plans to sell ..."), hypothetical ones (the clause holds "if", "unless", "whether", "were to", "might", "maybe", or a condition
  * anywhere in the sentence, except a formula after the verb, "if interested", or, for a recommendation, a
  * condition on the reader before or after it, "if you have time", "If you're ever in Porto, I'd recommend"), questions (ending in "?" and opening like one, or the intent's
  * own clause ending in "?": a tag such as ", any thoughts?" leaves a statement standing), and past ones
