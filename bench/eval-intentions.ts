@@ -41,7 +41,8 @@ const files: [string, string][] =
           ['intentions-fresh13.json', 'fresh13 (written blind on 2026-11-27 by a helper that had read neither the analyzers nor the other sets; first figures in its commit; no longer blind: the rules were revised on it)'],
           ['intentions-fresh14.json', 'fresh14 (written blind on 2026-11-27 by a helper that had read neither the analyzers nor the other sets; first figures in its commit; no longer blind: the rules were revised on it)'],
           ['intentions-fresh15.json', 'fresh15 (written blind on 2026-11-27 by a helper that had read neither the analyzers nor the other sets; first figures in its commit; no longer blind: the rules were revised on it)'],
-          ['intentions-fresh16.json', 'fresh16 (written blind on 2026-11-27 by a helper that had read neither the analyzers nor the other sets; first figures in its commit)'],
+          ['intentions-fresh16.json', 'fresh16 (written blind on 2026-11-27 by a helper that had read neither the analyzers nor the other sets; first figures in its commit; no longer blind: the rules were revised on it)'],
+          ['intentions-fresh17.json', 'fresh17 (written blind on 2026-11-27 by a helper that had read neither the analyzers nor the other sets; first figures in its commit)'],
         ] as const
       )
         .map(([f, label]): [string, string] => [resolve(repo, 'test/fixtures', f), label])

@@ -51,7 +51,8 @@ const files: [string, string][] =
           ['opinions-fresh13.json', 'fresh13 (written blind on 2026-11-27 by a helper that had read neither the analyzers nor the other sets; first figures in its commit; no longer blind: the rules were revised on it)'],
           ['opinions-fresh14.json', 'fresh14 (written blind on 2026-11-27 by a helper that had read neither the analyzers nor the other sets; first figures in its commit; no longer blind: the rules were revised on it)'],
           ['opinions-fresh15.json', 'fresh15 (written blind on 2026-11-27 by a helper that had read neither the analyzers nor the other sets; first figures in its commit; no longer blind: the rules were revised on it)'],
-          ['opinions-fresh16.json', 'fresh16 (written blind on 2026-11-27 by a helper that had read neither the analyzers nor the other sets; first figures in its commit)'],
+          ['opinions-fresh16.json', 'fresh16 (written blind on 2026-11-27 by a helper that had read neither the analyzers nor the other sets; first figures in its commit; no longer blind: the rules were revised on it)'],
+          ['opinions-fresh17.json', 'fresh17 (written blind on 2026-11-27 by a helper that had read neither the analyzers nor the other sets; first figures in its commit)'],
         ] as const
       )
         .map(([f, label]): [string, string] => [resolve(repo, 'test/fixtures', f), label])
