@@ -237,6 +237,12 @@ describe('intentions', () => {
     expect(found('Ford plans to acquire a battery startup in Michigan.')).toEqual(['buy|Ford|a battery startup'])
     expect(found("Unsubscribing from this car dealer's newsletter, they email me five times a day")).toEqual(["quit|I|this car dealer's newsletter"])
   })
+  it('should read British forms: "take on" staff, "fancy" + -ing, "keen to"', () => {
+    expect(found("We're looking to take on two apprentices this autumn.")).toEqual(['hire|We|two apprentices'])
+    expect(found('I will take on the challenge.')).toEqual([])
+    expect(found('I fancy visiting Edinburgh next spring.')).toEqual(['visit|I|Edinburgh'])
+    expect(found("I'm keen to learn British Sign Language.")).toEqual(['learn|I|British Sign Language'])
+  })
 
   it('should read an "of" phrase of a common noun, names joined by "and" or a possessive, a gerund modifier, "moving away from" and filing a complaint', () => {
     expect(found("We'd like to purchase 200 licences of your analytics platform before the end of Q3.")).toEqual(['buy|We|200 licences of your analytics platform'])
@@ -479,6 +485,10 @@ describe('opinions', () => {
     const re = [['Margaret Ellis', 'Person', 'Margaret Ellis'], ['Robert Ellis', 'Person', 'Robert Ellis'], ['Thomas Reilly', 'Person', 'Thomas Reilly']] as [string, string, string][]
     expect(withEntities('Margaret Ellis died on Friday. "She never stopped teaching," said her son, Robert Ellis.', re)).toEqual(['Robert Ellis|She never stopped teaching'])
     expect(withEntities('"Dad loved this town," said his son Thomas Reilly.', re)).toEqual(['Thomas Reilly|Dad loved this town'])
+    // Role words before the name: in a headline before a colon, and after the speech verb.
+    const hm = [['Huw Merriman', 'Person', 'Huw Merriman'], ['Maya Olsen', 'Person', 'Maya Olsen']] as [string, string, string][]
+    expect(withEntities("Rail minister Huw Merriman: 'Passengers deserve trains that turn up on time'", hm)).toEqual(['Huw Merriman|Passengers deserve trains that turn up on time'])
+    expect(withEntities("'I wanted the record to sound like a rainy Sunday,' says singer-songwriter Maya Olsen.", hm)).toEqual(['Maya Olsen|I wanted the record to sound like a rainy Sunday'])
     // A title inside the commas that set off the name, and "Justice" as a title before it.
     const lf = [['Liam Fitzgerald', 'Person', 'Liam Fitzgerald'], ['Sanjiv Khanna', 'Person', 'Chief Justice Sanjiv Khanna']] as [string, string, string][]
     expect(withEntities('Her colleague, Professor Liam Fitzgerald, said the next step was a trial on commercial farms.', lf)).toEqual(['Liam Fitzgerald|the next step was a trial on commercial farms'])

@@ -10,7 +10,8 @@ import { NAME_PARTICLES } from '../../nlp/name-particles.ts'
  * Design. An intention is an intent cue followed by an action verb of one of the types, then its object:
  * - cues: "want(s) to", "would like to", "'d like to", "going to", "gonna", "plan(ning) to", "intend to",
  *   "decided to", "hope to", "need to", "about to", "ready to", "looking to", "heading to", "saving up to", "trying to",
- *   "aiming to", "eager to", "wish to", "have to", "meaning to", "time to" (opening a sentence), "plan on" + -ing,
+ *   "aiming to", "eager to", "keen to", "wish to", "have to", "meaning to", "time to" (opening a sentence), "plan on" + -ing,
+ *   "fancy" + -ing,
  *   "will", "'ll", "'d", "can't wait to", "please" (opening a support request, quit only: "Please cancel my plan"),
  *   "thinking of/about" + -ing, "considering" + -ing, "looking forward to" + -ing; and, for recommend and complain,
  *   the present tense itself with a first-person subject ("I recommend", "we highly recommend");
@@ -20,7 +21,7 @@ import { NAME_PARTICLES } from '../../nlp/name-particles.ts'
  *   come back to, return to, stay at), hire (hire, recruit, employ), start (subscribe, sign up, join, register,
  *   enroll, start using, start a class, course, membership or trial, open); synonyms with conditions: "get" and "pick up" (buy) and "suggest" (recommend)
  *   and "report X to Y" (complain) only with the writer as subject, "get" not with a refund, a state ("get
- *   married") or two objects; "take" a class, course or lessons (learn); "looking for" / "seeking" any one of a
+ *   married") or two objects; "take" a class, course or lessons (learn), "take on" people in a role (hire); "looking for" / "seeking" any one of a
  *   role (hire: "We're looking for a senior backend engineer", "is looking for two warehouse supervisors"; not "the
  *   driver", not "a new phone"); "delete", "uninstall", "deactivate" a named app or an account (quit: "I'm deleting
  *   Evernote", "delete my account"; not "delete the photos" nor "uninstall it"); "start/begin" + an -ing action is
@@ -152,7 +153,9 @@ const CUES: readonly (readonly string[])[] = [
   ['want', 'to', 'V'], ['wants', 'to', 'V'], ['wanna', 'V'], ['going', 'to', 'V'], ['gonna', 'V'],
   ['plan', 'to', 'V'], ['plans', 'to', 'V'], ['planning', 'to', 'V'], ['planning', 'on', 'ING'],
   ['intend', 'to', 'V'], ['intends', 'to', 'V'], ['intending', 'to', 'V'], ['aim', 'to', 'V'], ['aims', 'to', 'V'], ['aiming', 'to', 'V'],
-  ['saving', 'up', 'to', 'V'], ['saving', 'to', 'V'], ['trying', 'to', 'V'], ['hoping', 'to', 'V'], ['eager', 'to', 'V'], ['excited', 'to', 'V'],
+  ['saving', 'up', 'to', 'V'], ['saving', 'to', 'V'], ['trying', 'to', 'V'], ['hoping', 'to', 'V'], ['eager', 'to', 'V'], ['excited', 'to', 'V'], ['keen', 'to', 'V'],
+  // British: "I fancy visiting Edinburgh"
+  ['fancy', 'ING'],
   ['determined', 'to', 'V'], ['wish', 'to', 'V'], ['wishes', 'to', 'V'], ['ready', 'to', 'V'], ['getting', 'ready', 'to', 'V'], ['have', 'to', 'V'],
   ['has', 'to', 'V'], ['gotta', 'V'], ['time', 'to', 'V'], ['plan', 'on', 'ING'], ['plans', 'on', 'ING'], ['meaning', 'to', 'V'], ['wanting', 'to', 'V'],
   // A support request: "Please cancel my subscription" (quit only).
@@ -264,6 +267,11 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
   if (verb === 'return' && lw[o] === 'to') {
     type = 'visit'
     parts = ['to']
+  }
+  // "take on two apprentices": hiring (British).
+  if (verb === 'take' && lw[o] === 'on') {
+    type = 'hire'
+    parts = ['on']
   }
   let particle = ''
   for (const p of parts) {
@@ -397,7 +405,9 @@ function objectOf(text: string, toks: Token[], lw: string[], vAt: number, verb: 
   if (verb === 'pick' && (what === '' || !/^(a|an|one|two|three|some|the)$/.test(lw[o] ?? '') || (lw[o] === 'the' && !/^[A-Z0-9]/.test(toks[o + 1]?.text ?? '')))) return undefined
   if (verb === 'suggest' && (what === '' || /^(PRON)$/.test(toks[o]?.pos ?? ''))) return undefined
   if (verb === 'report' && (what === '' || lw[e] !== 'to')) return undefined
-  if (verb === 'take' && !LEARNING_OBJECTS.has(head)) return undefined
+  if (verb === 'take' && type === 'learn' && !LEARNING_OBJECTS.has(head)) return undefined
+  // ... and "take on" hires people in a role ("two apprentices"), not "the challenge".
+  if (verb === 'take' && type === 'hire' && !(ROLE_HEADS.has(head) || ROLE_HEADS.has(head.replace(/s$/, '')) || (/ies$/.test(head) && ROLE_HEADS.has(head.replace(/ies$/, 'y'))))) return undefined
   // "looking for"/"seeking" hires only a role ("a senior backend engineer"; not "a new phone").
   // (an open position is any one of a kind, "a barista", "two engineers", "more staff": "the driver" is someone in particular)
   if ((verb === 'look' || verb === 'seek') && (/^(the|this|that|my|our|your|his|her|their|its)$/.test(lw[o] ?? '') || !(ROLE_HEADS.has(head) || ROLE_HEADS.has(head.replace(/s$/, '')) || (/ies$/.test(head) && ROLE_HEADS.has(head.replace(/ies$/, 'y')))))) return undefined

@@ -74,7 +74,7 @@ const HONORIFICS = new Set([
   'sen.', 'rep.', 'gov.', 'governor', 'minister', 'chancellor', 'prime', 'general', 'gen.', 'pope', 'judge', 'ceo', 'chairman', 'coach', 'king', 'queen', 'prince', 'princess',
   // Titles of office written before a name ("Prosecutor Daniel Romero told jurors", "Detective Inspector Ann Lee").
   'prosecutor', 'detective', 'inspector', 'sergeant', 'constable', 'sheriff', 'councillor', 'councilman', 'councilwoman', 'congressman',
-  'congresswoman', 'bishop', 'archbishop', 'rabbi', 'magistrate', 'superintendent', 'justice',
+  'congresswoman', 'bishop', 'archbishop', 'rabbi', 'magistrate', 'superintendent', 'justice', 'headteacher', 'headmaster', 'headmistress',
 ])
 /** Who speaks for an organisation: "a spokesperson for Shell said" gives Shell. */
 const SPOKES_NOUNS = new Set(['spokesperson', 'spokesman', 'spokeswoman', 'representative', 'spokespeople'])
@@ -346,14 +346,17 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
   }
   /**
    * A relative or a colleague named after a possessive: `"…," said her son, Robert Ellis` / `said his son Thomas
-   * Reilly` / `said their lawyer, Ana Diaz`: the Person after up to three words (a possessive pronoun, then nouns or
-   * adjectives) and an optional comma; undefined otherwise.
+   * Reilly` / `said their lawyer, Ana Diaz`, or after role words (`says singer-songwriter Maya Olsen`): the Person
+   * after up to four lower-case nouns or adjectives (after the possessive, when there is one) and an optional comma;
+   * undefined otherwise.
    */
   const kinAt = (k: number): SpeakerSpan | undefined => {
-    if (!/^(his|her|their|its|our|my)$/.test(lw[k] ?? '')) return undefined
-    let p = k + 1
-    while (p < k + 4 && p < toks.length && !isPersonAt(p) && /^(NOUN|ADJ)$/.test(toks[p]!.pos) && /^\p{Ll}/u.test(toks[p]!.text)) p++
-    if (p === k + 1) return undefined
+    // (or role words with no possessive: `'…,' says singer-songwriter Maya Olsen`)
+    const possessive = /^(his|her|their|its|our|my)$/.test(lw[k] ?? '')
+    let p = possessive ? k + 1 : k
+    const first = p
+    while (p < first + 4 && p < toks.length && !isPersonAt(p) && ((/^(NOUN|ADJ)$/.test(toks[p]!.pos) && /^\p{Ll}/u.test(toks[p]!.text)) || (lw[p] === '-' && p > first && !toks[p]!.spaceBefore))) p++
+    if (p === first) return undefined
     if (lw[p] === ',') p++
     if (!isPersonAt(p)) return undefined
     const named = speakerRight(p)
@@ -765,7 +768,12 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
       // A name and a colon opening a sentence: `Tim Cook: "Sales are strong."`
       else if (b >= 0 && lw[from - 1] !== undefined && lw[b + 1] === ':') {
         const s = speakerLeft(b)
+        // (or after up to three role words opening the sentence: `Rail minister Huw Merriman: '…'`)
+        let r = s === undefined ? -1 : s.from
+        while (s !== undefined && r > 0 && r > s.from - 3 && toks[r - 1]!.sentence === toks[s.from]!.sentence && !isPersonAt(r - 1) && (HONORIFICS.has(lw[r - 1]!) || ROLE_WORDS.has(lw[r - 1]!) || (/^(NOUN|ADJ|PROPN)$/.test(toks[r - 1]!.pos) && !entityAt.has(r - 1)))) r--
+        const roles = s !== undefined && r < s.from && isPersonAt(s.from) && toks.slice(r, s.from).some((t, x) => HONORIFICS.has(lw[r + x]!) || ROLE_WORDS.has(lw[r + x]!))
         if (s !== undefined && (s.from === 0 || toks[s.from - 1]!.sentence !== toks[s.from]!.sentence || /^[.\n]$/.test(lw[s.from - 1]!))) sp = s
+        else if (roles && (r === 0 || toks[r - 1]!.sentence !== toks[r]!.sentence || /^[.\n]$/.test(lw[r - 1]!))) sp = s
         // A Person opening the sentence, a short verb phrase and a colon: `Georgieva put it bluntly: "…"`.
         else {
           let st = b
