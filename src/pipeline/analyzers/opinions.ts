@@ -345,22 +345,32 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     return { from: a, to: k + 1 }
   }
   /**
-   * A relative or a colleague named after a possessive: `"…," said her son, Robert Ellis` / `said his son Thomas
-   * Reilly` / `said their lawyer, Ana Diaz`, or after role words (`says singer-songwriter Maya Olsen`): the Person
-   * after up to four lower-case nouns or adjectives (after the possessive, when there is one) and an optional comma;
-   * undefined otherwise.
+   * A role and the Person it names, at k: an optional determiner or possessive, one to four lower-case nouns or
+   * adjectives (a hyphen inside: "singer-songwriter"), an optional comma, then the Person's name starting right there
+   * ("the defendant, Liam Carter", "her son, Robert Ellis", "his son Thomas Reilly", "singer-songwriter Maya Olsen").
+   * Read by the speaker after a speech verb, by an apposition before one ({@link appositionAt}) and after
+   * "according to" ({@link sourceAt}), each with its own demands on the parts.
    */
-  const kinAt = (k: number): SpeakerSpan | undefined => {
-    // (or role words with no possessive: `'…,' says singer-songwriter Maya Olsen`)
-    const possessive = /^(his|her|their|its|our|my)$/.test(lw[k] ?? '')
-    let p = possessive ? k + 1 : k
-    const first = p
+  const roleThenPerson = (k: number): { determiner: boolean; lastRole: number; comma: boolean; name: SpeakerSpan } | undefined => {
+    const determiner = /^(the|a|an|his|her|their|its|our|my)$/.test(lw[k] ?? '')
+    const first = determiner ? k + 1 : k
+    let p = first
     while (p < first + 4 && p < toks.length && !isPersonAt(p) && ((/^(NOUN|ADJ)$/.test(toks[p]!.pos) && /^\p{Ll}/u.test(toks[p]!.text)) || (lw[p] === '-' && p > first && !toks[p]!.spaceBefore))) p++
     if (p === first) return undefined
-    if (lw[p] === ',') p++
+    const lastRole = p - 1
+    const comma = lw[p] === ','
+    if (comma) p++
     if (!isPersonAt(p)) return undefined
-    const named = speakerRight(p)
-    return named !== undefined && named.from === p ? named : undefined
+    const name = speakerRight(p)
+    return name !== undefined && name.from === p ? { determiner, lastRole, comma, name } : undefined
+  }
+  /**
+   * A relative or a colleague named after a possessive, after a speech verb: `"…," said her son, Robert Ellis` /
+   * `said his son Thomas Reilly`, or after role words alone: `says singer-songwriter Maya Olsen`.
+   */
+  const kinAt = (k: number): SpeakerSpan | undefined => {
+    const r = roleThenPerson(k)
+    return r !== undefined && (!r.determiner || /^(his|her|their|its|our|my)$/.test(lw[k]!)) ? r.name : undefined
   }
   /** Whether words [a, b) are an age or a home town in apposition: "34", "of Tucson", "from Leeds". */
   const isAgeOrTown = (a: number, b: number): boolean =>
@@ -564,13 +574,9 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
    * name set off by commas; the Person, and the word after the second comma (`verb`).
    */
   const appositionAt = (k: number): { span: SpeakerSpan; verb: number } | undefined => {
-    if (!/^(the|a|an|our|their|his|her)$/.test(lw[k] ?? '')) return undefined
-    let x = k + 1
-    while (x < k + 4 && toks[x] !== undefined && /^(NOUN|ADJ)$/.test(toks[x]!.pos) && /^\p{Ll}/u.test(toks[x]!.text)) x++
-    if (x === k + 1 || toks[x - 1]!.pos !== 'NOUN' || lw[x] !== ',') return undefined
-    const name = speakerRight(x + 1)
-    if (name === undefined || name.from !== x + 1 || !isPersonAt(name.from) || lw[name.to] !== ',') return undefined
-    return { span: name, verb: name.to + 1 }
+    const r = roleThenPerson(k)
+    if (r === undefined || !r.determiner || !r.comma || toks[r.lastRole]!.pos !== 'NOUN' || lw[r.name.to] !== ',') return undefined
+    return { span: r.name, verb: r.name.to + 1 }
   }
   /**
    * The source after "according to" at k: a name ("according to Reuters"), or the author of a document or data
@@ -580,14 +586,8 @@ export function findOpinions(doc: AnnotatedDocument, entities: readonly Document
     const direct = speakerRight(k)
     if (direct !== undefined) return direct
     // "according to her lawyer, Daniel Price,": a role of the subject's side, then the Person set off by commas.
-    if (/^(his|her|their|its|the|a|an)$/.test(lw[k] ?? '')) {
-      let r = k + 1
-      while (r < k + 4 && toks[r] !== undefined && /^(NOUN|ADJ)$/.test(toks[r]!.pos) && /^\p{Ll}/u.test(toks[r]!.text)) r++
-      if (r > k + 1 && lw[r] === ',') {
-        const named = speakerRight(r + 1)
-        if (named !== undefined && named.from === r + 1 && isPersonAt(named.from) && lw[named.to] === ',') return named
-      }
-    }
+    const role = roleThenPerson(k)
+    if (role !== undefined && role.determiner && role.comma && lw[role.name.to] === ',') return role.name
     let x = k
     if (/^(a|an|the)$/.test(lw[x] ?? '')) x++
     const nouns = x
