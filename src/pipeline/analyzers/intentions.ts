@@ -435,6 +435,12 @@ function idioms(text: string, toks: Token[], lw: string[], out: Intention[]): vo
     for (let n = Math.max(0, at - 3); n < at; n++) if (NEGATORS.has(lw[n]!) || toks[n]!.normal === 'not') return true
     return false
   }
+  /** The end of the noun phrase that starts at o (determiners, nouns, names, adjectives, numbers; not a time word), before `max`. */
+  const nounPhraseEnd = (o: number, max = lw.length): number => {
+    let e = o
+    while (e < Math.min(max, lw.length) && (OBJECT_DETS.has(lw[e]!) || /^(NOUN|PROPN|ADJ|NUM)$/.test(toks[e]!.pos)) && !TIME_WORDS.has(lw[e]!)) e++
+    return e
+  }
   const subject = (at: number): string => {
     let j = at - 1
     while (j >= 0 && (CUE_ADVERBS.has(lw[j]!) || SKIP_BEFORE_CUE.has(lw[j]!))) j--
@@ -471,8 +477,7 @@ function idioms(text: string, toks: Token[], lw: string[], out: Intention[]): vo
       if (!/^(VERB|AUX)$/.test(toks[v]?.pos ?? '') || negatedBefore(v)) continue
       let o = v + 1
       if (/^(with|at|from|in|on|to|through)$/.test(lw[o] ?? '')) o++
-      let e = o
-      while (e < lw.length && (OBJECT_DETS.has(lw[e]!) || /^(NOUN|PROPN|ADJ|NUM)$/.test(toks[e]!.pos)) && !TIME_WORDS.has(lw[e]!)) e++
+      let e = nounPhraseEnd(o)
       while (e > o && OBJECT_DETS.has(lw[e - 1]!)) e--
       const what = e > o ? text.slice(toks[o]!.start, toks[e - 1]!.end) : /^(them|it|this|here)$/.test(lw[o] ?? '') ? toks[o]!.text : ''
       if (what === '') continue
@@ -492,8 +497,7 @@ function idioms(text: string, toks: Token[], lw: string[], out: Intention[]): vo
           let what = ''
           for (const p of ['with|against|to', 'about|over']) for (let a = c + 1; a < lw.length && a < c + 8 && what === ''; a++) {
             if (!p.split('|').includes(lw[a]!)) continue
-            let e = a + 1
-            while (e < lw.length && (OBJECT_DETS.has(lw[e]!) || /^(NOUN|PROPN|ADJ|NUM)$/.test(toks[e]!.pos)) && !TIME_WORDS.has(lw[e]!)) e++
+            let e = nounPhraseEnd(a + 1)
             while (e > a + 1 && OBJECT_DETS.has(lw[e - 1]!)) e--
             if (e > a + 1) what = text.slice(toks[a + 1]!.start, toks[e - 1]!.end)
           }
@@ -507,8 +511,7 @@ function idioms(text: string, toks: Token[], lw: string[], out: Intention[]): vo
     if ((w === 'put' || w === 'putting') && !negatedBefore(i)) {
       const ing = w === 'putting'
       const cue = ing ? i === 0 || /^(be|'m|am|are|'re|is)$/.test(lw[i - 1] ?? '') || contractedPronoun(lw[i - 1] ?? '') !== undefined : /^(to|will|'ll|gonna|wanna)$/.test(lw[i - 1] ?? '')
-      let e = i + 1
-      while (e < lw.length && e < i + 8 && (OBJECT_DETS.has(lw[e]!) || /^(NOUN|PROPN|ADJ|NUM)$/.test(toks[e]!.pos)) && !TIME_WORDS.has(lw[e]!)) e++
+      const e = nounPhraseEnd(i + 1, i + 8)
       const market = (lw[e] === 'on' && lw[e + 1] === 'the' && lw[e + 2] === 'market') || (lw[e] === 'up' && lw[e + 1] === 'for' && lw[e + 2] === 'sale')
       if (cue && market && e > i + 1) {
         let st = ing ? i : i - 1
@@ -520,8 +523,7 @@ function idioms(text: string, toks: Token[], lw: string[], out: Intention[]): vo
     // "I'm done with Spotify", "we are so done with Comcast": leaving it.
     const be = lw[i - 1] === 'so' ? lw[i - 2] ?? '' : lw[i - 1] ?? ''
     if (w === 'done' && lw[i + 1] === 'with' && (/^(am|'m|are|'re)$/.test(be) || contractedPronoun(be) !== undefined) && !negatedBefore(i)) {
-      let e = i + 2
-      while (e < lw.length && (OBJECT_DETS.has(lw[e]!) || /^(NOUN|PROPN|ADJ|NUM)$/.test(toks[e]!.pos)) && !TIME_WORDS.has(lw[e]!)) e++
+      let e = nounPhraseEnd(i + 2)
       while (e > i + 2 && OBJECT_DETS.has(lw[e - 1]!)) e--
       // (a name or a service, not "done with work", "done with the dishes")
       const named = e > i + 2 && toks.slice(i + 2, e).some((t) => t.pos === 'PROPN' && /^\p{Lu}/u.test(t.text))
