@@ -233,23 +233,21 @@ export function createEngine(options: EngineOptions = {}): Engine {
   })
 }
 
-/** Longest in-process run between two yields to the event loop (ms). */
-const SLICE_MS = 10
 /**
- * The same for the queue's in-process worker, between two items (ms): requests wait on it, and polls find what it
- * finished since the last one. `bench:load -- --seconds 15 --workers 0`, one run each: a turn before every item
- * processed 845 docs/s, status call p50 / p99 / max 1.9 / 14.8 / 52 ms; 4 ms 973 docs/s, 7.6 / 23.4 / 71 ms; 10 ms
- * 1,148 docs/s, 16.0 / 39.4 / 143 ms (issue 18's target: p99 under 100). `bench/http.ts`, tweets, HTTP end to end
- * against the in-process queue: 0.57, 0.71-0.81 and 0.90-1.2. 10 ms, as for collections: the HTTP target (0.8) holds,
- * and so does the latency one.
+ * Longest in-process run between two yields to the event loop (ms): collections, `analyzeMany` and the queue's
+ * in-process worker between two items, where requests wait on it and polls find what it finished since the last
+ * one. `bench:load -- --seconds 15 --workers 0`, one run each: a turn before every item processed 845 docs/s, status
+ * call p50 / p99 / max 1.9 / 14.8 / 52 ms; 4 ms 973 docs/s, 7.6 / 23.4 / 71 ms; 10 ms 1,148 docs/s, 16.0 / 39.4 /
+ * 143 ms (issue 18's target: p99 under 100). `bench/http.ts`, tweets, HTTP end to end against the in-process queue:
+ * 0.57, 0.71-0.81 and 0.90-1.2.
  */
-const QUEUE_SLICE_MS = SLICE_MS
+const SLICE_MS = 10
 
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 /**
  * In-process analysis for the background worker: one item at a time (collections in slices), with a yield to the
- * event loop before an item once QUEUE_SLICE_MS have passed since the last one, so requests are served every few
+ * event loop before an item once SLICE_MS have passed since the last one, so requests are served every few
  * milliseconds (between two documents) without a turn of the event loop per short document: a poll then finds a
  * slice's worth of documents rather than one or two. It holds two items (the one analysed and the next): a claimed
  * item never waits behind a long line of others while its lease runs.
@@ -260,7 +258,7 @@ function inProcessExecutor(core: AnalysisCore, isClosed: () => boolean): Executo
   let lastYield = Number.NEGATIVE_INFINITY
   const exclusive = <T>(f: () => T | Promise<T>): Promise<T> => {
     const p = turn.then(async () => {
-      if (performance.now() - lastYield >= QUEUE_SLICE_MS) {
+      if (performance.now() - lastYield >= SLICE_MS) {
         await yieldToEventLoop()
         lastYield = performance.now()
       }
