@@ -54,8 +54,34 @@ interface Unit {
   readonly stem: string
 }
 
+/** Written like a name: "Apple", "iPhone". */
+const CAPITALISED = /^(?:\p{Lu}|\p{Ll}+\p{Lu})/u
 const WORDLIKE = /^[\p{L}\p{N}][\p{L}\p{N}\p{M}'.&]*$/u
 const HAS_LETTER = /\p{L}/u
+
+/**
+ * Whether a whitespace token is a line wrap inside running text (one line break, tabs or spaces around it, and a
+ * word in lower case after it: "linear matrix\n\tinequalities" in a hard-wrapped abstract or e-mail). Noun
+ * phrases run across it; a blank line, or a break before a capital (a title line, a new line of a list), still ends
+ * one.
+ */
+function isLineWrap(toks: readonly Token[], k: number): boolean {
+  const t = toks[k]
+  if (t === undefined || t.kind !== 'tabCRLF') return false
+  if (!/^[ \t]*\r?\n[ \t]*$/.test(t.text)) return false
+  const next = toks[k + 1]
+  return next !== undefined && next.sentence === t.sentence && /^\p{Ll}/u.test(next.text)
+}
+
+/** The token after `k`, across a line wrap. */
+function nextToken(toks: readonly Token[], k: number): Token | undefined {
+  return isLineWrap(toks, k + 1) ? toks[k + 2] : toks[k + 1]
+}
+
+/** The token before `k`, across a line wrap. */
+function previousToken(toks: readonly Token[], k: number): Token | undefined {
+  return k >= 2 && isLineWrap(toks, k - 1) ? toks[k - 2] : toks[k - 1]
+}
 
 function isHyphen(t: Token | undefined): boolean {
   return t !== undefined && (t.text === '-' || t.text === '‐' || t.text === '–') && !t.spaceBefore
@@ -80,26 +106,30 @@ function units(doc: AnnotatedDocument): (Unit | null)[] {
     if (t.kind === 'number' || t.pos === 'NUM') return /^\d[\d.,]*$/.test(t.text) || !HAS_LETTER.test(t.text) ? 'D' : t.pos === 'NUM' ? null : 'N'
     if (t.kind !== 'word' || !WORDLIKE.test(t.text) || !HAS_LETTER.test(t.text)) return null
     if (t.isStopWord) return null
-    const capital = /^\p{Lu}/u.test(t.text) || /^\p{Ll}+\p{Lu}/u.test(t.text) // "Apple", "iPhone"
+    const capital = CAPITALISED.test(t.text)
     switch (t.pos) {
       case 'NOUN':
         return 'N'
       case 'PROPN':
         // A lower-case "name" ("new" before "iPhone") is a tagging slip: read it as a common word.
-        if (!capital) return 'N'
-        return opensSentence(t) && toks[t.index + 1]?.pos !== 'PROPN' ? 'N' : 'P'
+        // Before a name, it modifies the name ("new iPhone").
+        if (!capital) {
+          const next = nextToken(toks, t.index)
+          return next?.pos === 'PROPN' && CAPITALISED.test(next.text) ? 'A' : 'N'
+        }
+        return opensSentence(t) && nextToken(toks, t.index)?.pos !== 'PROPN' ? 'N' : 'P'
       case 'ADJ':
         return 'A'
       case 'X':
         return capital ? 'P' : null
       case 'VERB': {
         // A capitalised "verb" inside a name ("Tim Cook said"): the tagger's guess, read as a name part.
-        if (capital && !opensSentence(t) && toks[t.index - 1]?.pos === 'PROPN') return 'P'
+        if (capital && !opensSentence(t) && previousToken(toks, t.index)?.pos === 'PROPN') return 'P'
         // A participle modifying a noun ("distributed parameter models", "the scanning electron beam"): after a
         // determiner, preposition, adjective or punctuation (not after a subject: "we developed methods").
         if (/^\p{Ll}+(?:ed|ing)$/u.test(t.text) && t.text.length > 4) {
-          const next = toks[t.index + 1]
-          const prev = toks[t.index - 1]
+          const next = nextToken(toks, t.index)
+          const prev = previousToken(toks, t.index)
           if (next !== undefined && next.sentence === t.sentence && (next.pos === 'NOUN' || next.pos === 'ADJ') && !next.isStopWord &&
             (prev === undefined || prev.sentence !== t.sentence || MODIFIER_AFTER.has(prev.pos))) return 'A'
         }
@@ -184,6 +214,8 @@ function findCandidates(doc: AnnotatedDocument): ThemeSpan[] {
     const run: Unit[] = [first]
     let k = first.end
     while (k < us.length) {
+      // A line wrap inside a sentence does not end the phrase.
+      if (us[k] === null && isLineWrap(toks, k)) k++
       const u = us[k]
       if (u === null || u === undefined || toks[k]!.sentence !== toks[first.start]!.sentence) break
       run.push(u)
@@ -205,7 +237,33 @@ function findCandidates(doc: AnnotatedDocument): ThemeSpan[] {
     }
     flush()
   }
-  function emit(run: readonly Unit[]): void {
+  function emit(whole: readonly Unit[]): void {
+    let end = whole.length
+    while (end > 0 && whole[end - 1]!.cls !== 'N' && whole[end - 1]!.cls !== 'P') end--
+    if (end === 0) return
+    const run = whole.slice(0, end)
+    // A name after common words ("pop singer Bruno Mars", "movie Jamon Jamon", "Fame star Friday") is a theme of
+    // its own, and so is the description before it; lower-case adjectives before a name describe it ("opposite
+    // Meryl Streep", "5-year-old Mary", "new iPhone"), except before a name in capitals ("robust MPC").
+    let t = run.length
+    while (t > 0 && (run[t - 1]!.cls === 'P' || run[t - 1]!.cls === 'D')) t--
+    while (t < run.length && run[t]!.cls === 'D') t++
+    if (t > 0 && t < run.length) {
+      const before = run.slice(0, t)
+      const name = run.slice(t)
+      if (before.some((u) => u.cls === 'N')) {
+        emitPhrase(before)
+        emitPhrase(name)
+        return
+      }
+      if (before.every((u) => u.cls === 'A' && !/^\p{Lu}/u.test(toks[u.start]!.text)) && name.some((u) => /\p{Ll}/u.test(toks[u.start]!.text))) {
+        emitPhrase(name)
+        return
+      }
+    }
+    emitPhrase(run)
+  }
+  function emitPhrase(run: readonly Unit[]): void {
     let end = run.length
     while (end > 0 && run[end - 1]!.cls !== 'N' && run[end - 1]!.cls !== 'P') end--
     if (end === 0) return
