@@ -164,11 +164,11 @@ export function createBackgroundWorker(o: BackgroundWorkerOptions): BackgroundWo
    * redone, and the item does not wait for its lease to expire). Undefined when the engine stopped first: the item's
    * lease then expires and it is analysed again wherever it is claimed next.
    */
-  async function complete(outcome: QueueItem): Promise<boolean | undefined> {
+  async function complete(outcome: QueueItem, handOver: boolean): Promise<boolean | undefined> {
     let delay = o.pollMinMs
     for (;;) {
       try {
-        return await storage.completeItem(outcome)
+        return await storage.completeItem(outcome, { handOver })
       } catch (e) {
         if (!isStorageUnavailable(e)) throw e
         failed(e, `storing the outcome of ${outcome.kind} ${outcome.id}`)
@@ -236,12 +236,14 @@ export function createBackgroundWorker(o: BackgroundWorkerOptions): BackgroundWo
       // copies the output once) suffices; statistics then count such an item as processed.
       const delivers = callback !== undefined && callback !== '' && o.onCallback !== undefined
       const outcome = delivers ? storableOutcome(done) : done
-      const storedOk = await complete(outcome)
+      // The output is read below only for its language (before anything else runs), unless a callback sends it: it is
+      // handed over to the storage then, which may keep the object itself for its taker.
+      const language = outcome.output !== undefined && 'language' in outcome.output && typeof outcome.output.language === 'string' ? outcome.output.language : ''
+      const storedOk = await complete(outcome, !delivers)
       if (storedOk === undefined) return
       counted()
       if (storedOk && outcome.output !== undefined) {
         const out = outcome.output
-        const language = 'language' in out && typeof out.language === 'string' ? out.language : ''
         await account?.countOutcome(item.configId, language, outcome.status === 'PROCESSED')
         if (delivers && callback !== undefined && o.onCallback !== undefined) {
           try {

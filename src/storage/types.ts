@@ -86,8 +86,12 @@ export interface Storage {
    * `failure_reason` naming the value, so it never poisons a later retrieval. Call
    * `storableOutcome` (src/storage/values.ts) first to know exactly what will be stored (e.g. to
    * send the same output to a callback). `claim`, `leaseExpiresAt` are not kept on the finished item.
+   *
+   * `handOver`: the caller gives up `item.output` (it keeps no reference and will not read or change it again), so
+   * a storage in the same process may keep the object itself instead of a copy, and give it as it is to whoever
+   * takes the item (`takeProcessed`, `takeItem`; other reads still get copies). A storage may ignore it.
    */
-  completeItem(item: QueueItem): Promise<boolean>
+  completeItem(item: QueueItem, options?: { readonly handOver?: boolean }): Promise<boolean>
   /**
    * How many items of an account are QUEUED or PROCESSING (not yet finished): a cheap counter kept
    * incrementally (O(1)), for back-pressure (a bounded queue per account).
