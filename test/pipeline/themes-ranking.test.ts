@@ -2,9 +2,13 @@ import { describe, expect, it } from 'vitest'
 import { createEngine } from '../../src/engine/create-engine.ts'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
 import {
+  GENRE_FEATURES,
   THEME_FEATURES,
   THEME_MODEL,
   candidateFeatures,
+  genreFeatures,
+  modelScore,
+  newsShare,
   extractCandidates,
   keyThemes,
   loadBackground,
@@ -216,6 +220,35 @@ describe('theme ranking', () => {
     // G: names make up a large share of the story's words, none of the abstract's.
     expect(n.get('sale')![at('G*words1')]).toBeGreaterThan(0.5)
     expect(a.get('method')![at('G*words1')]).toBe(0)
+  })
+
+  it('should blend the abstracts and news tables by how much the text reads like news', () => {
+    const story = annotator.annotate(
+      'Johnny Depp returns as Captain Jack Sparrow in the fifth Pirates of the Caribbean film, producer Jerry Bruckheimer ' +
+        'told Variety. "We are thrilled," Bruckheimer said in Los Angeles on Friday. Disney confirmed that Penelope Cruz ' +
+        'and Geoffrey Rush would join Depp when filming starts in Hawaii.',
+    )
+    const abstract = annotator.annotate(
+      'In this paper we propose a robust output feedback model predictive control algorithm using linear matrix ' +
+        'inequalities. We show that the closed-loop system is asymptotically stable under polytopic uncertainty.',
+    )
+    const remark = annotator.annotate('Analysts said the company liked the long battery life. The company said customers love the battery life.')
+    const model = THEME_MODEL!
+    expect(model.news).toBeDefined()
+    expect(model.news!.weights).toHaveLength(THEME_FEATURES.length)
+    expect(model.news!.genre).toHaveLength(GENRE_FEATURES.length + 1)
+    expect(genreFeatures(story)[0]).toBeGreaterThan(genreFeatures(abstract)[0]!)
+    expect(newsShare(model, story)).toBeGreaterThan(0.9)
+    expect(newsShare(model, abstract)).toBeLessThan(0.1)
+    // Reporting verbs are not a sign of news: customers and reviewers report what others said too.
+    expect(newsShare(model, remark)).toBeLessThan(0.1)
+    // A model without a news table reads every text as it reads abstracts.
+    expect(newsShare({ ...model, news: undefined }, story)).toBe(0)
+    // Blending 0 or 1 gives the one table's score.
+    const x = candidateFeatures(story, extractCandidates(story), background)[0]!.x
+    const table = (w: readonly number[]): number => 1 / (1 + Math.exp(-x.reduce((z, v, i) => z + v * w[i]!, model.bias)))
+    expect(modelScore(model, x, 0)).toBeCloseTo(table(model.weights), 12)
+    expect(modelScore(model, x, 1)).toBeCloseTo(table(model.news!.weights), 12)
   })
 
   it('should find a document\'s candidates and ranking once, and hand out copies', () => {
