@@ -9,8 +9,8 @@
  * (500N-KPCrowd), where they pick single words and names. Each starts from the hand score alone and moves by
  * coordinate ascent, one weight at a time by fixed steps in standard units, maximising mean F1@10 + half mean F1@5
  * of its sets (each set weighs the same). A text's two scores are blended by how much it reads like news: logistic
- * regression over its genre features (`genreFeatures`: names in title case, reporting verbs, quotes, the authors'
- * "we", acronyms, length), news against abstracts, then a sharpness of that reading chosen on all three sets.
+ * regression over its genre features (`genreFeatures`: names in title case, quotes, the authors' "we", acronyms,
+ * length, rare words), news against abstracts, then a sharpness of that reading chosen on all three sets.
  * Deterministic: fixed steps, fixed order, ties keep the earlier weights, the prior sorted by stem.
  * The held-out half of 500N-KPCrowd is not in the data folder and is never read.
  *
@@ -227,7 +227,7 @@ if (args.includes('--hand')) {
       s.annotated.map((d, i) => {
         const rows = candidateFeatures(d, s.candidates[i]!, background, DEFAULT_THEME_WEIGHTS, priorOf(i))
         const titles = rows.map((r) => themeTitle(d, r.spans[0]!))
-        return { rows, keys: s.docs[i]!.keys, joined: s.docs[i]!.joined, titles, forms: titles.map((t) => [matchForm(t), joinedForm(t)] as const), genre: genreFeatures(d) }
+        return { rows, keys: s.docs[i]!.keys, joined: s.docs[i]!.joined, titles, forms: titles.map((t) => [matchForm(t), joinedForm(t)] as const), genre: genreFeatures(d, background) }
       }),
     )
   const trainRows = rowsOf(train, (i) => foldPrior[i % 2]!)

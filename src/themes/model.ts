@@ -111,8 +111,8 @@ export const THEME_MODEL: ThemeModel | null = {
   bias: 0,
   news: {
     weights: Object.values(NEWS),
-    // Logistic weights over GENRE_FEATURES (titleNames, quotes, authors, acronyms, logLength), then the bias.
-    genre: [3.83818,3.96337,-0.745585,-0.153694,0.898131,-3.26813],
-    sharpness: 2,
+    // Logistic weights over GENRE_FEATURES (titleNames, quotes, authors, acronyms, logLength, rareWords), then the bias.
+    genre: [3.79082,3.46943,-0.775313,-0.16918,1.16723,-1.03404,-2.10132],
+    sharpness: 4,
   },
 }

@@ -237,13 +237,16 @@ describe('theme ranking', () => {
     expect(model.news).toBeDefined()
     expect(model.news!.weights).toHaveLength(THEME_FEATURES.length)
     expect(model.news!.genre).toHaveLength(GENRE_FEATURES.length + 1)
-    expect(genreFeatures(story)[0]).toBeGreaterThan(genreFeatures(abstract)[0]!)
-    expect(newsShare(model, story)).toBeGreaterThan(0.9)
-    expect(newsShare(model, abstract)).toBeLessThan(0.1)
+    expect(genreFeatures(story, background)[0]).toBeGreaterThan(genreFeatures(abstract, background)[0]!)
+    // Rare words mark the abstract ("polytopic", "stabilizability"), not the story.
+    expect(genreFeatures(abstract, background)[5]).toBeGreaterThan(genreFeatures(story, background)[5]!)
+    expect(newsShare(model, story, background)).toBeGreaterThan(0.9)
+    expect(newsShare(model, abstract, background)).toBeLessThan(0.1)
     // Reporting verbs are not a sign of news: customers and reviewers report what others said too.
-    expect(newsShare(model, remark)).toBeLessThan(0.1)
+    expect(newsShare(model, remark, background)).toBeLessThan(0.1)
     // A model without a news table reads every text as it reads abstracts.
-    expect(newsShare({ ...model, news: undefined }, story)).toBe(0)
+    const { news: _news, ...abstractsOnly } = model
+    expect(newsShare(abstractsOnly, story, background)).toBe(0)
     // Blending 0 or 1 gives the one table's score.
     const x = candidateFeatures(story, extractCandidates(story), background)[0]!.x
     const table = (w: readonly number[]): number => 1 / (1 + Math.exp(-x.reduce((z, v, i) => z + v * w[i]!, model.bias)))
