@@ -111,8 +111,8 @@ function units(doc: AnnotatedDocument): (Unit | null)[] {
       case 'NOUN':
         return 'N'
       case 'PROPN':
-        // A lower-case "name" ("new" before "iPhone") is a tagging slip: read it as a common word.
-        // Before a name, it modifies the name ("new iPhone").
+        // A lower-case "name" is a tagging slip: read it as a common word, or, before a name, as a word that
+        // describes the name ("new" of "new iPhone", which then stands alone as a theme).
         if (!capital) {
           const next = nextToken(toks, t.index)
           return next?.pos === 'PROPN' && CAPITALISED.test(next.text) ? 'A' : 'N'
