@@ -248,7 +248,7 @@ export function createMemoryStorage(options: MemoryStorageOptions = {}): Storage
   function view(e: Entry, taking = false): QueueItem {
     const out: QueueItem = { ...e.base, status: e.status }
     if (e.finishedAt !== undefined) out.finishedAt = e.finishedAt
-    if (e.live !== undefined) out.output = taking ? e.live : decodeOutput(Buffer.from(JSON.stringify(e.live), 'utf8'))
+    if (e.live !== undefined) out.output = taking ? e.live : (JSON.parse(JSON.stringify(e.live)) as NonNullable<QueueItem['output']>)
     else if (e.output !== undefined) out.output = decodeOutput(e.packed ? inflateRawSync(e.output, { chunkSize: Math.max(64, e.rawLength) }) : e.output)
     return out
   }
