@@ -100,7 +100,9 @@ const prepared: Prepared[] = KEYPHRASE_SETS.map((name) => {
       return annotator.annotate('')
     }
   })
-  return { name, docs, annotated, candidates: annotated.map(extractCandidates) }
+  // Every noun phrase, those inside fixed expressions too ("course" of "of course"): the engine never offers them,
+  // and here they are more phrases people did not pick.
+  return { name, docs, annotated, candidates: annotated.map((d) => extractCandidates(d, { fixedExpressions: true })) }
 })
 const half = (parity: number): Prepared[] =>
   prepared.map((p) => {

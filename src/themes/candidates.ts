@@ -41,6 +41,84 @@ export function isGenericHead(lemma: string): boolean {
   return GENERIC.has(lemma)
 }
 
+/**
+ * Fixed expressions whose noun is not a thing the text is about: sentence adverbials ("of course", "for instance",
+ * "no doubt", "on the other hand"), complex prepositions ("in terms of", "on behalf of", "in the wake of") and
+ * quantifiers ("a couple of", "plenty of"), in lower case. Their words stand in no candidate, so "course",
+ * "instance", "doubt" and "hand" are not themes of "Of course, for instance, no doubt, on the other hand"; the same
+ * nouns elsewhere ("a golf course", "hand luggage", "the spot was perfect") still are.
+ */
+const FIXED_EXPRESSIONS: readonly string[] = [
+  // sentence adverbials and discourse markers
+  'of course', 'for example', 'for instance', 'in fact', 'no doubt', 'without a doubt', 'without doubt', 'beyond doubt',
+  'beyond a doubt', 'on the other hand', 'on the one hand', 'by the way', 'at least', 'at most', 'at last', 'at first',
+  'in general', 'in particular', 'in addition', 'as a result', 'in the end', 'at the end of the day', 'at the moment',
+  'for the moment', 'in a moment', 'in short', 'in brief', 'in total', 'in turn', 'in a way', 'in any case',
+  'in that case', 'in any event', 'at any rate', 'at times', 'at once', 'in advance', 'on purpose', 'by far',
+  'by chance', 'on average', 'for sure', 'in a sense', 'in other words', 'as a matter of fact', 'at all',
+  'in the meantime', 'in the first place', 'after all', 'above all', 'in return', 'on the whole', 'to some extent',
+  'to a degree', 'for the most part', 'in effect', 'on the contrary', 'to my surprise', 'in my opinion', 'in my view',
+  'first of all', 'all in all', 'as a whole', 'in a row', 'in the future', 'in the past', 'in the long run',
+  'in the long term', 'in the short term', 'for a while', 'in a while', 'once in a while', 'to date', 'up to date',
+  'at best', 'at worst', 'at random', 'in detail', 'in depth', 'make sense', 'in a hurry', 'by mistake',
+  'on the spot', 'for a change', 'in mind', 'at hand', 'on hand', 'by hand', 'in hand', 'in touch',
+  // complex prepositions
+  'in terms of', 'in front of', 'on behalf of', 'in spite of', 'in favour of', 'in favor of', 'in case of',
+  'by means of', 'in order to', 'on top of', 'in the wake of', 'in light of', 'in the light of', 'in view of',
+  'with respect to', 'with regard to', 'in regard to', 'in response to', 'for the sake of', 'in lieu of',
+  'in accordance with', 'in addition to', 'in contrast to', 'in contrast with', 'by contrast', 'in comparison to',
+  'in comparison with', 'by comparison', 'in the course of', 'over the course of', 'in line with', 'in the middle of',
+  'in the face of', 'on account of', 'in place of', 'in charge of',
+  // quantifiers
+  'a couple of', 'plenty of', 'a great deal of', 'a good deal of', 'a handful of', 'a host of', 'a variety of',
+  'a majority of', 'the majority of', 'a total of', 'the rest of', 'a set of', 'a series of',
+]
+
+/** {@link FIXED_EXPRESSIONS} by first lemma: the lemma sequences starting with it, longest first. */
+const FIXED_BY_FIRST: ReadonlyMap<string, readonly (readonly string[])[]> = (() => {
+  const m = new Map<string, string[][]>()
+  for (const e of FIXED_EXPRESSIONS) {
+    const words = e.split(' ')
+    const list = m.get(words[0]!) ?? []
+    list.push(words)
+    m.set(words[0]!, list)
+  }
+  for (const list of m.values()) list.sort((a, b) => b.length - a.length)
+  return m
+})()
+
+/**
+ * Per token: whether it stands in one of the {@link FIXED_EXPRESSIONS} (words of one sentence, spaces skipped; a word
+ * matches by its lemma or its lower-case form: "in terms of", "at times").
+ */
+function inFixedExpressions(toks: readonly Token[]): boolean[] {
+  const marked = new Array<boolean>(toks.length).fill(false)
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i]!
+    if (t.kind !== 'word') continue
+    const lemma = t.lemma.toLowerCase()
+    const text = t.text.toLowerCase()
+    const candidates = FIXED_BY_FIRST.get(lemma) ?? FIXED_BY_FIRST.get(text)
+    if (candidates === undefined) continue
+    for (const words of candidates) {
+      const at: number[] = [i]
+      let k = i
+      for (let w = 1; w < words.length; w++) {
+        k++
+        while (k < toks.length && (toks[k]!.kind === 'space' || toks[k]!.kind === 'tabCRLF')) k++
+        const u = toks[k]
+        if (u === undefined || u.sentence !== t.sentence || u.kind !== 'word' || (u.lemma.toLowerCase() !== words[w] && u.text.toLowerCase() !== words[w])) break
+        at.push(k)
+      }
+      if (at.length === words.length) {
+        for (const k2 of at) marked[k2] = true
+        break
+      }
+    }
+  }
+  return marked
+}
+
 /** Word class of a unit: adjective-like modifier, common noun, proper noun, number. */
 type UnitClass = 'A' | 'N' | 'P' | 'D'
 
@@ -92,7 +170,7 @@ function isHyphen(t: Token | undefined): boolean {
  * "state-of-the-art", "e-mail"), each with a word class. Tokens that cannot be part of a noun phrase get
  * no unit (null in the returned per-token array's run breaks).
  */
-function units(doc: AnnotatedDocument): (Unit | null)[] {
+function units(doc: AnnotatedDocument, dropFixed: boolean): (Unit | null)[] {
   const toks = doc.tokens
   const out: (Unit | null)[] = []
   // A capitalised word opening a sentence ("Breakfast was cold") is often tagged PROPN; alone, it is a noun.
@@ -102,7 +180,9 @@ function units(doc: AnnotatedDocument): (Unit | null)[] {
     return -1
   })
   const opensSentence = (t: Token): boolean => firstWord[t.sentence] === t.index
+  const fixed = dropFixed ? inFixedExpressions(toks) : undefined
   const classOf = (t: Token): UnitClass | null => {
+    if (fixed?.[t.index] === true) return null
     if (t.kind === 'number' || t.pos === 'NUM') return /^\d[\d.,]*$/.test(t.text) || !HAS_LETTER.test(t.text) ? 'D' : t.pos === 'NUM' ? null : 'N'
     if (t.kind !== 'word' || !WORDLIKE.test(t.text) || !HAS_LETTER.test(t.text)) return null
     if (t.isStopWord) return null
@@ -186,21 +266,31 @@ const MAX_WORDS = 5
  * Single vague heads ("lot", "way") are left out. Each candidate also carries the predicative adjectives after
  * it ("the room was clean"), for facets.
  */
-export function extractCandidates(doc: AnnotatedDocument): ThemeSpan[] {
+export function extractCandidates(doc: AnnotatedDocument, options: CandidateOptions = {}): ThemeSpan[] {
+  if (options.fixedExpressions === true) return findCandidates(doc, false)
   // The themes and entities analyzers (and Discovery) each ask for the same document's candidates.
   let known = CANDIDATES.get(doc)
   if (known === undefined) {
-    known = findCandidates(doc)
+    known = findCandidates(doc, true)
     CANDIDATES.set(doc, known)
   }
   return known.slice()
 }
 
+/** Options of {@link extractCandidates}. */
+export interface CandidateOptions {
+  /**
+   * Keep the noun phrases inside {@link FIXED_EXPRESSIONS} ("course" of "of course"), which themes never offer:
+   * the ranker's training (bench/train-themes.ts) reads them as phrases people did not pick. @defaultValue false
+   */
+  readonly fixedExpressions?: boolean
+}
+
 /** Candidates per annotated document, computed once (the spans are never changed by their users). */
 const CANDIDATES = new WeakMap<AnnotatedDocument, readonly ThemeSpan[]>()
 
-function findCandidates(doc: AnnotatedDocument): ThemeSpan[] {
-  const us = units(doc)
+function findCandidates(doc: AnnotatedDocument, dropFixed: boolean): ThemeSpan[] {
+  const us = units(doc, dropFixed)
   const toks = doc.tokens
   const out: ThemeSpan[] = []
   let i = 0

@@ -66,6 +66,19 @@ describe('theme candidates', () => {
     expect(candidates('We design a robust MPC.')).toContain('robust mpc')
   })
 
+  it('should leave the nouns of fixed expressions out, and keep the same nouns elsewhere', () => {
+    const text =
+      'Of course the pool was full. For instance, the staff were busy. On the other hand, the room had without a doubt the best view. ' +
+      'In terms of value it made sense, and a couple of days later we played the golf course and checked the hand luggage.'
+    const c = candidates(text)
+    for (const noun of ['course', 'instance', 'hand', 'doubt', 'term', 'sense', 'couple']) expect(c).not.toContain(noun)
+    expect(c).toEqual(expect.arrayContaining(['pool', 'staff', 'room', 'good view', 'value', 'golf course', 'hand luggage']))
+    expect(themes(text)).not.toEqual(expect.arrayContaining(['course']))
+    // The ranker's training reads them too, as phrases people did not pick.
+    const all = extractCandidates(annotator.annotate(text), { fixedExpressions: true }).map((s) => s.normalized)
+    expect(all).toEqual(expect.arrayContaining(['course', 'instance', 'hand', 'doubt', 'couple']))
+  })
+
   it('should not start a phrase with a bare number, nor make a theme of a number alone', () => {
     const c = candidates('Sales rose 15 percent to 300 units in 2012.')
     expect(c.every((x) => !/^\d/.test(x))).toBe(true)
