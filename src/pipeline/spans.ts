@@ -10,9 +10,39 @@ export interface TokenRange {
 }
 
 /**
+ * Idioms that open with a negator but negate nothing after them ("Without a doubt the best pizza in New York City",
+ * "No matter what you order, the pasta is good"), as lower-case words: the words after them are not negated.
+ */
+const NOT_NEGATING: readonly (readonly string[])[] = [
+  ['without', 'a', 'doubt'],
+  ['without', 'doubt'],
+  ['no', 'doubt'],
+  ['no', 'matter'],
+  ['no', 'wonder'],
+  ['never', 'mind'],
+]
+
+/**
+ * Whether token `i` is negated: the annotator's negation (words after a negator, up to punctuation), unless the
+ * negator opens one of the {@link NOT_NEGATING} idioms.
+ */
+function isNegated(doc: AnnotatedDocument, i: number): boolean {
+  const toks = doc.tokens
+  if (!toks[i]!.negated) return false
+  // The negator: the first word before the run of negated words that holds token i.
+  let c = i - 1
+  while (c >= 0 && (toks[c]!.negated || toks[c]!.kind === 'space' || toks[c]!.kind === 'tabCRLF')) c--
+  if (c < 0) return true
+  const words: string[] = []
+  for (let k = c; k < toks.length && words.length < 3; k++) if (toks[k]!.kind !== 'space' && toks[k]!.kind !== 'tabCRLF') words.push(toks[k]!.text.toLowerCase())
+  return !NOT_NEGATING.some((idiom) => idiom.every((w, j) => words[j] === w))
+}
+
+/**
  * Wire mentions of token spans: grouped by the text found (one mention per distinct label, in order of
  * first appearance) with each span's UTF-8 byte location, negated when a negation covers the span's
- * first or last word; at most `limit` mentions. `index` is the text's position in a collection.
+ * first or last word (not after an idiom such as "without a doubt"); at most `limit` mentions. `index` is the
+ * text's position in a collection.
  */
 export function spanMentions(doc: AnnotatedDocument, spans: readonly TokenRange[], limit: number, index?: number): Mention[] {
   const byLabel = new Map<string, { negated: boolean; locations: Location[] }>()
@@ -21,7 +51,7 @@ export function spanMentions(doc: AnnotatedDocument, spans: readonly TokenRange[
     const b = doc.tokens[s.tokenEnd - 1]!
     const label = doc.text.slice(a.start, b.end)
     const entry = byLabel.get(label) ?? { negated: false, locations: [] }
-    entry.negated ||= a.negated || b.negated
+    entry.negated ||= isNegated(doc, s.tokenStart) || isNegated(doc, s.tokenEnd - 1)
     const loc: Location = { offset: a.byteOffset, length: b.byteOffset + b.byteLength - a.byteOffset }
     if (index !== undefined) loc.index = index
     entry.locations.push(loc)

@@ -51,6 +51,7 @@ export function isGenericHead(lemma: string): boolean {
 const FIXED_EXPRESSIONS: readonly string[] = [
   // sentence adverbials and discourse markers
   'of course', 'for example', 'for instance', 'in fact', 'no doubt', 'without a doubt', 'without doubt', 'beyond doubt',
+  'no matter', 'no wonder', 'never mind',
   'beyond a doubt', 'on the other hand', 'on the one hand', 'by the way', 'at least', 'at most', 'at last', 'at first',
   'in general', 'in particular', 'in addition', 'as a result', 'in the end', 'at the end of the day', 'at the moment',
   'for the moment', 'in a moment', 'in short', 'in brief', 'in total', 'in turn', 'in a way', 'in any case',

@@ -25,6 +25,18 @@ describe('themes', () => {
     await engine.close()
   })
 
+  it('should mark a mention negated after a negator, not after an idiom such as "without a doubt"', async () => {
+    const engine = createEngine({ background: false })
+    await engine.account(engine.defaultAccount).updateConfigurations({ document: { themes_limit: 5, theme_mentions_limit: 2, mentions: true } })
+    const negated = async (text: string): Promise<Record<string, boolean>> =>
+      Object.fromEntries((await engine.analyze(text)).themes!.map((t) => [t.normalized, t.mentions![0]!.is_negated]))
+    expect(await negated('Without a doubt the best pizza in New York City!')).toEqual({ 'good pizza': false, 'new york city': false })
+    expect(await negated('No matter what you order, the pasta is good.')).toEqual({ pasta: false })
+    expect(await negated('There was no hot water in the room.')).toEqual({ 'hot water': true, room: true })
+    expect(await negated('I did not like the breakfast, but the pool was great.')).toEqual({ breakfast: true, pool: false })
+    await engine.close()
+  })
+
   it('should leave themes out when themes_limit is 0 (the default)', async () => {
     const engine = createEngine({ background: false })
     expect((await engine.analyze('The room service was awful.')).themes).toBeUndefined()
