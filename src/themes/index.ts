@@ -31,11 +31,27 @@ export { loadBackground, parseBackground, type Background } from './background.t
 
 /**
  * The title of a theme: its first occurrence as written, lower-cased unless it holds a name ("battery life",
- * "Watkins Glen International").
+ * "Watkins Glen International"). `named`: the theme is a name wherever it stands, though this occurrence was read
+ * as a common word (a headline's first word: "Obama mingles with power brokers"). @defaultValue whether the span
+ * holds a name
  */
-export function themeTitle(doc: AnnotatedDocument, span: ThemeSpan): string {
+export function themeTitle(doc: AnnotatedDocument, span: ThemeSpan, named = span.proper.some((p) => p)): string {
   const text = doc.text.slice(doc.tokens[span.tokenStart]!.start, doc.tokens[span.tokenEnd - 1]!.end).replace(/\s+/g, ' ')
-  return span.proper.some((p) => p) ? text : text.toLowerCase()
+  return named ? text : text.toLowerCase()
+}
+
+/**
+ * Whether a ranked theme is a name: one of its own occurrences (not a phrase folded into it) was read as one, and
+ * none is written in lower case ("the president said" makes "President Obama"'s "President" a common word).
+ */
+export function isNamedTheme(doc: AnnotatedDocument, theme: RankedCandidate): boolean {
+  let named = false
+  for (const s of theme.spans) {
+    if (s.stemmed !== theme.key) continue
+    if (!/\p{Lu}/u.test(doc.text.slice(doc.tokens[s.tokenStart]!.start, doc.tokens[s.tokenEnd - 1]!.end))) return false
+    if (s.proper.some((p) => p)) named = true
+  }
+  return named
 }
 
 /**

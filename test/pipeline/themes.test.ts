@@ -37,6 +37,20 @@ describe('themes', () => {
     await engine.close()
   })
 
+  it('should title a name as written though a headline opens with it, and a word also written in lower case in lower case', async () => {
+    const engine = createEngine({ background: false })
+    await engine.account(engine.defaultAccount).updateConfigurations({ document: { themes_limit: 10 } })
+    const out = await engine.analyze(
+      'Obama mingles with power brokers\n\nWASHINGTON (AP) - President Barack Obama joked with brokers at the club dinner. ' +
+        'The president said Obama would return to the club next year.',
+    )
+    const titles = out.themes!.map((t) => t.title)
+    expect(titles).toContain('Obama')
+    expect(titles).not.toContain('obama')
+    expect(titles).toContain('president')
+    await engine.close()
+  })
+
   it('should leave themes out when themes_limit is 0 (the default)', async () => {
     const engine = createEngine({ background: false })
     expect((await engine.analyze('The room service was awful.')).themes).toBeUndefined()

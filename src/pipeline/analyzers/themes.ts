@@ -4,7 +4,7 @@ import { contextSentiment, round4, spanMentions, type TokenRange } from '../span
 import { need } from '../pipeline.ts'
 import type { Analyzer, SentimentSection } from '../types.ts'
 import { resolveDataDir } from '../../resources.ts'
-import { extractCandidates, keyThemes, loadBackground, loadThemePrior, ownSpan, themeTitle, type Background, type ThemePrior, type ThemeSpan } from '../../themes/index.ts'
+import { extractCandidates, isNamedTheme, keyThemes, loadBackground, loadThemePrior, ownSpan, themeTitle, type Background, type ThemePrior, type ThemeSpan } from '../../themes/index.ts'
 
 export type { ThemeSpan } from '../../themes/index.ts'
 export { extractCandidates } from '../../themes/index.ts'
@@ -102,7 +102,7 @@ export function rankThemes(
     }
     return {
       normalized: first.normalized,
-      title: themeTitle(doc, first),
+      title: themeTitle(doc, first, isNamedTheme(doc, c)),
       stemmed: first.stemmed,
       spans: c.spans,
       get evidence() {
