@@ -100,9 +100,9 @@ const prepared: Prepared[] = KEYPHRASE_SETS.map((name) => {
       return annotator.annotate('')
     }
   })
-  // Every noun phrase, those inside fixed expressions too ("course" of "of course"): the engine never offers them,
-  // and here they are more phrases people did not pick.
-  return { name, docs, annotated, candidates: annotated.map((d) => extractCandidates(d, { fixedExpressions: true })) }
+  // Every noun phrase, those the engine never offers too ("course" of "of course", "amp" of "&amp;"): here they are
+  // more phrases people did not pick.
+  return { name, docs, annotated, candidates: annotated.map((d) => extractCandidates(d, { unoffered: true })) }
 })
 const half = (parity: number): Prepared[] =>
   prepared.map((p) => {

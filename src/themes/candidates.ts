@@ -120,6 +120,22 @@ function inFixedExpressions(toks: readonly Token[]): boolean[] {
   return marked
 }
 
+/**
+ * Whether token `i` is markup rather than a word of the text: the name of an HTML character reference left in a
+ * text ("amp" of "corruption &amp; abuse", as tweets arrive), or a retweet's "RT" before the mention it quotes.
+ */
+function isMarkup(toks: readonly Token[], i: number): boolean {
+  const t = toks[i]!
+  const next = toks[i + 1]
+  if (!t.spaceBefore && toks[i - 1]?.text === '&' && next?.text === ';' && !next.spaceBefore && /^(?:[a-z]+\d*|#\d+|#x[\da-f]+)$/i.test(t.text)) return true
+  if (t.text === 'RT') {
+    let k = i + 1
+    while (toks[k] !== undefined && (toks[k]!.kind === 'space' || toks[k]!.kind === 'tabCRLF')) k++
+    return toks[k]?.kind === 'mention'
+  }
+  return false
+}
+
 /** Word class of a unit: adjective-like modifier, common noun, proper noun, number. */
 type UnitClass = 'A' | 'N' | 'P' | 'D'
 
@@ -171,7 +187,7 @@ function isHyphen(t: Token | undefined): boolean {
  * "state-of-the-art", "e-mail"), each with a word class. Tokens that cannot be part of a noun phrase get
  * no unit (null in the returned per-token array's run breaks).
  */
-function units(doc: AnnotatedDocument, dropFixed: boolean): (Unit | null)[] {
+function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
   const toks = doc.tokens
   const out: (Unit | null)[] = []
   // A capitalised word opening a sentence ("Breakfast was cold") is often tagged PROPN; alone, it is a noun.
@@ -181,9 +197,9 @@ function units(doc: AnnotatedDocument, dropFixed: boolean): (Unit | null)[] {
     return -1
   })
   const opensSentence = (t: Token): boolean => firstWord[t.sentence] === t.index
-  const fixed = dropFixed ? inFixedExpressions(toks) : undefined
+  const fixed = offeredOnly ? inFixedExpressions(toks) : undefined
   const classOf = (t: Token): UnitClass | null => {
-    if (fixed?.[t.index] === true) return null
+    if (fixed !== undefined && (fixed[t.index] === true || isMarkup(toks, t.index))) return null
     if (t.kind === 'number' || t.pos === 'NUM') return /^\d[\d.,]*$/.test(t.text) || !HAS_LETTER.test(t.text) ? 'D' : t.pos === 'NUM' ? null : 'N'
     if (t.kind !== 'word' || !WORDLIKE.test(t.text) || !HAS_LETTER.test(t.text)) return null
     if (t.isStopWord) return null
@@ -268,7 +284,7 @@ const MAX_WORDS = 5
  * it ("the room was clean"), for facets.
  */
 export function extractCandidates(doc: AnnotatedDocument, options: CandidateOptions = {}): ThemeSpan[] {
-  if (options.fixedExpressions === true) return findCandidates(doc, false)
+  if (options.unoffered === true) return findCandidates(doc, false)
   // The themes and entities analyzers (and Discovery) each ask for the same document's candidates.
   let known = CANDIDATES.get(doc)
   if (known === undefined) {
@@ -281,17 +297,18 @@ export function extractCandidates(doc: AnnotatedDocument, options: CandidateOpti
 /** Options of {@link extractCandidates}. */
 export interface CandidateOptions {
   /**
-   * Keep the noun phrases inside {@link FIXED_EXPRESSIONS} ("course" of "of course"), which themes never offer:
-   * the ranker's training (bench/train-themes.ts) reads them as phrases people did not pick. @defaultValue false
+   * Keep the noun phrases that themes never offer: inside {@link FIXED_EXPRESSIONS} ("course" of "of course") and
+   * markup ({@link isMarkup}: "amp" of "&amp;", a retweet's "RT"). The ranker's training (bench/train-themes.ts)
+   * reads them as phrases people did not pick. @defaultValue false
    */
-  readonly fixedExpressions?: boolean
+  readonly unoffered?: boolean
 }
 
 /** Candidates per annotated document, computed once (the spans are never changed by their users). */
 const CANDIDATES = new WeakMap<AnnotatedDocument, readonly ThemeSpan[]>()
 
-function findCandidates(doc: AnnotatedDocument, dropFixed: boolean): ThemeSpan[] {
-  const us = units(doc, dropFixed)
+function findCandidates(doc: AnnotatedDocument, offeredOnly: boolean): ThemeSpan[] {
+  const us = units(doc, offeredOnly)
   const toks = doc.tokens
   const out: ThemeSpan[] = []
   let i = 0

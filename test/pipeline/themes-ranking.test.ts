@@ -75,8 +75,16 @@ describe('theme candidates', () => {
     expect(c).toEqual(expect.arrayContaining(['pool', 'staff', 'room', 'good view', 'value', 'golf course', 'hand luggage']))
     expect(themes(text)).not.toEqual(expect.arrayContaining(['course']))
     // The ranker's training reads them too, as phrases people did not pick.
-    const all = extractCandidates(annotator.annotate(text), { fixedExpressions: true }).map((s) => s.normalized)
+    const all = extractCandidates(annotator.annotate(text), { unoffered: true }).map((s) => s.normalized)
     expect(all).toEqual(expect.arrayContaining(['course', 'instance', 'hand', 'doubt', 'couple']))
+  })
+
+  it('should not make themes of markup: HTML character references and a retweet marker', () => {
+    const c = candidates('RT @FortuneMagazine: police corruption &amp; abuse of power &gt; all. The RT network and AMP pages.')
+    expect(c).not.toContain('amp')
+    expect(c).not.toContain('gt')
+    expect(c).not.toContain('rt')
+    expect(c).toEqual(expect.arrayContaining(['police corruption', 'abuse', 'power', 'amp page']))
   })
 
   it('should not start a phrase with a bare number, nor make a theme of a number alone', () => {
