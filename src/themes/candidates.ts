@@ -36,6 +36,9 @@ const GENERIC = new Set([
   'mr', 'mrs', 'ms', 'dr', 'percent', 'cent', 'times', 'others', 'other', 'etc', 'i.e', 'e.g',
 ])
 
+/** Nouns a number before them counts ("4 times", "3 years", "81 points"), as lemmas. */
+const COUNTED = new Set(['time', 'year', 'day', 'week', 'month', 'hour', 'minute', 'night', 'people', 'person', 'percent', 'cent', 'point', 'mile', 'kilometre', 'kilometer'])
+
 /** Whether a lemma is a head too vague to stand alone as a theme or facet ("lot", "way", "time", "place"). */
 export function isGenericHead(lemma: string): boolean {
   return GENERIC.has(lemma)
@@ -297,9 +300,10 @@ export function extractCandidates(doc: AnnotatedDocument, options: CandidateOpti
 /** Options of {@link extractCandidates}. */
 export interface CandidateOptions {
   /**
-   * Keep the noun phrases that themes never offer: inside {@link FIXED_EXPRESSIONS} ("course" of "of course") and
-   * markup ({@link isMarkup}: "amp" of "&amp;", a retweet's "RT"). The ranker's training (bench/train-themes.ts)
-   * reads them as phrases people did not pick. @defaultValue false
+   * Keep the noun phrases that themes never offer: inside {@link FIXED_EXPRESSIONS} ("course" of "of course"), markup
+   * ({@link isMarkup}: "amp" of "&amp;", a retweet's "RT") and a name with a count ("Bellagio 4 times", where themes
+   * offer "Bellagio"). The ranker's training (bench/train-themes.ts) reads them as phrases people did not pick.
+   * @defaultValue false
    */
   readonly unoffered?: boolean
 }
@@ -336,8 +340,13 @@ function findCandidates(doc: AnnotatedDocument, offeredOnly: boolean): ThemeSpan
       emit(part)
       part = []
     }
-    for (const u of run) {
-      if (u.cls === 'D' && (part.length === 0 || part[part.length - 1]!.cls !== 'P')) {
+    for (let r = 0; r < run.length; r++) {
+      const u = run[r]!
+      // A number after a name stays in it ("iPhone 15 case"), unless a unit of counting follows it ("Bellagio 4 times",
+      // "Paris 3 years ago", "Bryant 81 points"): a count, not a model number (a phrase themes never offer).
+      const next = run[r + 1]
+      const count = offeredOnly && next !== undefined && next.cls === 'N' && COUNTED.has(next.lemma)
+      if (u.cls === 'D' && (part.length === 0 || part[part.length - 1]!.cls !== 'P' || count)) {
         flush()
         continue
       }

@@ -87,6 +87,15 @@ describe('theme candidates', () => {
     expect(c).toEqual(expect.arrayContaining(['police corruption', 'abuse', 'power', 'amp page']))
   })
 
+  it('should keep a model number in a name, not a count after it', () => {
+    const c = candidates('We went to Bellagio 4 times, my iPhone 15 case broke, and we left Paris 3 years ago.')
+    expect(c).toEqual(expect.arrayContaining(['bellagio', 'iphone 15 case', 'paris']))
+    expect(c.some((x) => /\d/.test(x) && !x.startsWith('iphone'))).toBe(false)
+    // The ranker's training reads the whole run (a phrase themes never offer).
+    const all = extractCandidates(annotator.annotate('We went to Bellagio 4 times.'), { unoffered: true }).map((s) => s.normalized)
+    expect(all).toContain('bellagio 4 time')
+  })
+
   it('should not start a phrase with a bare number, nor make a theme of a number alone', () => {
     const c = candidates('Sales rose 15 percent to 300 units in 2012.')
     expect(c.every((x) => !/^\d/.test(x))).toBe(true)
