@@ -41,17 +41,26 @@ export function themeTitle(doc: AnnotatedDocument, span: ThemeSpan, named = span
 }
 
 /**
- * Whether a ranked theme is a name: one of its own occurrences (not a phrase folded into it) was read as one, and
- * none is written in lower case ("the president said" makes "President Obama"'s "President" a common word).
+ * Whether a ranked theme is a name: none of its own occurrences (not a phrase folded into it) is written in lower
+ * case ("the president said" makes "President Obama"'s "President" a common word), and one was read as a name, or
+ * its words and their lemmas are missing from the `background` list of common words ("Bellagio" alone in a review's
+ * title, where an opening capital tells nothing).
  */
-export function isNamedTheme(doc: AnnotatedDocument, theme: RankedCandidate): boolean {
+export function isNamedTheme(doc: AnnotatedDocument, theme: RankedCandidate, background?: Background): boolean {
   let named = false
+  let own: ThemeSpan | undefined
   for (const s of theme.spans) {
     if (s.stemmed !== theme.key) continue
+    own ??= s
     if (!/\p{Lu}/u.test(doc.text.slice(doc.tokens[s.tokenStart]!.start, doc.tokens[s.tokenEnd - 1]!.end))) return false
     if (s.proper.some((p) => p)) named = true
   }
-  return named
+  if (named || own === undefined || background === undefined) return named
+  // Neither the words as written, nor their lemmas, nor their singulars are common words ("economists" is missing,
+  // "economist" is not; a name is not lemmatised, so a plural read as one keeps its "s").
+  const lemmas = own.normalized.split(' ')
+  const common = (w: string): boolean => background.has(w) || (w.endsWith('s') && background.has(w.slice(0, -1)))
+  return own.words.every((w, i) => !common(w) && !common(lemmas[i] ?? w))
 }
 
 /**

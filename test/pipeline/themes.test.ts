@@ -48,6 +48,9 @@ describe('themes', () => {
     expect(titles).toContain('Obama')
     expect(titles).not.toContain('obama')
     expect(titles).toContain('president')
+    // Alone at the start of a title, a word that is no common word is a name; a common one (a plural too) is not.
+    expect((await engine.analyze('\u201cBellagio\u201d')).themes!.map((t) => t.title)).toEqual(['Bellagio'])
+    expect((await engine.analyze('Economists at the bank had expected the move.')).themes!.map((t) => t.title)).toContain('economists')
     await engine.close()
   })
 

@@ -102,7 +102,7 @@ export function rankThemes(
     }
     return {
       normalized: first.normalized,
-      title: themeTitle(doc, first, isNamedTheme(doc, c)),
+      title: themeTitle(doc, first, isNamedTheme(doc, c, background)),
       stemmed: first.stemmed,
       spans: c.spans,
       get evidence() {
