@@ -124,11 +124,13 @@ function inFixedExpressions(toks: readonly Token[]): boolean[] {
 }
 
 /**
- * Whether token `i` is markup rather than a word of the text: the name of an HTML character reference left in a
- * text ("amp" of "corruption &amp; abuse", as tweets arrive), or a retweet's "RT" before the mention it quotes.
+ * Whether token `i` is markup or shorthand rather than a word of the text: the name of an HTML character reference
+ * left in a text ("amp" of "corruption &amp; abuse", as tweets arrive), a retweet's "RT" before the mention it quotes,
+ * or a lone lower-case letter ("w" and "o" of "meeting w/ voters", "countries w/o rights"; "Plan B" keeps its "B").
  */
 function isMarkup(toks: readonly Token[], i: number): boolean {
   const t = toks[i]!
+  if (t.text.length === 1 && /^\p{Ll}$/u.test(t.text)) return true
   const next = toks[i + 1]
   if (!t.spaceBefore && toks[i - 1]?.text === '&' && next?.text === ';' && !next.spaceBefore && /^(?:[a-z]+\d*|#\d+|#x[\da-f]+)$/i.test(t.text)) return true
   if (t.text === 'RT') {

@@ -79,12 +79,16 @@ describe('theme candidates', () => {
     expect(all).toEqual(expect.arrayContaining(['course', 'instance', 'hand', 'doubt', 'couple']))
   })
 
-  it('should not make themes of markup: HTML character references and a retweet marker', () => {
+  it('should not make themes of markup: HTML character references, a retweet marker, shorthand letters', () => {
     const c = candidates('RT @FortuneMagazine: police corruption &amp; abuse of power &gt; all. The RT network and AMP pages.')
     expect(c).not.toContain('amp')
     expect(c).not.toContain('gt')
     expect(c).not.toContain('rt')
     expect(c).toEqual(expect.arrayContaining(['police corruption', 'abuse', 'power', 'amp page']))
+    // Shorthand letters are not words of a phrase; a capital letter of a name is.
+    const short = candidates('A meeting w/ voters in countries w/o rights about Plan B, they said.')
+    expect(short).toEqual(expect.arrayContaining(['meeting', 'voter', 'country', 'right', 'plan b']))
+    expect(short.some((x) => /\b[wo]\b/.test(x))).toBe(false)
   })
 
   it('should keep a model number in a name, not a count after it', () => {
