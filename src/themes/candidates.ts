@@ -65,7 +65,8 @@ const FIXED_EXPRESSIONS: readonly string[] = [
   'first of all', 'all in all', 'as a whole', 'in a row', 'in the future', 'in the past', 'in the long run',
   'in the long term', 'in the short term', 'for a while', 'in a while', 'once in a while', 'to date', 'up to date',
   'at best', 'at worst', 'at random', 'in detail', 'in depth', 'make sense', 'in a hurry', 'by mistake',
-  'on the spot', 'for a change', 'in mind', 'at hand', 'on hand', 'by hand', 'in hand', 'in touch',
+  'on the spot', 'for a change', 'in mind', 'at hand', 'on hand', 'by hand', 'in hand', 'in touch', 'top notch',
+  'hands down',
   // complex prepositions
   'in terms of', 'in front of', 'on behalf of', 'in spite of', 'in favour of', 'in favor of', 'in case of',
   'by means of', 'in order to', 'on top of', 'in the wake of', 'in light of', 'in the light of', 'in view of',

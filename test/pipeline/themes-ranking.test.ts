@@ -72,6 +72,7 @@ describe('theme candidates', () => {
       'In terms of value it made sense, and a couple of days later we played the golf course and checked the hand luggage.'
     const c = candidates(text)
     for (const noun of ['course', 'instance', 'hand', 'doubt', 'term', 'sense', 'couple']) expect(c).not.toContain(noun)
+    expect(candidates('The rooms in the casino are top notch.')).toEqual(['room', 'casino'])
     expect(c).toEqual(expect.arrayContaining(['pool', 'staff', 'room', 'good view', 'value', 'golf course', 'hand luggage']))
     expect(themes(text)).not.toEqual(expect.arrayContaining(['course']))
     // The ranker's training reads them too, as phrases people did not pick.
