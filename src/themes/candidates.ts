@@ -36,6 +36,15 @@ const GENERIC = new Set([
   'mr', 'mrs', 'ms', 'dr', 'percent', 'cent', 'times', 'others', 'other', 'etc', 'i.e', 'e.g',
 ])
 
+/**
+ * Days of the week and months (not "May" and "March", which are also a name and a word), as lemmas: alone they date
+ * a story rather than say what it is about ("Saturday", "February"); in a name they stay ("Sunday Times").
+ */
+const CALENDAR = new Set([
+  'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'april', 'june',
+  'july', 'august', 'september', 'october', 'november', 'december',
+])
+
 /** Nouns a number before them counts ("4 times", "3 years", "81 points"), as lemmas. */
 const COUNTED = new Set(['time', 'year', 'day', 'week', 'month', 'hour', 'minute', 'night', 'people', 'person', 'percent', 'cent', 'point', 'mile', 'kilometre', 'kilometer'])
 
@@ -362,7 +371,7 @@ function findCandidates(doc: AnnotatedDocument, offeredOnly: boolean): ThemeSpan
     while (end > 0 && whole[end - 1]!.cls !== 'N' && whole[end - 1]!.cls !== 'P') end--
     if (end === 0) return
     const run = whole.slice(0, end)
-    // A name after common words ("pop singer Bruno Mars", "movie Jamon Jamon", "Fame star Friday") is a theme of
+    // A name after common words ("pop singer Bruno Mars", "movie Jamon Jamon", "Fame star Irene Cara") is a theme of
     // its own, and so is the description before it; lower-case adjectives before a name describe it ("opposite
     // Meryl Streep", "5-year-old Mary", "new iPhone"), except before a name in capitals ("robust MPC").
     let t = run.length
@@ -424,6 +433,7 @@ function findCandidates(doc: AnnotatedDocument, offeredOnly: boolean): ThemeSpan
   function push(words: readonly Unit[], isPart: boolean): void {
     const head = words[words.length - 1]!
     if (words.length === 1 && (GENERIC.has(head.lemma) || head.lemma.length < 2)) return
+    if (offeredOnly && words.length === 1 && CALENDAR.has(head.lemma)) return
     const tokenStart = words[0]!.start
     const tokenEnd = head.end
     out.push({
