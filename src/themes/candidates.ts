@@ -136,11 +136,13 @@ function inFixedExpressions(toks: readonly Token[]): boolean[] {
 /**
  * Whether token `i` is markup or shorthand rather than a word of the text: the name of an HTML character reference
  * left in a text ("amp" of "corruption &amp; abuse", as tweets arrive), a retweet's "RT" before the mention it quotes,
- * or a lone lower-case letter ("w" and "o" of "meeting w/ voters", "countries w/o rights"; "Plan B" keeps its "B").
+ * or a lone lower-case letter ("w" and "o" of "meeting w/ voters", "countries w/o rights"; "Plan B" keeps its "B"),
+ * also with periods ("p.m.", "w.").
  */
 function isMarkup(toks: readonly Token[], i: number): boolean {
   const t = toks[i]!
-  if (t.text.length === 1 && /^\p{Ll}$/u.test(t.text)) return true
+  // A lone lower-case letter, or lower-case letters each with a period ("w.", "p.m.", "a.m.").
+  if (/^\p{Ll}$|^(?:\p{Ll}\.)+$/u.test(t.text)) return true
   const next = toks[i + 1]
   if (!t.spaceBefore && toks[i - 1]?.text === '&' && next?.text === ';' && !next.spaceBefore && /^(?:[a-z]+\d*|#\d+|#x[\da-f]+)$/i.test(t.text)) return true
   if (t.text === 'RT') {
@@ -433,7 +435,8 @@ function findCandidates(doc: AnnotatedDocument, offeredOnly: boolean): ThemeSpan
   function push(words: readonly Unit[], isPart: boolean): void {
     const head = words[words.length - 1]!
     if (words.length === 1 && (GENERIC.has(head.lemma) || head.lemma.length < 2)) return
-    if (offeredOnly && words.length === 1 && CALENDAR.has(head.lemma)) return
+    // Alone, a day or month dates the story, and an initial ("V.", "W.") names no one.
+    if (offeredOnly && words.length === 1 && (CALENDAR.has(head.lemma) || /^\p{L}\.$/u.test(toks[head.start]!.text))) return
     const tokenStart = words[0]!.start
     const tokenEnd = head.end
     out.push({

@@ -92,6 +92,9 @@ describe('theme candidates', () => {
     const short = candidates('A meeting w/ voters in countries w/o rights about Plan B, they said.')
     expect(short).toEqual(expect.arrayContaining(['meeting', 'voter', 'country', 'right', 'plan b']))
     expect(short.some((x) => /\b[wo]\b/.test(x))).toBe(false)
+    // Nor are times of day and initials standing alone; an initial inside a name is part of it.
+    const dotted = candidates('An update at 3 p.m. on the investigation. V. cool. John F. Kennedy met w. friends.')
+    expect(dotted).toEqual(['update', 'investigation', 'john f. kennedy', 'friend'])
   })
 
   it('should keep a model number in a name, not a count after it', () => {
