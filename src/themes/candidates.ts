@@ -103,16 +103,15 @@ const FIXED_BY_FIRST: ReadonlyMap<string, readonly (readonly string[])[]> = (() 
 
 /**
  * Per token: whether it stands in one of the {@link FIXED_EXPRESSIONS} (words of one sentence, spaces skipped; a word
- * matches by its lemma or its lower-case form: "in terms of", "at times").
+ * matches by its lemma or its normal form: "in terms of", "at times").
  */
 function inFixedExpressions(toks: readonly Token[]): boolean[] {
   const marked = new Array<boolean>(toks.length).fill(false)
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i]!
     if (t.kind !== 'word') continue
-    const lemma = t.lemma.toLowerCase()
-    const text = t.text.toLowerCase()
-    const candidates = FIXED_BY_FIRST.get(lemma) ?? FIXED_BY_FIRST.get(text)
+    // Lemmas and normal forms are in lower case already.
+    const candidates = FIXED_BY_FIRST.get(t.lemma) ?? FIXED_BY_FIRST.get(t.normal)
     if (candidates === undefined) continue
     for (const words of candidates) {
       const at: number[] = [i]
@@ -121,7 +120,7 @@ function inFixedExpressions(toks: readonly Token[]): boolean[] {
         k++
         while (k < toks.length && (toks[k]!.kind === 'space' || toks[k]!.kind === 'tabCRLF')) k++
         const u = toks[k]
-        if (u === undefined || u.sentence !== t.sentence || u.kind !== 'word' || (u.lemma.toLowerCase() !== words[w] && u.text.toLowerCase() !== words[w])) break
+        if (u === undefined || u.sentence !== t.sentence || u.kind !== 'word' || (u.lemma !== words[w] && u.normal !== words[w])) break
         at.push(k)
       }
       if (at.length === words.length) {
@@ -142,7 +141,8 @@ function inFixedExpressions(toks: readonly Token[]): boolean[] {
 function isMarkup(toks: readonly Token[], i: number): boolean {
   const t = toks[i]!
   // A lone lower-case letter, or lower-case letters each with a period ("w.", "p.m.", "a.m.").
-  if (/^\p{Ll}$|^(?:\p{Ll}\.)+$/u.test(t.text)) return true
+  const text = t.text
+  if ((text.length === 1 || text.charCodeAt(1) === 46) && /^\p{Ll}$|^(?:\p{Ll}\.)+$/u.test(text)) return true
   const next = toks[i + 1]
   if (!t.spaceBefore && toks[i - 1]?.text === '&' && next?.text === ';' && !next.spaceBefore && /^(?:[a-z]+\d*|#\d+|#x[\da-f]+)$/i.test(t.text)) return true
   if (t.text === 'RT') {
