@@ -4,7 +4,9 @@
  * uses), beside the majority class and the sentence-score approach (an aspect takes its sentence's lexicon
  * score, as the engine did before aspect sentiment), all in the same run, with the published test-set figures.
  *
- *   npm run eval:aspects -- [--mams] [dataDir]        (default ../shared/data, or its aspects/ folder)
+ *   npm run eval:aspects -- [--mams] [--test DIR] [dataDir]        (default ../shared/data, or its aspects/ folder)
+ *
+ * `--test DIR`: also the held-out SemEval-2014 test sets found in DIR (see the end of this file).
  *
  * Folds: an item is in fold (index of its sentence, in order of first appearance) mod 5, so that the aspects of one
  * sentence are tested together (a sentence's other aspects would otherwise teach its own words; until this commit
@@ -15,16 +17,25 @@
  * The majority class is that of the training folds. Polarity of a score: > 0.05 positive, < -0.05
  * negative, else neutral (the engine's default thresholds).
  */
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { aspectMentionScore, createAspectModel } from '../src/sentiment/aspect.ts'
+import { aspectMentionScore, createAspectModel, loadAspectModel } from '../src/sentiment/aspect.ts'
 import { ASPECT_SETS, aspectDirOrExit, fitAspects, readAspectSet, readMams, type AspectItem } from './aspect-data.ts'
 
 const FOLDS = 5
 const cls = (s: number): number => (s > 0.05 ? 2 : s < -0.05 ? 0 : 1)
 const pct = (a: number, n: number): string => ((100 * a) / n).toFixed(1)
+/** The test set's file beside a training file's name ("Restaurants_Train.xml.seg" -> "Restaurants_Test_Gold.xml.seg"). */
+const testFile = (trainFile: string): string => trainFile.replace('_Train.', '_Test_Gold.')
 
 const withMams = process.argv.includes('--mams')
-const dir = aspectDirOrExit(process.argv.slice(2).find((a) => a !== '--mams'))
+const testAt = process.argv.indexOf('--test')
+const testDir = testAt >= 0 ? process.argv[testAt + 1] : undefined
+if (testAt >= 0 && (testDir === undefined || !ASPECT_SETS.some((s) => existsSync(join(testDir, testFile(s.file)))))) {
+  console.error(`--test ${testDir ?? ''}: no SemEval-2014 test files (${ASPECT_SETS.map((s) => testFile(s.file)).join(', ')}) there`)
+  process.exit(1)
+}
+const dir = aspectDirOrExit(process.argv.slice(2).find((a, i, all) => a !== '--mams' && a !== '--test' && all[i - 1] !== '--test'))
 const t0 = performance.now()
 /** Fold of each item: its sentence's index (in order of first appearance) mod 5, so that the aspects of one sentence are tested together and never learnt from each other. */
 const foldsOf = (items: readonly AspectItem[]): number[] => {
@@ -87,3 +98,31 @@ console.log('| --- | --- | --- | --- | --- |')
 for (const r of rows) console.log(`| ${r.join(' | ')} |`)
 console.log('\nPublished, on the test sets (restaurants / laptops): majority 65.0 / 53.5, NRC-Canada SVM (2014 winner) 80.9 / 70.5,')
 console.log('ATAE-LSTM 77.2 / 68.7, BERT-SPC 84.5 / 78.9.')
+
+// --test DIR: the held-out SemEval-2014 test sets (the same three-line format, `<Set>_Test_Gold.xml.seg`, e.g. from
+// github.com/songyouwei/ABSA-PyTorch `datasets/semeval14/`), scored with the committed model (never trained on them)
+// beside the majority class of the training set and the sentence score.
+if (testDir !== undefined) {
+  const model = loadAspectModel()
+  console.log(`\nHeld out: the SemEval-2014 test sets in ${testDir}, the committed model (lexicons/en/aspect-model.json), accuracy %\n`)
+  console.log('| set | aspects | ours (committed model) | sentence score | majority class of training | NRC-Canada (2014 winner), published |')
+  console.log('| --- | --- | --- | --- | --- | --- |')
+  const published: Record<string, string> = { restaurants: '80.9', laptops: '70.5' }
+  for (const set of sets) {
+    const file = join(testDir, testFile(ASPECT_SETS.find((s) => s.name === set.name)!.file))
+    if (!existsSync(file)) continue
+    const items = readAspectSet(file, set.name)
+    const counts = [0, 0, 0]
+    for (const it of set.items) counts[it.label]!++
+    const maj = counts.indexOf(Math.max(...counts))
+    let ours = 0
+    let sentence = 0
+    let majority = 0
+    for (const it of items) {
+      if (cls(aspectMentionScore(model, it.evidence, it.span)) === it.label) ours++
+      if (cls(it.sentence) === it.label) sentence++
+      if (maj === it.label) majority++
+    }
+    console.log(`| ${set.name} | ${items.length} | ${pct(ours, items.length)} | ${pct(sentence, items.length)} | ${pct(majority, items.length)} | ${published[set.name] ?? '-'} |`)
+  }
+}
