@@ -91,7 +91,7 @@ export function readAspectSet(file: string, source = ''): AspectItem[] {
  * Aspect-Based Sentiment Analysis", EMNLP-IJCNLP 2019; github.com/siat-nlp/MAMS-for-ABSA, commit cddcdb0,
  * `data/MAMS-ATSA/raw/{train,val,test}.xml`, Apache-2.0): restaurant review sentences (Citysearch, the source of the
  * SemEval-2014 restaurants set) with at least two aspects of different polarities. Looked for under
- * `aspects/MAMS-ATSA/` of the data folder, used with `--mams` (train and eval scripts). It only ever joins the
+ * `aspects/MAMS-ATSA/` of the data folder, used whenever found (train and eval scripts; `--no-mams` leaves it out). It only ever joins the
  * training side: evaluation folds are SemEval-2014 training items only. In the shipped model since this round, at
  * weight {@link ADDED_WEIGHT} 0.1: 5-fold CV restaurants/laptops 75.1/69.1 against 73.9/69.0 without it; on the
  * SemEval-2014 test sets (held out, scored once after the weight was chosen) 81.3/72.6 against 79.0/71.6. At weight

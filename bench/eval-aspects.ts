@@ -4,14 +4,14 @@
  * uses), beside the majority class and the sentence-score approach (an aspect takes its sentence's lexicon
  * score, as the engine did before aspect sentiment), all in the same run, with the published test-set figures.
  *
- *   npm run eval:aspects -- [--mams] [--test DIR] [dataDir]        (default ../shared/data, or its aspects/ folder)
+ *   npm run eval:aspects -- [--no-mams] [--test DIR] [dataDir]        (default ../shared/data, or its aspects/ folder)
  *
  * `--test DIR`: also the held-out SemEval-2014 test sets found in DIR (see the end of this file).
  *
  * Folds: an item is in fold (index of its sentence, in order of first appearance) mod 5, so that the aspects of one
  * sentence are tested together (a sentence's other aspects would otherwise teach its own words; until this commit
  * item i was in fold i mod 5). For a fold of one set, the model is trained on the set's other four folds plus the
- * whole other set (the shipped model is trained on both sets), plus with --mams the added MAMS training data (see
+ * whole other set (the shipped model is trained on both sets), plus the added MAMS training data when the aspects folder has `MAMS-ATSA/` (not with --no-mams; see
  * bench/aspect-data.ts), never on the fold itself; folds hold SemEval-2014 training items only, added data is only
  * ever on the training side.
  * The majority class is that of the training folds. Polarity of a score: > 0.05 positive, < -0.05
@@ -20,7 +20,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { aspectMentionScore, createAspectModel, loadAspectModel } from '../src/sentiment/aspect.ts'
-import { ASPECT_SETS, aspectDirOrExit, fitAspects, readAspectSet, readMams, type AspectItem } from './aspect-data.ts'
+import { ASPECT_SETS, MAMS_DIR, aspectDirOrExit, fitAspects, readAspectSet, readMams, type AspectItem } from './aspect-data.ts'
 
 const FOLDS = 5
 const cls = (s: number): number => (s > 0.05 ? 2 : s < -0.05 ? 0 : 1)
@@ -28,14 +28,15 @@ const pct = (a: number, n: number): string => ((100 * a) / n).toFixed(1)
 /** The test set's file beside a training file's name ("Restaurants_Train.xml.seg" -> "Restaurants_Test_Gold.xml.seg"). */
 const testFile = (trainFile: string): string => trainFile.replace('_Train.', '_Test_Gold.')
 
-const withMams = process.argv.includes('--mams')
 const testAt = process.argv.indexOf('--test')
 const testDir = testAt >= 0 ? process.argv[testAt + 1] : undefined
 if (testAt >= 0 && (testDir === undefined || !ASPECT_SETS.some((s) => existsSync(join(testDir, testFile(s.file)))))) {
   console.error(`--test ${testDir ?? ''}: no SemEval-2014 test files (${ASPECT_SETS.map((s) => testFile(s.file)).join(', ')}) there`)
   process.exit(1)
 }
-const dir = aspectDirOrExit(process.argv.slice(2).find((a, i, all) => a !== '--mams' && a !== '--test' && all[i - 1] !== '--test'))
+const dir = aspectDirOrExit(process.argv.slice(2).find((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--test'))
+// As bench/train-aspects.ts: MAMS joins the training side when the aspects folder has it, unless --no-mams.
+const withMams = !process.argv.includes('--no-mams') && (process.argv.includes('--mams') || existsSync(join(dir, MAMS_DIR)))
 const t0 = performance.now()
 /** Fold of each item: its sentence's index (in order of first appearance) mod 5, so that the aspects of one sentence are tested together and never learnt from each other. */
 const foldsOf = (items: readonly AspectItem[]): number[] => {
@@ -52,7 +53,7 @@ const sets = ASPECT_SETS.map((s) => {
 const mams = withMams ? readMams(dir, sets.flatMap((s) => s.items)) : { items: [], dropped: { test: 0, train: 0 } }
 console.log(
   mams.items.length === 0
-    ? `no added training data${withMams ? ' (MAMS-ATSA/ not in the aspects folder)' : ''}`
+    ? `no added training data (${process.argv.includes('--no-mams') ? '--no-mams' : `no ${MAMS_DIR}/ in ${dir}`}): the shipped model also learns from MAMS, so "ours" is not quite its recipe`
     : `added training data: ${mams.items.length} MAMS aspects (sentences left out: ${mams.dropped.test} SemEval-2014 test sentences, ${mams.dropped.train} equal to a training sentence)`,
 )
 

@@ -1,32 +1,42 @@
 /**
  * Train the aspect-sentiment model (src/sentiment/aspect.ts) and write `lexicons/en/aspect-model.json`.
  *
- *   npx tsx bench/train-aspects.ts [--mams] [dataDir] [out]      (default ../shared/data, or its aspects/ folder)
+ *   npx tsx bench/train-aspects.ts [--no-mams] [dataDir] [out]      (default ../shared/data, or its aspects/ folder)
  *
- * The shipped model is `--mams` (2.9 MB, 69k words; without MAMS 1.2 MB, 28.5k words).
+ * The shipped model learns from MAMS too (2.9 MB, 69k words; without MAMS 1.2 MB, 28.5k words): MAMS joins whenever
+ * the aspects folder holds `MAMS-ATSA/` (`--no-mams` leaves it out; `--mams` stops when it is missing).
  *
  * Data (only the learned weights enter this repository, never the data):
  * - SemEval-2014 Task 4 (Pontiki et al. 2014) aspect-term polarity training sets, restaurants and laptops, as in
  *   `../shared/data/aspects/*.xml.seg` (research use).
- * - With --mams: MAMS aspect-term sets (Jiang et al., EMNLP-IJCNLP 2019, github.com/siat-nlp/MAMS-for-ABSA, commit
+ * - MAMS aspect-term sets (Jiang et al., EMNLP-IJCNLP 2019, github.com/siat-nlp/MAMS-for-ABSA, commit
  *   cddcdb0, `data/MAMS-ATSA/raw/{train,val,test}.xml` copied to `aspects/MAMS-ATSA/`; Apache-2.0), less the sentences
  *   that are SemEval-2014 test or training sentences, each item weighing 0.1 (see `readMams` and `ADDED_WEIGHT` in
  *   bench/aspect-data.ts).
  * Deterministic: the same data give byte-identical weights.
  */
-import { writeFileSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ADDED_WEIGHT, ASPECT_SETS, aspectDirOrExit, fitAspects, readAspectSet, readMams } from './aspect-data.ts'
+import { ADDED_WEIGHT, ASPECT_SETS, MAMS_DIR, aspectDirOrExit, fitAspects, readAspectSet, readMams } from './aspect-data.ts'
 
-const withMams = process.argv.includes('--mams')
-const args = process.argv.slice(2).filter((a) => a !== '--mams')
+const args = process.argv.slice(2).filter((a) => a !== '--mams' && a !== '--no-mams')
 const dir = aspectDirOrExit(args[0])
+// MAMS joins when the aspects folder has it (the shipped recipe), unless --no-mams; --mams insists on it.
+const withMams = !process.argv.includes('--no-mams') && (process.argv.includes('--mams') || existsSync(join(dir, MAMS_DIR)))
 const out = args[1] ?? fileURLToPath(new URL('../lexicons/en/aspect-model.json', import.meta.url))
 const t0 = performance.now()
 const items = ASPECT_SETS.flatMap((s) => readAspectSet(join(dir, s.file), s.name))
 const mams = withMams ? readMams(dir, items) : { items: [], dropped: { test: 0, train: 0 } }
-if (withMams && mams.items.length === 0) console.log(`no MAMS-ATSA/ folder in ${dir}: training on SemEval-2014 alone`)
+if (withMams && mams.items.length === 0) {
+  console.error(`--mams: no ${MAMS_DIR}/ folder in ${dir}`)
+  process.exit(1)
+}
+if (!withMams) {
+  console.log(
+    `training on SemEval-2014 alone (${process.argv.includes('--no-mams') ? '--no-mams' : `no ${MAMS_DIR}/ folder in ${dir}`}): the committed model also learns from MAMS, so this is not its recipe`,
+  )
+}
 const data =
   mams.items.length === 0
     ? 'SemEval-2014 Task 4 aspect-term polarity training sets (restaurants + laptops), research use'
