@@ -90,7 +90,7 @@ export function createAspectModel(data: AspectModelData): AspectModel {
   const words = new Map<string, readonly number[]>()
   const table = data.words
   for (const word in table) if (Object.hasOwn(table, word)) words.set(word, table[word]!)
-  // The parsed word object is not kept beside the Map: a dictionary of 69k keys is 5 to 6 MB of heap of its own.
+  // The parsed word object is not kept beside the Map: with 69k keys it held about 3 MB of heap of its own.
   const { words: _table, ...rest } = data
   return { data: rest, words }
 }
