@@ -98,6 +98,28 @@ export function readAspectSet(file: string, source = ''): AspectItem[] {
  * 1 it had lowered laptops (CV 74.1/67.7).
  */
 export const MAMS_DIR = 'MAMS-ATSA'
+
+/**
+ * The MAMS items the training side gets, as bench/train-aspects.ts and bench/eval-aspects.ts both decide it: those of
+ * `aspectDir/MAMS-ATSA/` whenever it is there (the shipped recipe), none with `--no-mams`; `--mams` exits when the
+ * folder is missing. Without MAMS it says on stdout why, and that the result is not the committed model's recipe.
+ */
+export function mamsFromArgs(aspectDir: string, argv: readonly string[], exclude: readonly AspectItem[]): ReturnType<typeof readMams> {
+  const none = { items: [], dropped: { test: 0, train: 0 } }
+  if (argv.includes('--no-mams')) {
+    console.log('no added training data (--no-mams): the committed aspect model also learns from MAMS, so this is not its recipe')
+    return none
+  }
+  if (!existsSync(join(aspectDir, MAMS_DIR))) {
+    if (argv.includes('--mams')) {
+      console.error(`--mams: no ${MAMS_DIR}/ folder in ${aspectDir}`)
+      process.exit(1)
+    }
+    console.log(`no added training data (no ${MAMS_DIR}/ in ${aspectDir}): the committed aspect model also learns from MAMS, so this is not its recipe`)
+    return none
+  }
+  return readMams(aspectDir, exclude)
+}
 export const MAMS_FILES = ['train.xml', 'val.xml', 'test.xml'] as const
 
 /** A sentence compared across sets: lower case, letters and digits only (tokenisation brackets dropped). */

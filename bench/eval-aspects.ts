@@ -20,7 +20,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { aspectMentionScore, createAspectModel, loadAspectModel } from '../src/sentiment/aspect.ts'
-import { ASPECT_SETS, MAMS_DIR, aspectDirOrExit, fitAspects, readAspectSet, readMams, type AspectItem } from './aspect-data.ts'
+import { ASPECT_SETS, aspectDirOrExit, fitAspects, mamsFromArgs, readAspectSet, type AspectItem } from './aspect-data.ts'
 
 const FOLDS = 5
 const cls = (s: number): number => (s > 0.05 ? 2 : s < -0.05 ? 0 : 1)
@@ -35,8 +35,6 @@ if (testAt >= 0 && (testDir === undefined || !ASPECT_SETS.some((s) => existsSync
   process.exit(1)
 }
 const dir = aspectDirOrExit(process.argv.slice(2).find((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--test'))
-// As bench/train-aspects.ts: MAMS joins the training side when the aspects folder has it, unless --no-mams.
-const withMams = !process.argv.includes('--no-mams') && (process.argv.includes('--mams') || existsSync(join(dir, MAMS_DIR)))
 const t0 = performance.now()
 /** Fold of each item: its sentence's index (in order of first appearance) mod 5, so that the aspects of one sentence are tested together and never learnt from each other. */
 const foldsOf = (items: readonly AspectItem[]): number[] => {
@@ -50,12 +48,10 @@ const sets = ASPECT_SETS.map((s) => {
   const items = readAspectSet(join(dir, s.file), s.name)
   return { name: s.name, items, fold: foldsOf(items) }
 })
-const mams = withMams ? readMams(dir, sets.flatMap((s) => s.items)) : { items: [], dropped: { test: 0, train: 0 } }
-console.log(
-  mams.items.length === 0
-    ? `no added training data (${process.argv.includes('--no-mams') ? '--no-mams' : `no ${MAMS_DIR}/ in ${dir}`}): the shipped model also learns from MAMS, so "ours" is not quite its recipe`
-    : `added training data: ${mams.items.length} MAMS aspects (sentences left out: ${mams.dropped.test} SemEval-2014 test sentences, ${mams.dropped.train} equal to a training sentence)`,
-)
+const mams = mamsFromArgs(dir, process.argv, sets.flatMap((s) => s.items))
+if (mams.items.length > 0) {
+  console.log(`added training data: ${mams.items.length} MAMS aspects (sentences left out: ${mams.dropped.test} SemEval-2014 test sentences, ${mams.dropped.train} equal to a training sentence)`)
+}
 
 const rows: string[][] = []
 for (const set of sets) {

@@ -15,28 +15,17 @@
  *   bench/aspect-data.ts).
  * Deterministic: the same data give byte-identical weights.
  */
-import { existsSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ADDED_WEIGHT, ASPECT_SETS, MAMS_DIR, aspectDirOrExit, fitAspects, readAspectSet, readMams } from './aspect-data.ts'
+import { ADDED_WEIGHT, ASPECT_SETS, aspectDirOrExit, fitAspects, mamsFromArgs, readAspectSet } from './aspect-data.ts'
 
 const args = process.argv.slice(2).filter((a) => a !== '--mams' && a !== '--no-mams')
 const dir = aspectDirOrExit(args[0])
-// MAMS joins when the aspects folder has it (the shipped recipe), unless --no-mams; --mams insists on it.
-const withMams = !process.argv.includes('--no-mams') && (process.argv.includes('--mams') || existsSync(join(dir, MAMS_DIR)))
 const out = args[1] ?? fileURLToPath(new URL('../lexicons/en/aspect-model.json', import.meta.url))
 const t0 = performance.now()
 const items = ASPECT_SETS.flatMap((s) => readAspectSet(join(dir, s.file), s.name))
-const mams = withMams ? readMams(dir, items) : { items: [], dropped: { test: 0, train: 0 } }
-if (withMams && mams.items.length === 0) {
-  console.error(`--mams: no ${MAMS_DIR}/ folder in ${dir}`)
-  process.exit(1)
-}
-if (!withMams) {
-  console.log(
-    `training on SemEval-2014 alone (${process.argv.includes('--no-mams') ? '--no-mams' : `no ${MAMS_DIR}/ folder in ${dir}`}): the committed model also learns from MAMS, so this is not its recipe`,
-  )
-}
+const mams = mamsFromArgs(dir, process.argv, items)
 const data =
   mams.items.length === 0
     ? 'SemEval-2014 Task 4 aspect-term polarity training sets (restaurants + laptops), research use'
