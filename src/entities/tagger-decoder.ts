@@ -156,8 +156,8 @@ interface LowerEntry {
   readonly gzPrefix: boolean
   /** The form is one of the words a title-case headline leaves small. */
   readonly titleSmall: boolean
-  /** Rows filled on first use (UNSET until then), at the offsets `LX_*`. */
-  readonly lazy: Int32Array
+  /** Where this entry's rows filled on first use (UNSET until then) start in the decoder's lower-case slab, at the offsets `LX_*` from there. */
+  readonly lazy: number
   /** Document number in which some token of this form was capitalised in mid-sentence. */
   capMidDoc: number
   /** Document number in which a token equal to this string started with a lower-case ASCII letter. */
@@ -173,14 +173,14 @@ interface ShapeEntry {
   readonly text: string
   /** Hash of the text (tagger-hash.ts). */
   readonly h: number
-  /** Rows filled on first use (UNSET until then), at the offsets `SH_*`. */
-  readonly lazy: Int32Array
+  /** Where this entry's rows filled on first use (UNSET until then) start in the decoder's shape slab, at the offsets `SH_*` from there. */
+  readonly lazy: number
 }
 
 /** What the decoder keeps per token form. */
 interface TokenEntry {
-  /** Sum of the weight rows of {@link wordFeatures}, in their order. */
-  readonly vec: Float64Array
+  /** Where the sum of the weight rows of {@link wordFeatures} (in their order; one per label) starts in the decoder's token slab. */
+  readonly vec: number
   readonly lower: LowerEntry
   readonly shape: ShapeEntry
   /** Entry of the token string itself when it starts with a lower-case ASCII letter (document context). */
@@ -273,6 +273,47 @@ class PairTable {
   }
 }
 
+/**
+ * Records of `size` numbers, each starting as `empty`, laid end to end in one typed array that doubles when full:
+ * {@link Slab.take} gives the offset of a new record in `values` (read `values` again after a take: it may have been
+ * replaced by a bigger array). {@link Slab.clear} forgets every record and gives the memory back.
+ */
+class Slab<A extends Int32Array | Float64Array> {
+  values: A
+  private used = 0
+  constructor(
+    private readonly size: number,
+    private readonly empty: number,
+    private readonly make: (length: number) => A,
+  ) {
+    this.values = this.fresh(size * SLAB_INITIAL_RECORDS)
+  }
+
+  private fresh(length: number): A {
+    const a = this.make(length)
+    if (this.empty !== 0) a.fill(this.empty)
+    return a
+  }
+
+  take(): number {
+    const at = this.used
+    this.used += this.size
+    if (this.used > this.values.length) {
+      const bigger = this.fresh(Math.max(2 * this.values.length, this.used))
+      bigger.set(this.values)
+      this.values = bigger
+    }
+    return at
+  }
+
+  clear(): void {
+    this.used = 0
+    this.values = this.fresh(this.size * SLAB_INITIAL_RECORDS)
+  }
+}
+/** Records a slab has room for before it first grows. */
+const SLAB_INITIAL_RECORDS = 1024
+
 /** A decoder of documents given as sentences of tokens (see the module comment). */
 export type DocumentDecoder = (sentences: readonly (readonly string[])[]) => TaggedSpan[][]
 
@@ -339,6 +380,11 @@ export function createDecoder(
   const lowerMap = new Map<string, LowerEntry>()
   const shapeMap = new Map<string, ShapeEntry>()
   const tokenMap = new Map<string, TokenEntry>()
+  // The entries' fixed-size records, each in one growing typed array: one allocation per table instead of one typed
+  // array per entry (a 10k-document run interned about 36,000 of them, each with its own buffer for the collector).
+  const tokenSlab = new Slab(L, 0, (n) => new Float64Array(n))
+  const lowerSlab = new Slab(LX_SIZE, UNSET, (n) => new Int32Array(n))
+  const shapeSlab = new Slab(SH_SIZE, UNSET, (n) => new Int32Array(n))
   const pairs = new PairTable()
   const marks = new Map<string, MarkEntry>()
 
@@ -360,7 +406,7 @@ export function createDecoder(
       cp1: clusters === undefined ? -1 : row1('c+1=', H_CP1, cl, clh),
       gzPrefix: hasGazetteer && gazetteer.prefixes.has(text),
       titleSmall: TITLE_SMALL.has(text),
-      lazy: new Int32Array(LX_SIZE).fill(UNSET),
+      lazy: lowerSlab.take(),
       capMidDoc: -1,
       lowerCaseDoc: -1,
       memDoc: -1,
@@ -372,7 +418,7 @@ export function createDecoder(
   const shapeEntry = (text: string): ShapeEntry => {
     let e = shapeMap.get(text)
     if (e !== undefined) return e
-    e = { id: shapeMap.size, text, h: hashOf(text), lazy: new Int32Array(SH_SIZE).fill(UNSET) }
+    e = { id: shapeMap.size, text, h: hashOf(text), lazy: shapeSlab.take() }
     shapeMap.set(text, e)
     return e
   }
@@ -415,17 +461,18 @@ export function createDecoder(
         feat[nf++] = row2('cc=', H_CC, coarse, ch, shape.text, shape.h)
       }
     }
-    const vec = new Float64Array(L)
+    const at = tokenSlab.take()
+    const vec = tokenSlab.values
     for (let q = 0; q < nf; q++) {
       const row = feat[q]!
       if (row < 0) continue
       const base = row * L
-      for (let k = 0; k < L; k++) vec[k] = vec[k]! + w[base + k]!
+      for (let k = 0; k < L; k++) vec[at + k] = vec[at + k]! + w[base + k]!
     }
     const c = tok.charCodeAt(0)
     const initial = c >= 65 && c <= 90 ? 1 : c >= 97 && c <= 122 ? 2 : 0
     e = {
-      vec,
+      vec: at,
       lower,
       shape,
       asLower: initial === 2 ? lowerEntry(tok) : undefined,
@@ -454,6 +501,9 @@ export function createDecoder(
     tokenMap.clear()
     lowerMap.clear()
     shapeMap.clear()
+    tokenSlab.clear()
+    lowerSlab.clear()
+    shapeSlab.clear()
     pairs.clear()
     marks.clear()
     boundaries = makeBoundaries()
@@ -531,8 +581,10 @@ export function createDecoder(
       const info = infos[off + i]!
       const lx = info.lower
       const sh = info.shape
-      const lz = lx.lazy
-      const sz = sh.lazy
+      const lz = lowerSlab.values
+      const lb = lx.lazy
+      const sz = shapeSlab.values
+      const sb = sh.lazy
       const pInfo = i >= 1 ? infos[off + i - 1]! : undefined
       const nInfo = i + 1 < n ? infos[off + i + 1]! : undefined
       const pl = pInfo === undefined ? ls : pInfo.lower
@@ -573,23 +625,23 @@ export function createDecoder(
       }
       if (info.alpha) {
         const d = (lx.capMidDoc === doc ? 2 : 0) + (lx.lowerCaseDoc === doc ? 1 : 0)
-        rows[nr++] = ((sz[SH_DC + d]!) !== UNSET ? sz[SH_DC + d]! : (sz[SH_DC + d] = row2('dc=', H_DC, DC[d]!, DC_H[d]!, sh.text, sh.h)))
+        rows[nr++] = ((sz[sb + SH_DC + d]!) !== UNSET ? sz[sb + SH_DC + d]! : (sz[sb + SH_DC + d] = row2('dc=', H_DC, DC[d]!, DC_H[d]!, sh.text, sh.h)))
         const at = d * POSITIONS.length + (i === 0 ? 0 : caps ? 1 : 2)
         rows[nr++] = dcpRows[at] !== UNSET ? dcpRows[at]! : (dcpRows[at] = rowOf('dc=' + DC[d] + '|' + POSITIONS[i === 0 ? 0 : caps ? 1 : 2]))
       }
       if (i === 0) {
-        rows[nr++] = ((sz[SH_FIRST]!) !== UNSET ? sz[SH_FIRST]! : (sz[SH_FIRST] = row1('first|', H_FIRST, sh.text, sh.h)))
-        rows[nr++] = ((lz[LX_FIRST]!) !== UNSET ? lz[LX_FIRST]! : (lz[LX_FIRST] = row1('first|', H_FIRST, lx.text, lx.h)))
+        rows[nr++] = ((sz[sb + SH_FIRST]!) !== UNSET ? sz[sb + SH_FIRST]! : (sz[sb + SH_FIRST] = row1('first|', H_FIRST, sh.text, sh.h)))
+        rows[nr++] = ((lz[lb + LX_FIRST]!) !== UNSET ? lz[lb + LX_FIRST]! : (lz[lb + LX_FIRST] = row1('first|', H_FIRST, lx.text, lx.h)))
       }
       if (caps) {
-        rows[nr++] = ((sz[SH_CAPS]!) !== UNSET ? sz[SH_CAPS]! : (sz[SH_CAPS] = row1('caps|', H_CAPS, sh.text, sh.h)))
-        rows[nr++] = ((lz[LX_CAPS]!) !== UNSET ? lz[LX_CAPS]! : (lz[LX_CAPS] = row1('caps|', H_CAPS, lx.text, lx.h)))
+        rows[nr++] = ((sz[sb + SH_CAPS]!) !== UNSET ? sz[sb + SH_CAPS]! : (sz[sb + SH_CAPS] = row1('caps|', H_CAPS, sh.text, sh.h)))
+        rows[nr++] = ((lz[lb + LX_CAPS]!) !== UNSET ? lz[lb + LX_CAPS]! : (lz[lb + LX_CAPS] = row1('caps|', H_CAPS, lx.text, lx.h)))
       }
       if (title) {
-        rows[nr++] = ((sz[SH_TITLE]!) !== UNSET ? sz[SH_TITLE]! : (sz[SH_TITLE] = row1('title|', H_TITLE, sh.text, sh.h)))
-        rows[nr++] = ((lz[LX_TITLE]!) !== UNSET ? lz[LX_TITLE]! : (lz[LX_TITLE] = row1('title|', H_TITLE, lx.text, lx.h)))
+        rows[nr++] = ((sz[sb + SH_TITLE]!) !== UNSET ? sz[sb + SH_TITLE]! : (sz[sb + SH_TITLE] = row1('title|', H_TITLE, sh.text, sh.h)))
+        rows[nr++] = ((lz[lb + LX_TITLE]!) !== UNSET ? lz[lb + LX_TITLE]! : (lz[lb + LX_TITLE] = row1('title|', H_TITLE, lx.text, lx.h)))
       }
-      if (n === 1) rows[nr++] = ((sz[SH_ALONE]!) !== UNSET ? sz[SH_ALONE]! : (sz[SH_ALONE] = row1('alone|', H_ALONE, sh.text, sh.h)))
+      if (n === 1) rows[nr++] = ((sz[sb + SH_ALONE]!) !== UNSET ? sz[sb + SH_ALONE]! : (sz[sb + SH_ALONE] = row1('alone|', H_ALONE, sh.text, sh.h)))
       if (sentenceMarks !== undefined) {
         const need = nr + 2 * ((sentenceMarks[i]?.length ?? 0) + (sentenceMarks[i - 1]?.length ?? 0) + (sentenceMarks[i + 1]?.length ?? 0)) + 16
         if (need > rows.length) {
@@ -616,17 +668,18 @@ export function createDecoder(
       rows[nr++] = y1Rows[p1] !== UNSET ? y1Rows[p1]! : (y1Rows[p1] = rowOf('y-1=' + PREV_NAMES[p1]))
       const at2 = p2 * P + p1
       rows[nr++] = y2y1Rows[at2] !== UNSET ? y2y1Rows[at2]! : (y2y1Rows[at2] = rowOf('y-2y-1=' + PREV_NAMES[p2] + '|' + PREV_NAMES[p1]))
-      rows[nr++] = ((lz[LX_Y1L + p1]!) !== UNSET ? lz[LX_Y1L + p1]! : (lz[LX_Y1L + p1] = row2('y-1l=', H_Y1L, PREV_NAMES[p1]!, PREV_H[p1]!, lx.text, lx.h)))
-      rows[nr++] = ((sz[SH_Y1SS + p1]!) !== UNSET ? sz[SH_Y1SS + p1]! : (sz[SH_Y1SS + p1] = row2('y-1ss=', H_Y1SS, PREV_NAMES[p1]!, PREV_H[p1]!, sh.text, sh.h)))
+      rows[nr++] = ((lz[lb + LX_Y1L + p1]!) !== UNSET ? lz[lb + LX_Y1L + p1]! : (lz[lb + LX_Y1L + p1] = row2('y-1l=', H_Y1L, PREV_NAMES[p1]!, PREV_H[p1]!, lx.text, lx.h)))
+      rows[nr++] = ((sz[sb + SH_Y1SS + p1]!) !== UNSET ? sz[sb + SH_Y1SS + p1]! : (sz[sb + SH_Y1SS + p1] = row2('y-1ss=', H_Y1SS, PREV_NAMES[p1]!, PREV_H[p1]!, sh.text, sh.h)))
       rows[nr++] = dtRows[dt] !== UNSET ? dtRows[dt]! : (dtRows[dt] = rowOf('dt=' + DOC_TYPES[dt]))
-      rows[nr++] = ((sz[SH_DTSS + dt]!) !== UNSET ? sz[SH_DTSS + dt]! : (sz[SH_DTSS + dt] = row2('dt|ss=', H_DTSS, DOC_TYPES[dt]!, DT_H[dt]!, sh.text, sh.h)))
+      rows[nr++] = ((sz[sb + SH_DTSS + dt]!) !== UNSET ? sz[sb + SH_DTSS + dt]! : (sz[sb + SH_DTSS + dt] = row2('dt|ss=', H_DTSS, DOC_TYPES[dt]!, DT_H[dt]!, sh.text, sh.h)))
       const at3 = dt * P + p1
       rows[nr++] = dty1Rows[at3] !== UNSET ? dty1Rows[at3]! : (dty1Rows[at3] = rowOf('dt|y-1=' + DOC_TYPES[dt] + '|' + PREV_NAMES[p1]))
 
       // Scores: the word's own sum, then every row in order (double precision, as the strings' rows would add).
       // (Nine labels: the sums stay in locals, added in the same order as a loop over k would.)
-      const v = info.vec
-      let s0 = v[0]!, s1 = v[1]!, s2 = v[2]!, s3 = v[3]!, s4 = v[4]!, s5 = v[5]!, s6 = v[6]!, s7 = v[7]!, s8 = v[8]!
+      const v = tokenSlab.values
+      const vo = info.vec
+      let s0 = v[vo]!, s1 = v[vo + 1]!, s2 = v[vo + 2]!, s3 = v[vo + 3]!, s4 = v[vo + 4]!, s5 = v[vo + 5]!, s6 = v[vo + 6]!, s7 = v[vo + 7]!, s8 = v[vo + 8]!
       for (let q = 0; q < nr; q++) {
         const row = rows[q]!
         if (row < 0) continue
