@@ -76,23 +76,35 @@ export interface AspectVector {
   readonly lexicon: boolean
 }
 
-/** A model ready to score: weights plus its word table (a Map, built once). */
+/** A model ready to score: weights plus its word table (built once). */
 export interface AspectModel {
-  /** The model data without its word table (which {@link AspectModel.words} holds). */
+  /** The model data without its word table (which {@link AspectModel.words} and {@link AspectModel.table} hold). */
   readonly data: Omit<AspectModelData, 'words'>
-  readonly words: ReadonlyMap<string, readonly number[]>
+  /** Word -> offset of its per-class weights in {@link AspectModel.table}. */
+  readonly words: ReadonlyMap<string, number>
+  /** Every word's per-class weights, end to end, in the order of the data's word table. */
+  readonly table: Float64Array
 }
 
 /** Build the scoring form of model data. */
 export function createAspectModel(data: AspectModelData): AspectModel {
+  const classes = data.weights.length
   // for-in visits the keys in Object.entries' order; the loop allocates no [key, value] pair per word (69k words:
-  // a share of the engine's cold start).
-  const words = new Map<string, readonly number[]>()
+  // a share of the engine's cold start). The parsed word object and its 69k arrays of weights are not kept: the
+  // weights go into one typed array (measured: the object held about 3 MB of heap, the arrays about 5 MB more).
   const table = data.words
-  for (const word in table) if (Object.hasOwn(table, word)) words.set(word, table[word]!)
-  // The parsed word object is not kept beside the Map: with 69k keys it held about 3 MB of heap of its own.
+  const flat = new Float64Array(Object.keys(table).length * classes)
+  const words = new Map<string, number>()
+  let at = 0
+  for (const word in table) {
+    if (!Object.hasOwn(table, word)) continue
+    const row = table[word]!
+    for (let k = 0; k < classes; k++) flat[at + k] = row[k] ?? 0
+    words.set(word, at)
+    at += classes
+  }
   const { words: _table, ...rest } = data
-  return { data: rest, words }
+  return { data: rest, words, table: flat }
 }
 
 // Tokens that end a clause for aspect purposes: punctuation, and subordinating conjunctions ("while", "because").
@@ -148,9 +160,9 @@ interface FeatureNumbers {
   readonly byLemma: Map<string, number[]>
   /** Clause bigrams' numbers, by the number of the first word's clause feature x {@link BIGRAM_KEY} + the second's. */
   readonly bigrams: Map<number, number>
-  /** The model the rows below were read from, and each feature's row (null: not in its table). */
+  /** The model the rows below were read from, and each feature's row: its offset in the model's table, -1 when not in it. */
   model: AspectModel | undefined
-  rows: (ArrayLike<number> | null | undefined)[]
+  rows: (number | undefined)[]
 }
 
 /** Features numbered before a new document starts a new numbering (about 20 MB of strings, numbers and rows at most). */
@@ -528,24 +540,16 @@ function mentionFeatures(ev: AspectEvidence, whole: AspectSpan): MentionFeatures
   return { dense, ids, lexicon: phrasesInSentence > 0 }
 }
 
-/** Class likelihoods (negative, neutral, positive) of a feature vector. */
-export function aspectProbabilities(
-  weights: readonly (ArrayLike<number>)[],
-  words: ReadonlyMap<string, ArrayLike<number>>,
-  x: AspectVector,
-): number[] {
-  return likelihoods(weights, x.dense, x.words.length, (i) => words.get(x.words[i]!)).p
-}
-
 /**
- * Softmax over the classes of: each class's bias and dense weights, plus the word rows `rowOf(0..count-1)` in
- * that order (undefined or null: a word without weights); and whether any word had weights.
+ * Softmax over the classes of: each class's bias and dense weights, plus the word rows of `table` starting at
+ * `rowOf(0..count-1)` in that order (-1: a word without weights); and whether any word had weights.
  */
 function likelihoods(
   weights: readonly (ArrayLike<number>)[],
   dense: readonly number[],
   count: number,
-  rowOf: (i: number) => ArrayLike<number> | null | undefined,
+  table: Float64Array,
+  rowOf: (i: number) => number,
 ): { p: number[]; known: boolean } {
   const classes = weights.length
   const z = new Array<number>(classes)
@@ -559,9 +563,9 @@ function likelihoods(
   let known = false
   for (let i = 0; i < count; i++) {
     const row = rowOf(i)
-    if (row === undefined || row === null) continue
+    if (row < 0) continue
     known = true
-    for (let k = 0; k < classes; k++) z[k] = z[k]! + (row[k] ?? 0)
+    for (let k = 0; k < classes; k++) z[k] = z[k]! + table[row + k]!
   }
   let m = -Infinity
   for (let k = 0; k < classes; k++) m = Math.max(m, z[k]!)
@@ -575,15 +579,15 @@ function likelihoods(
   return { p: e, known }
 }
 
-/** A feature's row in the model's word table, looked up once per document (null when the table has none). */
-function rowOf(model: AspectModel, id: number): ArrayLike<number> | null {
+/** Where a feature's row starts in the model's word table, looked up once per document (-1 when the table has none). */
+function rowOf(model: AspectModel, id: number): number {
   const g = features
   if (g.model !== model) {
     g.model = model
     g.rows = []
   }
   let row = g.rows[id]
-  if (row === undefined) row = g.rows[id] = model.words.get(g.strings[id]!) ?? null
+  if (row === undefined) row = g.rows[id] = model.words.get(g.strings[id]!) ?? -1
   return row
 }
 
@@ -608,7 +612,7 @@ export function aspectMentionScore(model: AspectModel, ev: AspectEvidence, span:
   // ("Microsoft CEO Satya Nadella visited Paris on Monday" gave Nadella +0.44).
   if (!x.lexicon && options.wordsOnly === false) return 0
   const { ids } = x
-  const { p, known } = likelihoods(model.data.weights, x.dense, ids.length, (i) => rowOf(model, ids[i]!))
+  const { p, known } = likelihoods(model.data.weights, x.dense, ids.length, model.table, (i) => rowOf(model, ids[i]!))
   if (!x.lexicon && !known) return 0
   const [neg = 0, neu = 0, pos = 0] = p
   if (neu >= pos && neu >= neg) return 0
