@@ -248,8 +248,19 @@ export function decodeRelationModel(text: string, source = 'relation model'): Re
   const labels = j.labels
   const allowed = new Map<string, number[]>()
   for (const [sig, ls] of Object.entries(j.allowed)) allowed.set(sig, ls.map((l) => labels.indexOf(l)).filter((k) => k > 0))
+  // Every feature's weights are a view into one buffer: a typed array of its own per feature (about 25k) held about
+  // 5 MB of heap and off-heap buffers more, each tracked by the collector.
+  const entries = Object.entries(j.weights)
+  let size = 0
+  for (const [, ws] of entries) size += ws.length
+  const flat = new Float64Array(size)
   const weights = new Map<string, Float64Array>()
-  for (const [f, ws] of Object.entries(j.weights)) weights.set(f, Float64Array.from(ws))
+  let at = 0
+  for (const [f, ws] of entries) {
+    flat.set(ws, at)
+    weights.set(f, flat.subarray(at, at + ws.length))
+    at += ws.length
+  }
   return { labels, allowed, weights, trained: j.trained ?? {}, nBias: typeof j.nBias === 'number' ? j.nBias : 0, labelBias: j.labelBias ?? {} }
 }
 
