@@ -119,15 +119,17 @@ export function decodeModel(bytes: Uint8Array, source = 'NER model'): Perceptron
   }
   const nl = raw.readUInt32LE(o)
   o += 4
-  const names = nl === 0 ? [] : raw.toString('utf8', o, o + nl).split('\n')
+  // The names stay one string (each ended by a line feed), read in place by the table (tagger-hash.ts).
+  const table = new FeatureTable(nl === 0 ? '' : raw.toString('utf8', o, o + nl) + '\n')
+  const count = table.size
   o += nl
   const L = header.labels.length
-  if (names.length !== header.featureCount || raw.length - o !== header.featureCount * L * 2) {
+  if (count !== header.featureCount || raw.length - o !== header.featureCount * L * 2) {
     throw new Error(
-      `${source}: header says ${header.featureCount} features, instead found ${names.length} names and ${(raw.length - o) / (2 * L)} weight rows`,
+      `${source}: header says ${header.featureCount} features, instead found ${count} names and ${(raw.length - o) / (2 * L)} weight rows`,
     )
   }
-  const weights = new Float32Array(names.length * L)
+  const weights = new Float32Array(count * L)
   const scale = header.scale
   const at = raw.byteOffset + o
   if (LITTLE_ENDIAN && at % 2 === 0) {
@@ -148,13 +150,13 @@ export function decodeModel(bytes: Uint8Array, source = 'NER model'): Perceptron
     get index(): ReadonlyMap<string, number> {
       if (index === undefined) {
         index = new Map<string, number>()
-        for (let i = 0; i < names.length; i++) index.set(names[i] ?? '', i)
+        for (let i = 0; i < count; i++) index.set(table.name(i), i)
       }
       return index
     },
     weights,
     trained: header.trained,
   }
-  attachFeatureTable(model, new FeatureTable(names))
+  attachFeatureTable(model, table)
   return model
 }

@@ -58,16 +58,36 @@ export class FeatureTable {
   private readonly slotHashes: Int32Array
   private readonly mask: number
   private readonly rows: Int32Array
+  /** Every name, each followed by a line feed, in entry order. */
+  private readonly text: string
+  /** Entry e's name is `text` from `starts[e]` up to `starts[e + 1] - 1`. */
+  private readonly starts: Int32Array
+
   /**
-   * `names[e]` is entry e's name, `rows[e]` its row, `hashes[e]` its hash. The same name twice keeps the later
-   * entry's row (as `Map#set` in order would).
+   * `names` are the entries' names (an array, or one string of names each ending in a line feed, as a model file
+   * holds them: no string per name is kept, about 10 MB of heap and 250k strings less for the two taggers), `rows[e]`
+   * entry e's row (default e), `hashes[e]` its hash. The same name twice keeps the later entry's row (as `Map#set` in
+   * order would).
    */
-  constructor(private readonly names: readonly string[], rows?: Int32Array, hashes?: Int32Array) {
-    const n = names.length
+  constructor(names: readonly string[] | string, rows?: Int32Array, hashes?: Int32Array) {
+    const text = typeof names === 'string' ? names : names.map((x) => x + '\n').join('')
+    let n = 0
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++
+    const starts = new Int32Array(n + 1)
+    for (let e = 0, at = 0; e < n; e++) {
+      at = text.indexOf('\n', at) + 1
+      starts[e + 1] = at
+    }
+    this.text = text
+    this.starts = starts
     this.rows = rows ?? Int32Array.from({ length: n }, (_, i) => i)
     if (hashes === undefined) {
       hashes = new Int32Array(n)
-      for (let e = 0; e < n; e++) hashes[e] = hashOf(names[e]!)
+      for (let e = 0; e < n; e++) {
+        let h = 0
+        for (let i = starts[e]!, end = starts[e + 1]! - 1; i < end; i++) h = (Math.imul(h, B) + text.charCodeAt(i)) | 0
+        hashes[e] = h
+      }
     }
     let cap = 1024
     while (cap < n * 2) cap *= 2
@@ -84,13 +104,30 @@ export class FeatureTable {
           this.slotHashes[i] = h
           break
         }
-        if (hashes[s - 1] === h && names[s - 1] === names[e]) {
+        if (hashes[s - 1] === h && this.sameName(s - 1, e)) {
           this.slots[i] = e + 1
           break
         }
         i = (i + 1) & this.mask
       }
     }
+  }
+
+  /** Whether entries a and b have the same name. */
+  private sameName(a: number, b: number): boolean {
+    const { text, starts } = this
+    const length = starts[a + 1]! - starts[a]!
+    return length === starts[b + 1]! - starts[b]! && text.startsWith(text.slice(starts[a]!, starts[a + 1]!), starts[b]!)
+  }
+
+  /** Number of entries. */
+  get size(): number {
+    return this.starts.length - 1
+  }
+
+  /** Entry e's name. */
+  name(e: number): string {
+    return this.text.slice(this.starts[e]!, this.starts[e + 1]! - 1)
   }
 
   /** Row of `name`, or -1. */
@@ -111,10 +148,11 @@ export class FeatureTable {
       const s = slots[i]!
       if (s === 0) return -1
       if (this.slotHashes[i] === h) {
-        const name = this.names[s - 1]!
-        if (name.length === length && name.startsWith(a)) {
-          let o = a.length
-          if (name.startsWith(b, o) && name.startsWith(c, (o += b.length)) && name.startsWith(d, (o += c.length)) && name.startsWith(e, (o += d.length)) && name.startsWith(f, o + e.length)) {
+        const text = this.text
+        let o = this.starts[s - 1]!
+        if (this.starts[s]! - 1 - o === length && text.startsWith(a, o)) {
+          o += a.length
+          if (text.startsWith(b, o) && text.startsWith(c, (o += b.length)) && text.startsWith(d, (o += c.length)) && text.startsWith(e, (o += d.length)) && text.startsWith(f, o + e.length)) {
             return this.rows[s - 1]!
           }
         }
