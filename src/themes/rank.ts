@@ -481,6 +481,21 @@ function sameSpans(a: readonly ThemeSpan[], b: readonly ThemeSpan[]): boolean {
  */
 export const STANDALONE_WORDS = false
 
+/** A one-word candidate read as a name (a proper noun) at one of its occurrences at least. */
+function isNameWord(c: RankedCandidate): boolean {
+  return c.spans.some(isNameSpan)
+}
+
+/** A one-word occurrence read as a name. */
+function isNameSpan(s: ThemeSpan): boolean {
+  return s.proper?.length === 1 && s.proper[0] === true
+}
+
+/** Whether a name word of `a` stands right before or after one of `b` (no token between: "Geraldine McEwan"). */
+function adjacent(a: readonly ThemeSpan[], b: readonly ThemeSpan[]): boolean {
+  return a.some((s) => isNameSpan(s) && b.some((t) => isNameSpan(t) && (t.tokenStart === s.tokenEnd || s.tokenStart === t.tokenEnd)))
+}
+
 /**
  * Drop redundant themes: a single word that is a word of a better-ranked phrase, or a phrase holding a
  * better-ranked single word ("battery" after "battery life", or "battery life" after "battery"), is folded into it
@@ -489,10 +504,12 @@ export const STANDALONE_WORDS = false
  * both (F1@10 0.294 against 0.267 when they are folded too, Inspec), unless every occurrence of the shorter one
  * lies inside an occurrence of the kept one ("new battery" and "battery life" of "new battery life"). With
  * `standalone`, a word said on its own at least twice and more often than inside the kept phrase stays a theme of its
- * own. Order is kept.
+ * own. With `nameWords`, a name word standing right beside a better-ranked kept name word is folded into it: the two
+ * words of "Geraldine McEwan" are one theme, not "McEwan" and "Geraldine" (on the news stories of 500N-KPCrowd, whose
+ * people tagged first and last names one by one, F1@10 reads 0.002 to 0.003 lower with it). Order is kept.
  */
-export function removeRedundant(ranked: readonly RankedCandidate[], limit = Infinity, standalone = STANDALONE_WORDS): RankedCandidate[] {
-  const kept: { key: string; padded: string; spans: ThemeSpan[]; score: number; alone: number }[] = []
+export function removeRedundant(ranked: readonly RankedCandidate[], limit = Infinity, standalone = STANDALONE_WORDS, nameWords = true): RankedCandidate[] {
+  const kept: { key: string; padded: string; spans: ThemeSpan[]; score: number; alone: number; name: boolean }[] = []
   // Occurrences of a word standing as a noun phrase of its own ("the battery"), not inside a longer one.
   const aloneOf = (c: RankedCandidate): number => c.spans.filter((s) => s.isPart !== true).length
   const overlapping = (a: readonly ThemeSpan[], b: readonly ThemeSpan[]): number =>
@@ -518,8 +535,16 @@ export function removeRedundant(ranked: readonly RankedCandidate[], limit = Infi
       for (const s of c.spans) if (!into.spans.some((t) => s.tokenStart < t.tokenEnd && t.tokenStart < s.tokenEnd)) into.spans.push(s)
       continue
     }
+    // Two words of one name ("Geraldine" beside a kept "McEwan", "Sachs" beside "Goldman"): the same person, company
+    // or place, listed once. Only the word's occurrences apart from the kept word join it ("Geraldine" said alone): one
+    // right beside it is the same mention.
+    const name = nameWords && single && isNameWord(c) ? kept.find((k) => k.name && adjacent(c.spans, k.spans)) : undefined
+    if (name !== undefined) {
+      for (const s of c.spans) if (!name.spans.some((t) => s.tokenStart <= t.tokenEnd && t.tokenStart <= s.tokenEnd)) name.spans.push(s)
+      continue
+    }
     if (kept.length >= limit) continue
-    kept.push({ key: c.key, padded, spans: [...c.spans], score: c.score, alone })
+    kept.push({ key: c.key, padded, spans: [...c.spans], score: c.score, alone, name: single && isNameWord(c) })
   }
   return kept.map((k) => ({ key: k.key, spans: k.spans.sort((a, b) => a.tokenStart - b.tokenStart), score: k.score }))
 }

@@ -160,6 +160,28 @@ describe('theme ranking', () => {
     expect(theme.spans.length).toBeGreaterThanOrEqual(4)
   })
 
+  it('should list the words of one name once, and keep names that only stand near each other', () => {
+    const doc = annotator.annotate(
+      'British actress Geraldine McEwan dies at age 82. The family of actress Geraldine McEwan said she died in a London hospital. ' +
+        'McEwan played Miss Marple on television. McEwan also starred on the London stage, and McEwan won awards for it. ' +
+        'Geraldine loved the theatre.',
+    )
+    const titles = keyThemes(doc, background).map((t) => themeTitle(doc, ownSpan(t)))
+    const nameWords = titles.filter((t) => t === 'Geraldine' || t === 'McEwan')
+    expect(nameWords).toHaveLength(1)
+    // The words of the other names and places stay themes of their own.
+    expect(titles).toContain('London')
+    // The kept word's occurrences: its own, and the other word's said apart from it ("Geraldine loved"), not the other
+    // word beside it, which is the same mention of the name.
+    const kept = keyThemes(doc, background).find((t) => /^(geraldin|mcewan)$/.test(t.key))!
+    const said = (s: { tokenStart: number; tokenEnd: number }): string => doc.text.slice(doc.tokens[s.tokenStart]!.start, doc.tokens[s.tokenEnd - 1]!.end)
+    const other = kept.key === 'mcewan' ? 'Geraldine' : 'McEwan'
+    expect(kept.spans.filter((s) => said(s) === other).map((s) => doc.text.slice(doc.tokens[s.tokenStart]!.start))).toEqual(
+      other === 'Geraldine' ? [doc.text.slice(doc.text.indexOf('Geraldine loved'))] : [],
+    )
+    expect(kept.spans.length).toBe(new Set(kept.spans.map((s) => s.tokenStart)).size)
+  })
+
   it('should fold a single word into a better-ranked phrase holding it, and a phrase into a better-ranked word of it', () => {
     const span = (k: number) => ({ tokenStart: k, tokenEnd: k + 1 }) as never
     const ranked: RankedCandidate[] = [
