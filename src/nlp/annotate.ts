@@ -64,10 +64,14 @@ const POS_MASK = 0x3f00000
 const BITS_LEMMA = 20
 const LEMMA_MASK = 0xfffff
 const NEGATION_FLAG = 2 ** 31
-/** Words wink may learn (out-of-vocabulary lexemes) before the instance is rebuilt from the model (memory bound). */
-const LEARNED_LIMIT = 100_000
+/**
+ * Words wink may learn (out-of-vocabulary lexemes) before the instance is rebuilt from the model (memory bound: with
+ * the caches below and the taggers' and aspect features' bounds, a stream of new words levels off instead of growing
+ * the heap by about 1 KB per word for hundreds of thousands of words; see DEFAULT_LIMITS in tagger-decoder.ts).
+ */
+const LEARNED_LIMIT = 30_000
 /** Entries of the annotator's text-keyed caches before they are cleared (they cache pure functions). */
-const CACHE_LIMIT = 200_000
+const CACHE_LIMIT = 50_000
 /** The lookup cache's mark for a text outside wink's vocabulary. */
 const NOT_VOCABULARY: readonly number[] = Object.freeze([])
 
@@ -292,7 +296,7 @@ export function createAnnotator(): Annotator {
     let s = stemCache.get(word)
     if (s === undefined) {
       s = /^[a-z]+$/.test(word) ? stemmer(word) : word
-      if (stemCache.size > 200_000) stemCache.clear()
+      if (stemCache.size > CACHE_LIMIT) stemCache.clear()
       stemCache.set(word, s)
     }
     return s

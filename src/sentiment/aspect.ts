@@ -165,8 +165,8 @@ interface FeatureNumbers {
   rows: (number | undefined)[]
 }
 
-/** Features numbered before a new document starts a new numbering (about 20 MB of strings, numbers and rows at most). */
-const FEATURE_NUMBERS_LIMIT = 200_000
+/** Features numbered before a new document starts a new numbering (about 5 MB of strings, numbers and rows at most). */
+const FEATURE_NUMBERS_LIMIT = 50_000
 /** Multiplier of a bigram's first word in its key (above any feature number of one generation and its last document). */
 const BIGRAM_KEY = 2 ** 26
 
