@@ -10,11 +10,17 @@
  * the transpiled source of every module, chevrotain's 644 files and wink's 3 MB model JSON, transformed to a
  * JavaScript module, included, about 120 MiB more after loading).
  *
- *   npx tsx bench/memory.ts [data dir] [--no-build] [--only compiled|tsx]   BENCH_BACKLOG=n documents (default 10,000)
+ * Then, on the compiled package, a stream of new vocabulary: every distinct text of the data folder's sentiment
+ * corpora, keyphrase documents, aspect sentences and CoNLL-2003 training sentences, in that order, through
+ * `engine.analyze` one after another (no backlog). The sample sets repeat about 18k words; this stream brings tens of
+ * thousands more, which is what the caches that intern words (wink's learned words, the annotator's, the NER
+ * decoders', the aspect features') meet in a long-running server. Prints its peak RSS and the heap at the end.
+ *
+ *   npx tsx bench/memory.ts [data dir] [--no-build] [--only compiled|tsx|stream]   BENCH_BACKLOG=n documents (default 10,000)
  *   BENCH_PACK_ABOVE=bytes: the memory storage's compressOutputsAbove (Infinity: never deflate; default: the storage's)
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -27,7 +33,8 @@ const N = Math.max(1, Number(process.env['BENCH_BACKLOG'] ?? 10_000))
 const BATCH = 100
 const onlyArg = process.argv.indexOf('--only')
 const only = onlyArg >= 0 ? process.argv[onlyArg + 1] : undefined
-const texts = loadSamples(dataDir(process.argv.slice(2).find((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--only'))).flatMap((s) => s.texts)
+const dir = dataDir(process.argv.slice(2).find((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--only'))
+const texts = loadSamples(dir).flatMap((s) => s.texts)
 const textsFile = join(mkdtempSync(join(tmpdir(), 'textengine-memory-')), 'texts.json')
 writeFileSync(textsFile, JSON.stringify(texts))
 
@@ -101,10 +108,12 @@ function run(name: string, nodeArgs: readonly string[], engineModule: string): R
 }
 
 const runs: Array<{ name: string; key: string; args: string[]; module: string }> = []
-if (only === undefined || only === 'compiled') {
+if (only === undefined || only === 'compiled' || only === 'stream') {
   if (!process.argv.includes('--no-build')) {
     buildPackageInto(ROOT, BUILD)
   }
+}
+if (only === undefined || only === 'compiled') {
   runs.push({ name: 'compiled package, plain node', key: 'memory.compiled', args: [], module: pathToFileURL(join(BUILD, 'src', 'index.js')).href })
 }
 if (only === undefined || only === 'tsx') {
@@ -122,4 +131,66 @@ for (const r of runs) {
   record(`${r.key}.backlog_peak_rss_mib`, m.peak, 'MiB', false)
   record(`${r.key}.backlog_held_rss_mib`, m.held.rss, 'MiB', false)
   record(`${r.key}.loaded_rss_mib`, m.loaded.rss, 'MiB', false)
+}
+
+// The stream of new vocabulary (see the module comment), on the compiled package.
+/** Distinct texts of the data folder's corpora, in a fixed order (what is missing is left out). */
+function vocabularyTexts(data: string): string[] {
+  const out: string[] = []
+  const file = (...p: string[]): string | undefined => (existsSync(join(data, ...p)) ? readFileSync(join(data, ...p), 'utf8') : undefined)
+  // Sentiment corpora: "id<TAB>rating<TAB>text" lines, and TweetEval's one tweet per line.
+  for (const f of ['tweets_GroundTruth.txt', 'movieReviewSnippets_GroundTruth.txt']) {
+    for (const line of (file('sentiment', f) ?? '').split(/\r?\n/)) out.push(line.split('\t').slice(2).join(' '))
+  }
+  out.push(...(file('sentiment', 'tweeteval', 'val_text.txt') ?? '').split(/\r?\n/))
+  // Keyphrase documents, file by file in name order.
+  for (const set of ['Inspec', 'SemEval2017', '500N-KPCrowd-dev']) {
+    const d = join(data, 'keyphrase', set, 'docsutf8')
+    if (!existsSync(d)) continue
+    for (const f of readdirSync(d).sort()) out.push(readFileSync(join(d, f), 'utf8').slice(0, 2048))
+  }
+  // Aspect sentences: three lines per item, the sentence first, with $T$ for the aspect.
+  for (const f of ['Restaurants_Train.xml.seg', 'Laptops_Train.xml.seg']) {
+    const lines = (file('aspects', f) ?? '').split(/\r?\n/)
+    for (let i = 0; i + 1 < lines.length; i += 3) out.push(lines[i]!.replace('$T$', lines[i + 1]!))
+  }
+  // CoNLL-2003 training sentences, tokens joined by spaces.
+  let words: string[] = []
+  for (const line of (file('ner', 'eng.train') ?? '').split(/\r?\n/)) {
+    const w = line.split(' ')[0] ?? ''
+    if (w === '' || w === '-DOCSTART-') {
+      if (words.length > 0) out.push(words.join(' '))
+      words = []
+    } else words.push(w)
+  }
+  if (words.length > 0) out.push(words.join(' '))
+  return [...new Set(out.map((t) => t.trim()).filter((t) => t !== ''))]
+}
+
+if (only === undefined || only === 'stream') {
+  const stream = vocabularyTexts(dir)
+  const distinct = new Set(stream.flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}']+/u).filter((w) => w !== ''))).size
+  const streamFile = join(mkdtempSync(join(tmpdir(), 'textengine-memory-')), 'stream.json')
+  writeFileSync(streamFile, JSON.stringify(stream))
+  const program = `
+import { readFileSync } from 'node:fs'
+import { createEngine } from ${JSON.stringify(pathToFileURL(join(BUILD, 'src', 'index.js')).href)}
+const texts = JSON.parse(readFileSync(${JSON.stringify(streamFile)}, 'utf8'))
+const engine = createEngine({ background: false })
+const t0 = performance.now()
+for (const t of texts) await engine.analyze(t)
+const seconds = (performance.now() - t0) / 1000
+const m = process.memoryUsage()
+const f = (b) => Math.round(b / 1024 / 1024)
+await engine.close()
+process.stdout.write(JSON.stringify({ seconds, peak: process.resourceUsage().maxRSS / 1024, rss: f(m.rss), heapUsed: f(m.heapUsed), heapTotal: f(m.heapTotal), arrayBuffers: f(m.arrayBuffers) }))
+`
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', program], { cwd: ROOT, encoding: 'utf8', maxBuffer: 1 << 24 })
+  if (r.status !== 0) throw new Error(`vocabulary stream exited with ${String(r.status)}:\n${r.stderr}`)
+  const m = JSON.parse(r.stdout) as { seconds: number; peak: number; rss: number; heapUsed: number; heapTotal: number; arrayBuffers: number }
+  console.log(`\nstream of new vocabulary (compiled package, engine.analyze one text after another): ${stream.length} distinct texts of ${dir}, ${distinct} distinct words; MiB\n`)
+  console.log('| run | analysed in | at the end | peak RSS |')
+  console.log('| --- | ---: | --- | ---: |')
+  console.log(`| vocabulary stream | ${m.seconds.toFixed(1)} s | RSS ${m.rss}, heap ${m.heapUsed} of ${m.heapTotal}, array buffers ${m.arrayBuffers} | ${m.peak.toFixed(0)} |`)
+  record('memory.stream.peak_rss_mib', m.peak, 'MiB', false)
 }
