@@ -73,6 +73,10 @@ export class FeatureTable {
     const text = typeof names === 'string' ? names : names.map((x) => x + '\n').join('')
     let n = 0
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++
+    if (typeof names !== 'string' && n !== names.length) {
+      // (The model file separates names by line feeds too, so no saved model holds such a name.)
+      throw new Error(`FeatureTable: feature name ${JSON.stringify(names.find((x) => x.includes('\n')))} holds a line feed`)
+    }
     const starts = new Int32Array(n + 1)
     for (let e = 0, at = 0; e < n; e++) {
       at = text.indexOf('\n', at) + 1

@@ -506,7 +506,7 @@ function adjacent(a: readonly ThemeSpan[], b: readonly ThemeSpan[]): boolean {
  * `standalone`, a word said on its own at least twice and more often than inside the kept phrase stays a theme of its
  * own. With `nameWords`, a name word standing right beside a better-ranked kept name word is folded into it: the two
  * words of "Geraldine McEwan" are one theme, not "McEwan" and "Geraldine" (on the news stories of 500N-KPCrowd, whose
- * people tagged first and last names one by one, F1@10 reads 0.002 to 0.003 lower with it). Order is kept.
+ * people tagged first and last names one by one, F1@10 reads 0.001 to 0.003 lower with it). Order is kept.
  */
 export function removeRedundant(ranked: readonly RankedCandidate[], limit = Infinity, standalone = STANDALONE_WORDS, nameWords = true): RankedCandidate[] {
   const kept: { key: string; padded: string; spans: ThemeSpan[]; score: number; alone: number; name: boolean }[] = []

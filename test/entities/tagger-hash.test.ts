@@ -31,6 +31,10 @@ describe('tagger feature table', () => {
     expect(t.find(other, 'l-1l=', 'thy', '|', 'city')).toBe(-1)
   })
 
+  it('should refuse a name holding a line feed, which the model file cannot hold either', () => {
+    expect(() => new FeatureTable(['b', 'w=a\nb'])).toThrow(/feature name "w=a\\nb" holds a line feed/)
+  })
+
   it('should hold no entry for an empty name list', () => {
     for (const t of [new FeatureTable([]), new FeatureTable('')]) {
       expect(t.size).toBe(0)
