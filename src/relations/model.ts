@@ -248,7 +248,7 @@ export function decodeRelationModel(text: string, source = 'relation model'): Re
   const labels = j.labels
   const allowed = new Map<string, number[]>()
   for (const [sig, ls] of Object.entries(j.allowed)) allowed.set(sig, ls.map((l) => labels.indexOf(l)).filter((k) => k > 0))
-  // Every feature's weights are a view into one buffer: a typed array of its own per feature (about 25k) held about
+  // Every feature's weights are a view into one buffer: a typed array of its own per feature (about 28k) held about
   // 5 MB of heap and off-heap buffers more, each tracked by the collector.
   const entries = Object.entries(j.weights)
   let size = 0
