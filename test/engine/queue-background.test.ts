@@ -130,13 +130,16 @@ async function gapsDuring(work: () => Promise<unknown>): Promise<{ maxGap: numbe
 }
 
 /**
- * Other work interleaves: no gap longer than a tenth of the run (150 texts; a run that does not yield has one gap
+ * Other work interleaves: no gap longer than a fifth of the run (150 texts; a run that does not yield has one gap
  * as long as itself), and timers fire throughout (at least once per 40 ms on average). Relative, not absolute, bounds: a loaded CI machine slows every
- * text alike. The absolute figures (tens of ms per gap on an idle machine) are printed for the record.
+ * text alike. The absolute figures (tens of ms per gap on an idle machine) are printed for the record. A tenth was
+ * too tight once analysis got faster: analyzeMany over the 150 texts takes 260-280 ms on an idle machine, and a slice
+ * (10 ms), the text that overruns it and a garbage collection made gaps of 22-27 ms, failing 1 run in 4 against a
+ * bound of 26 ms with the code unchanged.
  */
 function expectInterleaved(name: string, g: { maxGap: number; ticks: number; total: number }): void {
   console.log(`${name}: longest gap ${g.maxGap.toFixed(0)} ms of ${g.total.toFixed(0)} ms, ${g.ticks} timer ticks`)
-  expect(g.maxGap).toBeLessThan(g.total / 10)
+  expect(g.maxGap).toBeLessThan(g.total / 5)
   // At least one tick per 40 ms of the run on average (slices are 10 ms; a run that never yields has one or two
   // ticks in all). Relative too: a warm, fast run of 300 ms had 29 ticks, under the absolute 30 once asked here.
   expect(g.ticks).toBeGreaterThan(Math.max(5, g.total / 40))
