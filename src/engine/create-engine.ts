@@ -277,10 +277,14 @@ function inProcessExecutor(core: AnalysisCore, isClosed: () => boolean): Executo
   }
 }
 
-/** Analysis on the worker-thread pool: enough items held to keep every thread busy (two in flight each, one waiting). */
+/**
+ * Analysis on the worker-thread pool: enough items held to keep every thread busy with two batches of up to four in
+ * flight (the pool sends a thread up to eight texts in one message, see `MAX_BATCH`), and no more, so that a claimed
+ * item does not wait long behind others while its lease runs.
+ */
 function poolExecutor(pool: AnalysisPool): Executor {
   return {
-    capacity: pool.size * 3,
+    capacity: pool.size * 8,
     document: (text, meta, stored, subscription, cacheKey) => pool.analyzeDocument(text, meta, stored, subscription, cacheKey),
     collection: (texts, meta, stored, subscription, cacheKey) => pool.analyzeCollection(texts, meta, stored, subscription, cacheKey),
     isStopped: (e) => e instanceof PoolClosedError,

@@ -10,7 +10,8 @@ import { builtinAnalyzers } from './features.ts'
 import { createQueryGrammar } from '../query/index.ts'
 import type { StoredConfiguration } from '../storage/types.ts'
 import type { Subscription } from '../model/account.ts'
-import type { WorkerData, WorkerReply, WorkerRequest } from './workers.ts'
+import type { CollectionOutput, DocumentOutput } from '../model/output.ts'
+import type { WorkerData, WorkerReply, WorkerRequest, WorkerTask } from './workers.ts'
 
 /** The nice value of an analysis thread on Linux (0 is the default priority, 19 the lowest). */
 const ANALYSIS_THREAD_NICE = 10
@@ -37,23 +38,33 @@ const configs = new Map<string, { revision: number; stored: StoredConfiguration;
 
 const coreOf = (): AnalysisCore => (core ??= createAnalysisCore(builtinAnalyzers(data.dataDir, createQueryGrammar())))
 
+/** Analyse one task of a batch. */
+function run(m: WorkerTask): DocumentOutput | CollectionOutput {
+  if (m.config !== undefined) configs.set(m.cacheKey, { revision: m.revision, stored: m.config.stored, subscription: m.config.subscription })
+  const c = configs.get(m.cacheKey)
+  if (c === undefined || c.revision !== m.revision) throw new Error(`configuration ${m.cacheKey} revision ${m.revision} was not sent to this worker`)
+  return m.kind === 'document'
+    ? coreOf().analyzeDocument(m.text, m.meta, c.stored, c.subscription, m.cacheKey)
+    : coreOf().analyzeCollection(m.texts, m.meta, c.stored, c.subscription, m.cacheKey)
+}
+
 port.on('message', (m: WorkerRequest) => {
   if (m.type === 'forget') {
     configs.clear()
     return
   }
-  let reply: WorkerReply
-  try {
-    if (m.config !== undefined) configs.set(m.cacheKey, { revision: m.revision, stored: m.config.stored, subscription: m.config.subscription })
-    const c = configs.get(m.cacheKey)
-    if (c === undefined || c.revision !== m.revision) throw new Error(`configuration ${m.cacheKey} revision ${m.revision} was not sent to this worker`)
-    const output =
-      m.kind === 'document'
-        ? coreOf().analyzeDocument(m.text, m.meta, c.stored, c.subscription, m.cacheKey)
-        : coreOf().analyzeCollection(m.texts, m.meta, c.stored, c.subscription, m.cacheKey)
-    reply = { type: 'done', id: m.id, output }
-  } catch (e) {
-    reply = { type: 'failed', id: m.id, message: e instanceof Error ? e.message : String(e) }
+  // Each task succeeds or fails on its own; the outputs go back as one JSON array (see WorkerReply).
+  const ids: number[] = []
+  const failed: (string | null)[] = []
+  const outputs: string[] = []
+  for (const task of m.tasks) {
+    ids.push(task.id)
+    try {
+      outputs.push(JSON.stringify(run(task)))
+      failed.push(null)
+    } catch (e) {
+      failed.push(e instanceof Error ? e.message : String(e))
+    }
   }
-  port.postMessage(reply)
+  port.postMessage({ type: 'results', ids, failed, outputs: `[${outputs.join(',')}]` } satisfies WorkerReply)
 })

@@ -29,23 +29,32 @@ export interface WorkerData {
   readonly dataDir: string | undefined
 }
 
-/** A message to a thread. */
-export type WorkerRequest =
-  | { readonly type: 'forget' }
-  | ({
-      readonly type: 'task'
-      readonly id: number
-      readonly cacheKey: string
-      readonly revision: number
-      readonly meta: DocumentMeta
-      /** Present when the thread does not hold this configuration revision yet. */
-      readonly config?: { readonly stored: StoredConfiguration; readonly subscription: Subscription }
-    } & ({ readonly kind: 'document'; readonly text: string } | { readonly kind: 'collection'; readonly texts: readonly string[] }))
+/** One task of a {@link WorkerRequest}. */
+export type WorkerTask = {
+  readonly id: number
+  readonly cacheKey: string
+  readonly revision: number
+  readonly meta: DocumentMeta
+  /** Present when the thread does not hold this configuration revision yet. */
+  readonly config?: { readonly stored: StoredConfiguration; readonly subscription: Subscription }
+} & ({ readonly kind: 'document'; readonly text: string } | { readonly kind: 'collection'; readonly texts: readonly string[] })
 
-/** A thread's answer to a task. */
-export type WorkerReply =
-  | { readonly type: 'done'; readonly id: number; readonly output: DocumentOutput | CollectionOutput }
-  | { readonly type: 'failed'; readonly id: number; readonly message: string }
+/**
+ * A message to a thread: a batch of tasks, answered by one {@link WorkerReply} (one message each way for up to
+ * {@link MAX_BATCH} documents: a message costs about 18 us of CPU across the two threads, 6% of a tweet's analysis).
+ */
+export type WorkerRequest = { readonly type: 'forget' } | { readonly type: 'tasks'; readonly tasks: readonly WorkerTask[] }
+
+/**
+ * A thread's answer to a batch, in the batch's order: `failed` holds the message of each task that failed, null for
+ * those that succeeded; `outputs` is the JSON array of the successful tasks' outputs, in order. Outputs travel as JSON
+ * text rather than by structured clone: V8 writes and reads JSON faster (11.7 and 10.1 us for a tweet's output
+ * against 14.5 and 14.1), and the engine's outputs are JSON values, so they parse back to the same JSON bytes.
+ */
+export type WorkerReply = { readonly type: 'results'; readonly ids: readonly number[]; readonly failed: readonly (string | null)[]; readonly outputs: string }
+
+/** Tasks sent to a thread in one message at most. */
+export const MAX_BATCH = 8
 
 /** Rejection of tasks still pending when the pool closes (the engine gives their items back to the queue). */
 export class PoolClosedError extends Error {
@@ -60,7 +69,10 @@ export interface AnalysisPoolOptions {
   /** Number of threads (>= 1). */
   readonly size: number
   readonly dataDir: string | undefined
-  /** Tasks posted to one thread before it answers (keeps it busy while an answer travels back). @defaultValue 2 */
+  /**
+   * Batches posted to one thread before it answers (keeps it busy while an answer travels back); each holds up to
+   * {@link MAX_BATCH} tasks, as many as the waiting tasks spread over the free places allow. @defaultValue 2
+   */
   readonly inFlightPerThread?: number
   /** Per-thread V8 heap cap in MB (`resourceLimits.maxOldGenerationSizeMb`). @defaultValue Node's default */
   readonly maxHeapMb?: number
@@ -93,6 +105,8 @@ interface Task {
 interface Slot {
   worker: Worker
   readonly inFlight: Map<number, Task>
+  /** Batches (messages) posted and not answered yet. */
+  batches: number
   /** Configuration revisions this thread holds, by cache key. */
   readonly known: Map<string, number>
   dead: boolean
@@ -176,16 +190,30 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   }
 
   const start = (): Slot => {
-    const slot: Slot = { worker: spawn(data, options.maxHeapMb), inFlight: new Map(), known: new Map(), dead: false }
+    const slot: Slot = { worker: spawn(data, options.maxHeapMb), inFlight: new Map(), known: new Map(), batches: 0, dead: false }
     slot.worker.unref()
     slot.worker.on('message', (m: WorkerReply) => {
-      const task = slot.inFlight.get(m.id)
-      if (task === undefined) return
-      slot.inFlight.delete(m.id)
-      if (slot.inFlight.size === 0) slot.worker.unref()
+      slot.batches = Math.max(0, slot.batches - 1)
       crashes = 0
-      if (m.type === 'done') task.resolve(m.output)
-      else task.reject(new Error(m.message))
+      let outputs: readonly (DocumentOutput | CollectionOutput)[] = []
+      let unreadable: string | undefined
+      try {
+        outputs = JSON.parse(m.outputs) as (DocumentOutput | CollectionOutput)[]
+      } catch (e) {
+        unreadable = `the analysis thread's answer could not be read: ${e instanceof Error ? e.message : String(e)}`
+      }
+      let k = 0
+      m.ids.forEach((id, i) => {
+        const failed = m.failed[i] ?? null
+        const output = failed === null ? outputs[k++] : undefined
+        const task = slot.inFlight.get(id)
+        if (task === undefined) return
+        slot.inFlight.delete(id)
+        if (failed !== null) task.reject(new Error(failed))
+        else if (output === undefined) task.reject(new Error(unreadable ?? 'the analysis thread answered without this output'))
+        else task.resolve(output)
+      })
+      if (slot.inFlight.size === 0) slot.worker.unref()
       pump()
     })
     const died = (why: string): void => {
@@ -223,42 +251,74 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
 
   for (let i = 0; i < options.size; i++) slots.push(start())
 
-  function post(slot: Slot, task: Task): void {
-    const known = slot.known.get(task.cacheKey)
-    if (known !== task.stored.revision && slot.known.size >= KNOWN_LIMIT) {
+  let pumpScheduled = false
+  /**
+   * Pump once the current turn of the event loop is over, so that the tasks handed over together (analyzeMany's
+   * texts, the items of one claim of the queue) go out as batches rather than the first few one by one.
+   */
+  function schedulePump(): void {
+    if (pumpScheduled) return
+    pumpScheduled = true
+    setImmediate(() => {
+      pumpScheduled = false
+      if (!closed) pump()
+    })
+  }
+
+  /** Post `tasks` to `slot` as one batch. */
+  function post(slot: Slot, tasks: readonly Task[]): void {
+    // The thread forgets its configurations before a batch that could take it past the limit (never in the middle of
+    // one: a task before the cut would then find its configuration gone).
+    if (slot.known.size + tasks.length > KNOWN_LIMIT && tasks.some((t) => slot.known.get(t.cacheKey) !== t.stored.revision)) {
       slot.worker.postMessage({ type: 'forget' } satisfies WorkerRequest)
       slot.known.clear()
     }
-    const request: WorkerRequest = {
-      type: 'task',
-      id: task.id,
-      cacheKey: task.cacheKey,
-      revision: task.stored.revision,
-      meta: task.meta,
-      ...(known === task.stored.revision ? {} : { config: { stored: task.stored, subscription: task.subscription } }),
-      ...task.body,
+    const requests: WorkerTask[] = []
+    for (const task of tasks) {
+      // A configuration goes with the first task of the batch that needs it; later ones find it on the thread.
+      const sent = slot.known.get(task.cacheKey) === task.stored.revision
+      requests.push({
+        id: task.id,
+        cacheKey: task.cacheKey,
+        revision: task.stored.revision,
+        meta: task.meta,
+        ...(sent ? {} : { config: { stored: task.stored, subscription: task.subscription } }),
+        ...task.body,
+      })
+      slot.known.set(task.cacheKey, task.stored.revision)
     }
     if (slot.inFlight.size === 0) slot.worker.ref()
-    slot.inFlight.set(task.id, task)
-    slot.known.set(task.cacheKey, task.stored.revision)
+    for (const task of tasks) slot.inFlight.set(task.id, task)
     try {
-      slot.worker.postMessage(request)
+      slot.worker.postMessage({ type: 'tasks', tasks: requests } satisfies WorkerRequest)
+      slot.batches++
     } catch (e) {
-      // A value that cannot be cloned (never the case for stored JSON values): fail this task only.
-      slot.inFlight.delete(task.id)
+      // A value that cannot be cloned (never the case for stored JSON values): fail this batch's tasks only.
+      for (const task of tasks) {
+        slot.inFlight.delete(task.id)
+        slot.known.delete(task.cacheKey)
+        task.reject(e instanceof Error ? e : new Error(String(e)))
+      }
       if (slot.inFlight.size === 0) slot.worker.unref()
-      slot.known.delete(task.cacheKey)
-      task.reject(e instanceof Error ? e : new Error(String(e)))
     }
   }
 
-  /** Hand waiting tasks to the least busy threads, oldest task first. */
+  /**
+   * Hand waiting tasks to the least busy threads, oldest task first, in batches: the waiting tasks spread evenly over
+   * the free places (a thread takes {@link AnalysisPoolOptions.inFlightPerThread} batches), at most
+   * {@link MAX_BATCH} each, so one request alone still goes out at once, by itself.
+   */
   function pump(): void {
     while (waiting.length > 0) {
       let best: Slot | undefined
-      for (const s of slots) if (!s.dead && s.inFlight.size < perThread && (best === undefined || s.inFlight.size < best.inFlight.size)) best = s
+      let free = 0
+      for (const s of slots) {
+        if (s.dead || s.batches >= perThread) continue
+        free += perThread - s.batches
+        if (best === undefined || s.batches < best.batches || (s.batches === best.batches && s.inFlight.size < best.inFlight.size)) best = s
+      }
       if (best === undefined) return
-      post(best, waiting.shift()!)
+      post(best, waiting.splice(0, Math.min(MAX_BATCH, Math.ceil(waiting.length / free))))
     }
   }
 
@@ -274,7 +334,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
       waiting.push({ id: ++nextId, body, meta, stored, subscription, cacheKey, crashes: 0, resolve: resolve as (o: DocumentOutput | CollectionOutput) => void, reject })
       if (crashes >= 5) crashes = 4
       refill()
-      pump()
+      schedulePump()
     })
   }
 

@@ -7,6 +7,10 @@ import type { Engine } from '../../src/engine/types.ts'
 import { isEngineError } from '../../src/errors.ts'
 import { loadServerConfig, ServerConfigError } from '../../src/server/config.ts'
 import { createAnalysisPool } from '../../src/engine/workers.ts'
+import { defaultConfigurationSettings } from '../../src/engine/settings.ts'
+import { emptyTuning } from '../../src/engine/templates.ts'
+import { buildSubscription } from '../../src/engine/account.ts'
+import type { StoredConfiguration } from '../../src/storage/types.ts'
 import { EVERY_OUTPUT_ON, TEXTS } from '../fixtures/golden/golden.ts'
 
 const NOW = 1_700_000_000_000
@@ -98,6 +102,31 @@ describe('worker threads', () => {
       const e = await pool.analyzeDocument('text', meta, { configuration: {}, tuning: {}, revision: 1 } as never, {} as never, 'k').catch((err: unknown) => err)
       expect(String(e)).toMatch(/analysis worker thread(s keep stopping| stopped twice)/)
       expect(Date.now() - t0).toBeLessThan(30_000)
+      expect(pool.pending()).toBe(0)
+    } finally {
+      await pool.close()
+    }
+  })
+
+  it('should answer each task of a batch on its own: one that fails leaves the others in the same message whole', async () => {
+    // Ten tasks at once on one thread go out as two batches of five (MAX_BATCH 8, two batches in flight per thread).
+    const pool = createAnalysisPool({ size: 1, dataDir: undefined })
+    try {
+      const good = { configuration: { ...defaultConfigurationSettings('en'), id: 'c', config_id: 'c' }, tuning: emptyTuning(), revision: 1 } as StoredConfiguration
+      const broken = { configuration: {}, tuning: {}, revision: 1 } as unknown as StoredConfiguration
+      const subscription = buildSubscription(undefined, 'test')
+      const settled = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) =>
+          pool.analyzeDocument(`Review ${i}: the staff were great.`, { id: `d${i}` }, i % 3 === 1 ? broken : good, subscription, i % 3 === 1 ? 'broken' : 'good'),
+        ),
+      )
+      expect(settled.map((r) => r.status)).toEqual(Array.from({ length: 10 }, (_, i) => (i % 3 === 1 ? 'rejected' : 'fulfilled')))
+      settled.forEach((r, i) => {
+        if (r.status === 'fulfilled') {
+          expect(r.value.id).toBe(`d${i}`)
+          expect(r.value.sentiment_polarity).toBe('positive')
+        } else expect(String(r.reason)).toMatch(/^Error: \S/)
+      })
       expect(pool.pending()).toBe(0)
     } finally {
       await pool.close()
