@@ -322,7 +322,7 @@ export function createAnnotator(): Annotator {
       return read(text).numOfTokens
     },
     annotate(text, options = {}) {
-      const clean = options.html === true ? blankHtml(text) : text
+      const clean = webAddressesForWink(options.html === true ? blankHtml(text) : text)
       return build(text, clean, read(clean), options)
     },
   }
@@ -332,7 +332,11 @@ export function createAnnotator(): Annotator {
     const cache = rdd.cache
     const n = rdd.numOfTokens
 
-    const tokens: Token[] = new Array<Token>(n)
+    const tokens: Token[] = []
+    // Our index of each wink token (a web address's trailing punctuation becomes tokens of its own, see below).
+    let at: Int32Array | undefined
+    // Tokens of split-off punctuation that ended a sentence wink did not end (it read the mark as the address's).
+    let splitEnds: number[] | undefined
     let pos = 0 // UTF-16 cursor into clean (same positions as `text`)
     let bytePos = 0 // byte cursor into `text`
     let byteAt = 0 // UTF-16 position bytePos corresponds to
@@ -401,8 +405,8 @@ export function createAnnotator(): Annotator {
         byteOffset = advanceBytes(start)
         byteEnd = advanceBytes(end)
       }
-      tokens[i] = {
-        index: i,
+      const token: Token = {
+        index: tokens.length,
         text: inPlace && same ? value : text.slice(start, end),
         normal,
         lemma,
@@ -419,11 +423,50 @@ export function createAnnotator(): Annotator {
         isStopWord: stop,
         spaceBefore: pre > 0,
       }
+      if (at !== undefined) at[i] = tokens.length
+      if (f.type !== 'url' || (same && !TRAILING_MARKS.test(value))) {
+        tokens.push(token)
+        continue
+      }
+      // A web address: wink reads the marks that end a sentence or clause after it as part of it
+      // ("see https://example.com/a." gives "https://example.com/a."), and a placeholder stands in the text it read
+      // for the addresses it does not recognise (see webAddressesForWink). The address keeps its own text; the
+      // marks become punctuation tokens, one per run of one mark.
+      const marks = trailingMarks(token.text)
+      const core = token.text.slice(0, token.text.length - marks.length)
+      const lower = core.toLowerCase()
+      const own = token.text !== value || marks !== ''
+        ? { ...token, text: core, end: token.end - marks.length, byteLength: token.byteLength - marks.length, normal: lower, lemma: lower, stem: stemOf(lower), isStopWord: false }
+        : token
+      if (marks === '') {
+        tokens.push(own)
+        continue
+      }
+      if (at === undefined) {
+        at = new Int32Array(n + 1)
+        for (let k = 0; k <= i; k++) at[k] = k
+      }
+      tokens.push(own)
+      let from = own.end
+      let byteFrom = own.byteOffset + own.byteLength
+      for (const run of marks.match(/(.)\1*/gu) ?? []) {
+        tokens.push({
+          index: tokens.length, text: run, normal: run, lemma: run, stem: run, pos: 'PUNCT', kind: 'punctuation', shape: run,
+          start: from, end: from + run.length, byteOffset: byteFrom, byteLength: run.length, sentence: 0, negated: false,
+          isStopWord: false, spaceBefore: false,
+        })
+        from += run.length
+        byteFrom += run.length
+      }
+      if (/[.!?]/.test(marks)) (splitEnds ??= []).push(tokens.length - 1)
     }
+    if (at !== undefined) at[n] = tokens.length
 
     // wink's sentences are contiguous, inclusive token ranges; it has none for a text without tokens.
-    let ranges: Array<readonly [number, number]> = n > 0 ? rdd.sentences.map((s) => [s[0], s[1] + 1] as const) : []
-    if (options.oneSentence === true || ranges.length === 0) ranges = [[0, n]]
+    const ours = (k: number): number => (at === undefined ? k : at[k]!)
+    let ranges: Array<readonly [number, number]> = n > 0 ? rdd.sentences.map((s) => [ours(s[0]), ours(s[1] + 1)] as const) : []
+    if (splitEnds !== undefined) ranges = splitAfter(tokens, ranges, splitEnds)
+    if (options.oneSentence === true || ranges.length === 0) ranges = [[0, tokens.length]]
     else ranges = joinBrokenSentences(tokens, ranges)
     const sentences: Sentence[] = []
     for (const [ts, te] of ranges) {
@@ -449,8 +492,8 @@ export function createAnnotator(): Annotator {
     const patterns: PatternSpan[] = []
     if (n > 0) {
       for (const e of rdd.entities) {
-        const tokenStart = e[0]
-        const tokenEnd = e[1] + 1
+        const tokenStart = ours(e[0])
+        const tokenEnd = ours(e[1]) + 1
         const a = tokens[tokenStart]
         const b = tokens[tokenEnd - 1]
         if (a === undefined || b === undefined) continue
@@ -506,4 +549,77 @@ export function blankHtml(text: string): string {
 function safeFromCodePoint(cp: number): string | undefined {
   if (!Number.isInteger(cp) || cp < 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return undefined
   return String.fromCodePoint(cp)
+}
+
+/** Marks that end a sentence or a clause, and closing brackets, when they end a web address as wink reads it. */
+const TRAILING_MARKS = /[.,;:!?'")\]}]$/
+
+/**
+ * The marks at the end of a web address that are no part of it: a run of `.,;:!?'"` and closing brackets, except a
+ * closing bracket that closes one opened inside the address ("https://en.wikipedia.org/wiki/Foo_(bar)").
+ */
+export function trailingMarks(address: string): string {
+  let k = address.length
+  while (k > 0) {
+    const c = address[k - 1]!
+    if (/[.,;:!?'"]/.test(c)) k--
+    else if (c === ')' || c === ']' || c === '}') {
+      const open = c === ')' ? '(' : c === ']' ? '[' : '{'
+      const inside = address.slice(0, k - 1)
+      if (inside.split(open).length - 1 > inside.split(c).length - 1) break
+      k--
+    } else break
+  }
+  return address.slice(k)
+}
+
+/**
+ * Web addresses wink does not read as one token: with a scheme and a host that does not end in a dot and two letters or
+ * more ("http://localhost:8080/admin", "http://url_removed", "http://192.168.0.1/admin", "https://a.b/c"), or without a
+ * scheme, from "www." ("www.example.com/pricing"): wink splits them into words
+ * ("http", "localhost", "www", "com") that became themes and hid the address from the URL entities. Each is replaced,
+ * in the text wink reads, by a placeholder address of the same length that it does read as one ("http://aaaa.co"), so
+ * every offset stays the text's; the token then takes its text, and its forms, from the text itself (see build).
+ * Addresses shorter than a placeholder can be (11 characters) are left as they are.
+ */
+export function webAddressesForWink(text: string): string {
+  if (!text.includes('://') && !/www\./i.test(text)) return text
+  return text.replace(WEB_ADDRESS, (m: string) => {
+    const core = m.slice(0, m.length - trailingMarks(m).length)
+    const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(core)
+    if (scheme !== null) {
+      const host = core.slice(scheme[0].length).split(/[/:?#]/, 1)[0] ?? ''
+      // wink reads an address whose host ends in a dot and two letters or more ("example.co.uk", "bücher.de").
+      if (/\.\p{L}{2,}$/u.test(host) || host === '') return m
+    }
+    if (core.length < 11) return m
+    return 'http://' + 'a'.repeat(core.length - 10) + '.co' + m.slice(core.length)
+  })
+}
+
+/** A web address as {@link webAddressesForWink} finds it: from a scheme or "www.", to the next space or quote. */
+const WEB_ADDRESS = /(?<![\p{L}\p{N}@._/-])(?:(?:https?|ftp):\/\/|www\.(?=[\p{L}\p{N}-]+\.[\p{L}\p{N}]))[^\s<>"`]+/giu
+
+/**
+ * Split sentence ranges after each token of `ends` (a mark split off a web address) when a capitalised word, a digit or
+ * an opening quote follows after a space: wink read the mark as part of the address, so it did not end the sentence.
+ */
+function splitAfter(tokens: readonly Token[], ranges: ReadonlyArray<readonly [number, number]>, ends: readonly number[]): Array<readonly [number, number]> {
+  const cut = new Set<number>()
+  for (const e of ends) {
+    const next = tokens[e + 1]
+    if (next !== undefined && next.spaceBefore && /^[\p{Lu}\p{N}"'“‘(]/u.test(next.text)) cut.add(e + 1)
+  }
+  const out: Array<readonly [number, number]> = []
+  for (const [a, b] of ranges) {
+    let from = a
+    for (let k = a + 1; k < b; k++) {
+      if (cut.has(k)) {
+        out.push([from, k])
+        from = k
+      }
+    }
+    out.push([from, b])
+  }
+  return out
 }

@@ -90,6 +90,52 @@ describe('annotate', () => {
       { seed: 11, numRuns: 400 },
     )
   })
+  it('should read a web address wink splits into words as one url token, with its own text, forms and offsets', () => {
+    for (const [text, address] of [
+      ['For details visit www.acme-widgets.com/pricing or call us.', 'www.acme-widgets.com/pricing'],
+      ['Our staging server at http://localhost:8080/admin crashed.', 'http://localhost:8080/admin'],
+      ['Great article http://url_removed', 'http://url_removed'],
+      ['Ça coûte 5 € sur http://intranet/wiki/Été ce soir', 'http://intranet/wiki/Été'],
+    ] as const) {
+      const doc = annotator.annotate(text)
+      const urls = doc.tokens.filter((t) => t.kind === 'url')
+      expect(urls.map((t) => t.text), text).toEqual([address])
+      const u = urls[0]!
+      expect(text.slice(u.start, u.end)).toBe(address)
+      expect(Buffer.from(text).subarray(u.byteOffset, u.byteOffset + u.byteLength).toString()).toBe(address)
+      expect([u.normal, u.lemma]).toEqual([address.toLowerCase(), address.toLowerCase()])
+      expect(doc.tokens.some((t) => ['http', 'www', 'com', 'localhost'].includes(t.normal)), text).toBe(false)
+    }
+    // Too short for a placeholder address, and not an address at all: left as wink reads them.
+    expect(annotator.annotate('see www.x.io now').tokens.some((t) => t.kind === 'url')).toBe(false)
+    expect(annotator.annotate('admin at http://192.168.0.1/admin now').tokens.filter((t) => t.kind === 'url').map((t) => t.text)).toEqual(['http://192.168.0.1/admin'])
+    expect(annotator.annotate('node.js and www-data').tokens.some((t) => t.kind === 'url')).toBe(false)
+  })
+
+  it('should split the marks that end a sentence or a clause off a web address, and end the sentence there', () => {
+    const read = (text: string): string[] => annotator.annotate(text).tokens.map((t) => `${t.text}/${t.kind}`)
+    expect(read('See https://github.com/acme/widgets. Then go.')).toEqual([
+      'See/word', 'https://github.com/acme/widgets/url', './punctuation', 'Then/word', 'go/word', './punctuation',
+    ])
+    expect(annotator.annotate('See https://github.com/acme/widgets. Then go. Visit www.acme.com/x. The rest.').sentences.map((s) => s.text)).toEqual([
+      'See https://github.com/acme/widgets.', 'Then go.', 'Visit www.acme.com/x.', 'The rest.',
+    ])
+    expect(read('(see https://x.com/a/b), ok')).toEqual(['(/punctuation', 'see/word', 'https://x.com/a/b/url', ')/punctuation', ',/punctuation', 'ok/word'])
+    // A closing bracket opened inside the address is the address's; "..." is one mark.
+    expect(read('Read https://en.wikipedia.org/wiki/Foo_(bar). Now')).toContain('https://en.wikipedia.org/wiki/Foo_(bar)/url')
+    expect(read('wow http://t.co/Zq5lcKF4O4... ok')).toEqual(['wow/word', 'http://t.co/Zq5lcKF4O4/url', '.../punctuation', 'ok/word'])
+    // Every token still stands at its offsets, in order, each in the sentence that holds it.
+    const text = 'Mira www.bücher.de/neu!! und http://localhost:3000/ü, danach https://a.b/c?d=e&f=g#h.'
+    const doc = annotator.annotate(text)
+    doc.tokens.forEach((t, i) => {
+      expect(t.index).toBe(i)
+      expect(text.slice(t.start, t.end)).toBe(t.text)
+      expect(t.byteOffset).toBe(utf8Length(text, 0, t.start))
+      expect(doc.sentences[t.sentence]!.tokenStart <= i && i < doc.sentences[t.sentence]!.tokenEnd).toBe(true)
+    })
+    expect(doc.tokens.filter((t) => t.kind === 'url').map((t) => t.text)).toEqual(['www.bücher.de/neu', 'http://localhost:3000/ü', 'https://a.b/c?d=e&f=g#h'])
+  })
+
   it('should keep web addresses, decimals, e-mails, titles and abbreviations inside one sentence, for every analyzer', () => {
     const cases: Array<[string, number]> = [
       ['Trisenx, Inc. (www.trisenx.com), a maker of displays, said revenue rose 3.5 percent.', 1],

@@ -54,6 +54,24 @@ describe('themes', () => {
     await engine.close()
   })
 
+  it('should give no themes made of the pieces of a web address, and the address as a URL entity', async () => {
+    const engine = createEngine({ background: false })
+    await engine.account(engine.defaultAccount).updateConfigurations({ document: { themes_limit: 10, named_entities_limit: 10 } })
+    try {
+      for (const [text, address] of [
+        ['For details on the new pricing plans, visit www.acme-widgets.com/pricing or call our sales team.', 'www.acme-widgets.com/pricing'],
+        ['Our staging server at http://localhost:8080/admin crashed again during the demo.', 'http://localhost:8080/admin'],
+      ] as const) {
+        const out = await engine.analyze(text)
+        const words = (out.themes ?? []).flatMap((t) => t.normalized.split(' '))
+        for (const piece of ['www', 'com', 'acme-widgets', 'http', 'localhost', 'admin']) expect(words, text).not.toContain(piece)
+        expect(out.entities?.filter((e) => e.entity_type === 'URL').map((e) => e.title)).toEqual([address])
+      }
+    } finally {
+      await engine.close()
+    }
+  })
+
   it('should leave themes out when themes_limit is 0 (the default)', async () => {
     const engine = createEngine({ background: false })
     expect((await engine.analyze('The room service was awful.')).themes).toBeUndefined()
