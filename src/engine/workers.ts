@@ -49,7 +49,11 @@ export type WorkerRequest = { readonly type: 'forget' } | { readonly type: 'task
  * A thread's answer to a batch, in the batch's order: `failed` holds the message of each task that failed, null for
  * those that succeeded; `outputs` is the JSON array of the successful tasks' outputs, in order. Outputs travel as JSON
  * text rather than by structured clone: V8 writes and reads JSON faster (11.7 and 10.1 us for a tweet's output
- * against 14.5 and 14.1), and the engine's outputs are JSON values, so they parse back to the same JSON bytes.
+ * against 14.5 and 14.1), and what the engine computes is JSON values, so they parse back to the same JSON bytes. The
+ * one part of an output the caller gives, `metadata` (any value, in `analyze` and `analyzeMany`), never goes to the
+ * thread: the caller's own value takes the place of a null the thread leaves for it, as in-process. (A number that is
+ * not finite, which only an engine bug could put in an output, would arrive as null: in-process the queue's storage
+ * refuses such an output and stores the item FAILED.)
  */
 export type WorkerReply = { readonly type: 'results'; readonly ids: readonly number[]; readonly failed: readonly (string | null)[]; readonly outputs: string }
 
@@ -211,7 +215,11 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
         slot.inFlight.delete(id)
         if (failed !== null) task.reject(new Error(failed))
         else if (output === undefined) task.reject(new Error(unreadable ?? 'the analysis thread answered without this output'))
-        else task.resolve(output)
+        else {
+          // Assigning to the key the thread wrote keeps its place among the output's keys, as in-process.
+          if (task.meta.metadata !== undefined) (output as { metadata?: unknown }).metadata = task.meta.metadata
+          task.resolve(output)
+        }
       })
       if (slot.inFlight.size === 0) slot.worker.unref()
       pump()
@@ -281,7 +289,9 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
         id: task.id,
         cacheKey: task.cacheKey,
         revision: task.stored.revision,
-        meta: task.meta,
+        // The caller's metadata stays on this thread (it may hold what JSON cannot carry: a Date, a BigInt, undefined):
+        // the thread answers with a null in its place, which the output's own metadata replaces (see the answer).
+        meta: task.meta.metadata === undefined ? task.meta : { ...task.meta, metadata: null },
         ...(sent ? {} : { config: { stored: task.stored, subscription: task.subscription } }),
         ...task.body,
       })

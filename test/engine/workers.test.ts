@@ -133,6 +133,29 @@ describe('worker threads', () => {
     }
   })
 
+  it("should give back the caller's metadata as in-process, values JSON cannot carry included", async () => {
+    const single = createEngine({ workers: 0 })
+    const pooled = createEngine({ workers: 1 })
+    try {
+      const when = new Date(0)
+      const metadata = { when, big: 10n, none: undefined, list: [1, 'two'] }
+      const items = [{ text: 'Great stay.', id: 'a', metadata }, { text: 'Dirty room.', id: 'b' }]
+      const a = await single.analyzeMany(items)
+      const b = await pooled.analyzeMany(items)
+      expect(b[0]!.metadata).toBe(metadata)
+      expect(a[0]!.metadata).toBe(metadata)
+      expect(Object.keys(b[0]!)).toEqual(Object.keys(a[0]!))
+      expect('metadata' in b[1]!).toBe(false)
+      const strip = (o: object): string => JSON.stringify(o, (k, v: unknown) => (k === 'metadata' || k === 'config_id' ? undefined : v))
+      expect(b.map(strip)).toEqual(a.map(strip))
+      const one = await pooled.analyze('Fine.', { id: 'c', metadata: when })
+      expect(one.metadata).toBe(when)
+    } finally {
+      await single.close()
+      await pooled.close()
+    }
+  })
+
   it('should refuse bad worker options and extra analyzers with workers', () => {
     for (const workers of [-1, 1.5, Number.NaN, 1000]) {
       expect(() => createEngine({ workers })).toThrow(/options\.workers must be an integer/)
