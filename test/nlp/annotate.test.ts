@@ -112,6 +112,39 @@ describe('annotate', () => {
     expect(annotator.annotate('node.js and www-data').tokens.some((t) => t.kind === 'url')).toBe(false)
   })
 
+  it('should keep every token at its offsets and in its sentence for any text with web addresses and marks', () => {
+    const parts = [' www.', ' http://', ' https://', 'localhost', 'example', '.com', '.c', '/a', 'ü', '😀', ':8080', '?q=1', '&amp;', '#x', '(', ')', '.', ',', '!', '...', '"', ' The', ' end', ' ', '\n', ' @user', ' a@b.co']
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...parts), { maxLength: 14 }), fc.boolean(), (words, html) => {
+        const text = words.join('')
+        const doc = annotator.annotate(text, { html })
+        let next = 0
+        doc.sentences.forEach((s, k) => {
+          expect(s.index).toBe(k)
+          expect(s.tokenStart).toBe(next)
+          next = s.tokenEnd
+        })
+        if (doc.tokens.length > 0) expect(next).toBe(doc.tokens.length)
+        let end = 0
+        doc.tokens.forEach((t, i) => {
+          expect(t.index).toBe(i)
+          expect(t.start).toBeGreaterThanOrEqual(end)
+          end = t.end
+          if (!html && t.kind === 'url') expect(text.slice(t.start, t.end)).toBe(t.text)
+          expect(t.byteOffset).toBe(utf8Length(text, 0, t.start))
+          expect(t.byteLength).toBe(utf8Length(text, t.start, t.end))
+          expect(doc.sentences[t.sentence]!.tokenStart <= i && i < doc.sentences[t.sentence]!.tokenEnd).toBe(true)
+        })
+        // wink's patterns name the same tokens: a URL pattern is one url token.
+        for (const p of doc.patterns) {
+          expect(0 <= p.tokenStart && p.tokenStart < p.tokenEnd && p.tokenEnd <= doc.tokens.length).toBe(true)
+          if (p.type === 'URL') expect(doc.tokens.slice(p.tokenStart, p.tokenEnd).map((t) => t.kind)).toEqual(['url'])
+        }
+      }),
+      { seed: 17, numRuns: 500 },
+    )
+  })
+
   it('should split the marks that end a sentence or a clause off a web address, and end the sentence there', () => {
     const read = (text: string): string[] => annotator.annotate(text).tokens.map((t) => `${t.text}/${t.kind}`)
     expect(read('See https://github.com/acme/widgets. Then go.')).toEqual([
@@ -120,6 +153,9 @@ describe('annotate', () => {
     expect(annotator.annotate('See https://github.com/acme/widgets. Then go. Visit www.acme.com/x. The rest.').sentences.map((s) => s.text)).toEqual([
       'See https://github.com/acme/widgets.', 'Then go.', 'Visit www.acme.com/x.', 'The rest.',
     ])
+    // wink's patterns still name the right tokens after the split.
+    const withPatterns = annotator.annotate('Hi there, see https://github.com/a/b. Then on 3rd May pay $5.')
+    expect(withPatterns.patterns.map((p) => [p.type, p.text])).toEqual([['URL', 'https://github.com/a/b'], ['DATE', '3rd May'], ['MONEY', '$5']])
     expect(read('(see https://x.com/a/b), ok')).toEqual(['(/punctuation', 'see/word', 'https://x.com/a/b/url', ')/punctuation', ',/punctuation', 'ok/word'])
     // A closing bracket opened inside the address is the address's; "..." is one mark.
     expect(read('Read https://en.wikipedia.org/wiki/Foo_(bar). Now')).toContain('https://en.wikipedia.org/wiki/Foo_(bar)/url')
