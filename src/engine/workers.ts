@@ -316,7 +316,7 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
   /**
    * Hand waiting tasks to the least busy threads, oldest task first, in batches: the waiting tasks spread evenly over
    * the free places (a thread takes {@link AnalysisPoolOptions.inFlightPerThread} batches), at most
-   * {@link MAX_BATCH} each, so one request alone still goes out at once, by itself.
+   * {@link MAX_BATCH} each, so one request alone still goes out at once, by itself. Only documents share a batch.
    */
   function pump(): void {
     while (waiting.length > 0) {
@@ -328,7 +328,12 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
         if (best === undefined || s.batches < best.batches || (s.batches === best.batches && s.inFlight.size < best.inFlight.size)) best = s
       }
       if (best === undefined) return
-      post(best, waiting.splice(0, Math.min(MAX_BATCH, Math.ceil(waiting.length / free))))
+      // A collection goes alone: a batch answers when its last task is done, and the documents put with a long
+      // collection would wait for it.
+      const size = Math.min(MAX_BATCH, Math.ceil(waiting.length / free))
+      let take = 1
+      if (waiting[0]!.body.kind === 'document') while (take < size && waiting[take]?.body.kind === 'document') take++
+      post(best, waiting.splice(0, take))
     }
   }
 

@@ -133,6 +133,30 @@ describe('worker threads', () => {
     }
   })
 
+  it('should not hold a document back behind a collection sent in the same batch', async () => {
+    // One thread: a document, a long collection and a document handed over together. Batched with the collection, the
+    // first document would be answered only when the collection is done (a batch answers at its end).
+    const pool = createAnalysisPool({ size: 1, dataDir: undefined })
+    try {
+      const stored = { configuration: { ...defaultConfigurationSettings('en'), id: 'c', config_id: 'c' }, tuning: emptyTuning(), revision: 1 } as StoredConfiguration
+      const subscription = buildSubscription(undefined, 'test')
+      await pool.analyzeDocument('Warm the thread up.', { id: 'w' }, stored, subscription, 'k')
+      let collectionDone = false
+      const first = pool.analyzeDocument('The staff were great.', { id: 'a' }, stored, subscription, 'k')
+      const collection = pool.analyzeCollection(TEXTS.slice(0, 40).flatMap((t) => [t, t, t]), { id: 'c' }, stored, subscription, 'k').then((o) => {
+        collectionDone = true
+        return o
+      })
+      const last = pool.analyzeDocument('The room was dirty.', { id: 'b' }, stored, subscription, 'k')
+      const seenAtFirst = await first.then(() => new Promise<boolean>((r) => setImmediate(() => r(collectionDone))))
+      expect(seenAtFirst).toBe(false)
+      expect((await collection).docs_count).toBe(120)
+      expect((await last).id).toBe('b')
+    } finally {
+      await pool.close()
+    }
+  })
+
   it("should give back the caller's metadata as in-process, values JSON cannot carry included", async () => {
     const single = createEngine({ workers: 0 })
     const pooled = createEngine({ workers: 1 })
