@@ -157,6 +157,31 @@ describe('worker threads', () => {
     }
   })
 
+  it('should batch short texts only: a long document does not wait for the next one', async () => {
+    const pool = createAnalysisPool({ size: 1, dataDir: undefined })
+    try {
+      const stored = { configuration: { ...defaultConfigurationSettings('en'), id: 'c', config_id: 'c' }, tuning: emptyTuning(), revision: 1 } as StoredConfiguration
+      const subscription = buildSubscription(undefined, 'test')
+      await pool.analyzeDocument('Warm the thread up.', { id: 'w' }, stored, subscription, 'k')
+      const long = (n: number): string => TEXTS.join(' ').repeat(20).slice(0, n)
+      let secondDone = false
+      // Four waiting tasks for two places: batches of two by count, but the first two do not fit MAX_BATCH_CHARS
+      // (4,000) together.
+      const first = pool.analyzeDocument(long(3000), { id: 'a' }, stored, subscription, 'k')
+      const second = pool.analyzeDocument(long(20_000), { id: 'b' }, stored, subscription, 'k').then((o) => {
+        secondDone = true
+        return o
+      })
+      const rest = [pool.analyzeDocument('Short.', { id: 'c' }, stored, subscription, 'k'), pool.analyzeDocument('Also short.', { id: 'd' }, stored, subscription, 'k')]
+      const seenAtFirst = await first.then(() => new Promise<boolean>((r) => setImmediate(() => r(secondDone))))
+      expect(seenAtFirst).toBe(false)
+      expect((await second).id).toBe('b')
+      expect((await Promise.all(rest)).map((o) => o.id)).toEqual(['c', 'd'])
+    } finally {
+      await pool.close()
+    }
+  })
+
   it("should give back the caller's metadata as in-process, values JSON cannot carry included", async () => {
     const single = createEngine({ workers: 0 })
     const pooled = createEngine({ workers: 1 })
