@@ -11,6 +11,7 @@ import { defaultConfigurationSettings } from '../../src/engine/settings.ts'
 import { emptyTuning } from '../../src/engine/templates.ts'
 import { buildSubscription } from '../../src/engine/account.ts'
 import type { StoredConfiguration } from '../../src/storage/types.ts'
+import type { CollectionOutput, DocumentOutput } from '../../src/model/output.ts'
 import { EVERY_OUTPUT_ON, TEXTS } from '../fixtures/golden/golden.ts'
 
 const NOW = 1_700_000_000_000
@@ -32,6 +33,37 @@ async function goldenEngine(workers: number): Promise<Engine> {
 }
 
 const texts = TEXTS.slice(0, 12)
+
+/** A stored configuration with the default settings, for calling a pool directly. */
+const defaultStored = (): StoredConfiguration =>
+  ({ configuration: { ...defaultConfigurationSettings('en'), id: 'c', config_id: 'c' }, tuning: emptyTuning(), revision: 1 }) as StoredConfiguration
+
+/**
+ * Run `body` with a one-thread pool whose thread has loaded its models, then close the pool; `analyze` and `collect`
+ * call it with the default configuration.
+ */
+async function withOneThread(
+  body: (analyze: (text: string, id: string) => Promise<DocumentOutput>, collect: (texts: readonly string[], id: string) => Promise<CollectionOutput>) => Promise<void>,
+): Promise<void> {
+  const pool = createAnalysisPool({ size: 1, dataDir: undefined })
+  const stored = defaultStored()
+  const subscription = buildSubscription(undefined, 'test')
+  try {
+    await pool.analyzeDocument('Warm the thread up.', { id: 'w' }, stored, subscription, 'k')
+    await body(
+      (text, id) => pool.analyzeDocument(text, { id }, stored, subscription, 'k'),
+      (many, id) => pool.analyzeCollection(many, { id }, stored, subscription, 'k'),
+    )
+  } finally {
+    await pool.close()
+  }
+}
+
+/** Whether `other` had settled one turn of the event loop after `first` settled. */
+async function settledBy(first: Promise<unknown>, other: () => boolean): Promise<boolean> {
+  await first
+  return new Promise<boolean>((r) => setImmediate(() => r(other())))
+}
 
 describe('worker threads', () => {
   it('should give byte-identical outputs with workers: 2 and in-process, through analyzeMany, analyze, the queue and collections', async () => {
@@ -112,7 +144,7 @@ describe('worker threads', () => {
     // Ten tasks at once on one thread go out as two batches of five (MAX_BATCH 8, two batches in flight per thread).
     const pool = createAnalysisPool({ size: 1, dataDir: undefined })
     try {
-      const good = { configuration: { ...defaultConfigurationSettings('en'), id: 'c', config_id: 'c' }, tuning: emptyTuning(), revision: 1 } as StoredConfiguration
+      const good = defaultStored()
       const broken = { configuration: {}, tuning: {}, revision: 1 } as unknown as StoredConfiguration
       const subscription = buildSubscription(undefined, 'test')
       const settled = await Promise.allSettled(
@@ -136,50 +168,30 @@ describe('worker threads', () => {
   it('should not hold a document back behind a collection sent in the same batch', async () => {
     // One thread: a document, a long collection and a document handed over together. Batched with the collection, the
     // first document would be answered only when the collection is done (a batch answers at its end).
-    const pool = createAnalysisPool({ size: 1, dataDir: undefined })
-    try {
-      const stored = { configuration: { ...defaultConfigurationSettings('en'), id: 'c', config_id: 'c' }, tuning: emptyTuning(), revision: 1 } as StoredConfiguration
-      const subscription = buildSubscription(undefined, 'test')
-      await pool.analyzeDocument('Warm the thread up.', { id: 'w' }, stored, subscription, 'k')
+    await withOneThread(async (analyze, collect) => {
       let collectionDone = false
-      const first = pool.analyzeDocument('The staff were great.', { id: 'a' }, stored, subscription, 'k')
-      const collection = pool.analyzeCollection(TEXTS.slice(0, 40).flatMap((t) => [t, t, t]), { id: 'c' }, stored, subscription, 'k').then((o) => {
-        collectionDone = true
-        return o
-      })
-      const last = pool.analyzeDocument('The room was dirty.', { id: 'b' }, stored, subscription, 'k')
-      const seenAtFirst = await first.then(() => new Promise<boolean>((r) => setImmediate(() => r(collectionDone))))
-      expect(seenAtFirst).toBe(false)
+      const first = analyze('The staff were great.', 'a')
+      const collection = collect(TEXTS.slice(0, 40).flatMap((t) => [t, t, t]), 'c').then((o) => ((collectionDone = true), o))
+      const last = analyze('The room was dirty.', 'b')
+      expect(await settledBy(first, () => collectionDone)).toBe(false)
       expect((await collection).docs_count).toBe(120)
       expect((await last).id).toBe('b')
-    } finally {
-      await pool.close()
-    }
+    })
   })
 
   it('should batch short texts only: a long document does not wait for the next one', async () => {
-    const pool = createAnalysisPool({ size: 1, dataDir: undefined })
-    try {
-      const stored = { configuration: { ...defaultConfigurationSettings('en'), id: 'c', config_id: 'c' }, tuning: emptyTuning(), revision: 1 } as StoredConfiguration
-      const subscription = buildSubscription(undefined, 'test')
-      await pool.analyzeDocument('Warm the thread up.', { id: 'w' }, stored, subscription, 'k')
+    await withOneThread(async (analyze) => {
       const long = (n: number): string => TEXTS.join(' ').repeat(20).slice(0, n)
       let secondDone = false
       // Four waiting tasks for two places: batches of two by count, but the first two do not fit MAX_BATCH_CHARS
       // (4,000) together.
-      const first = pool.analyzeDocument(long(3000), { id: 'a' }, stored, subscription, 'k')
-      const second = pool.analyzeDocument(long(20_000), { id: 'b' }, stored, subscription, 'k').then((o) => {
-        secondDone = true
-        return o
-      })
-      const rest = [pool.analyzeDocument('Short.', { id: 'c' }, stored, subscription, 'k'), pool.analyzeDocument('Also short.', { id: 'd' }, stored, subscription, 'k')]
-      const seenAtFirst = await first.then(() => new Promise<boolean>((r) => setImmediate(() => r(secondDone))))
-      expect(seenAtFirst).toBe(false)
+      const first = analyze(long(3000), 'a')
+      const second = analyze(long(20_000), 'b').then((o) => ((secondDone = true), o))
+      const rest = [analyze('Short.', 'c'), analyze('Also short.', 'd')]
+      expect(await settledBy(first, () => secondDone)).toBe(false)
       expect((await second).id).toBe('b')
       expect((await Promise.all(rest)).map((o) => o.id)).toEqual(['c', 'd'])
-    } finally {
-      await pool.close()
-    }
+    })
   })
 
   it("should give back the caller's metadata as in-process, values JSON cannot carry included", async () => {
