@@ -335,10 +335,9 @@ export function createAnalysisPool(options: AnalysisPoolOptions): AnalysisPool {
         if (best === undefined || s.batches < best.batches || (s.batches === best.batches && s.inFlight.size < best.inFlight.size)) best = s
       }
       if (best === undefined) return
-      // A collection goes alone: a batch answers when its last task is done, and the documents put with a long
-      // collection would wait for it.
-      // Documents share one while their texts stay short (MAX_BATCH_CHARS): the message cost is only worth saving on
-      // short texts, and a long one would hold back the answers of the others.
+      // A batch answers when its last task is done, so a collection goes alone, and documents share a batch only while
+      // their texts stay short (MAX_BATCH_CHARS): the message cost is worth saving only beside short texts, and a long
+      // one would hold back the answers of the others.
       const size = Math.min(MAX_BATCH, Math.ceil(waiting.length / free))
       let take = 1
       const head = waiting[0]!.body
