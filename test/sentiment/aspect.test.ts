@@ -76,6 +76,10 @@ describe('aspect sentiment (one function for themes, entities, topics and facets
       const ev = await scores('I love Apple but hate Samsung.')
       expect(ev['Apple']).toBeGreaterThan(0.05)
       expect(ev['Samsung']).toBeLessThan(-0.05)
+      // Addresses too: "visit" praises nothing, "great" and "terrible" do.
+      expect(await scores('Visit http://example.com/pricing.')).toEqual({ 'http://example.com/pricing': 0 })
+      expect((await scores('Great article, loved it: http://t.co/abc123'))['http://t.co/abc123']).toBeGreaterThan(0.05)
+      expect((await scores('Terrible service, avoid them: www.badhotel-example.com/reviews'))['www.badhotel-example.com/reviews']).toBeLessThan(-0.05)
       // The option is the names': the same span as an aspect keeps its words-only reading.
       const doc = annotator.annotate('Microsoft CEO Satya Nadella visited Paris on Monday.')
       const r = scorer.score(doc)

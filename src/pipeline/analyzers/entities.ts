@@ -13,8 +13,13 @@ import type { DocumentIndex } from '../../query/document-index.ts'
 import { queryLimitsOf } from './topics.ts'
 import type { Analyzer } from '../types.ts'
 
-/** Entity types whose mentions are names (a person, an organisation, a place) or a role (a job title). */
-const NAME_TYPES: ReadonlySet<string> = new Set(['Person', 'Company', 'Organization', 'Place', 'Job Title'])
+/**
+ * Entity types whose mentions are names (a person, an organisation, a place), a role (a job title) or an address (a web
+ * or e-mail address, a phone number): they take a polarity only from evaluative words of the lexicon around them, not
+ * from the words-only aspect reading learnt on reviews ("Visit http://example.com/pricing." gave the address +0.34
+ * from "visit").
+ */
+const NAME_TYPES: ReadonlySet<string> = new Set(['Person', 'Company', 'Organization', 'Place', 'Job Title', 'URL', 'Email', 'Phone'])
 
 /** A mention as a token range, before it is grouped for the wire. */
 interface SpanMention {
