@@ -1,7 +1,8 @@
 /**
  * Deterministic training of {@link SentimentModelData}: multinomial logistic regression by full-batch
- * Adam with L2, and a ridge-regression calibrator fitted on out-of-fold likelihoods (so the calibrator
- * never sees likelihoods of documents the regression was trained on). Used by
+ * Adam with L2, and a ridge-regression calibrator (weights kept at 0 or above, see {@link fitCalibrator})
+ * fitted on out-of-fold likelihoods (so the calibrator never sees likelihoods of documents the regression
+ * was trained on). Used by
  * `bench/train-sentiment.ts` (to write the committed weights) and `bench/eval-sentiment.ts`
  * (k-fold cross-validation). No randomness: folds are `index % k`, iteration counts fixed.
  */
@@ -269,8 +270,18 @@ function regressionData(r: Regression, decimals: number): Pick<SentimentModelDat
   return { denseWeights: r.dense.map((row) => row.map((v) => roundTo(v, decimals))), ngrams }
 }
 
-/** Solve the ridge normal equations (X'X + lambda I) w = X'y with an unpenalised intercept (weights `ws`, default 1). */
-export function fitRidge(xs: readonly (readonly number[])[], ys: readonly number[], lambda: number, ws?: readonly number[]): { bias: number; weights: number[] } {
+/**
+ * Solve the ridge normal equations (X'X + lambda I) w = X'y with an unpenalised intercept (weights `ws`, default 1).
+ * With `nonNegative`, the weights it marks are kept at 0 or above (the least-squares fit under those bounds, found by
+ * projected Gauss-Seidel sweeps over the same equations: deterministic, as each sweep visits the weights in order).
+ */
+export function fitRidge(
+  xs: readonly (readonly number[])[],
+  ys: readonly number[],
+  lambda: number,
+  ws?: readonly number[],
+  nonNegative?: readonly boolean[],
+): { bias: number; weights: number[] } {
   const k = (xs[0]?.length ?? 0) + 1
   const A = Array.from({ length: k }, () => new Array<number>(k).fill(0))
   const b = new Array<number>(k).fill(0)
@@ -283,6 +294,7 @@ export function fitRidge(xs: readonly (readonly number[])[], ys: readonly number
     }
   })
   for (let i = 1; i < k; i++) (A[i] as number[])[i] = ((A[i] as number[])[i] ?? 0) + lambda
+  if (nonNegative !== undefined && nonNegative.some((x) => x)) return boundedSolve(A, b, nonNegative)
   // Gaussian elimination with partial pivoting.
   for (let c = 0; c < k; c++) {
     let p = c
@@ -304,6 +316,36 @@ export function fitRidge(xs: readonly (readonly number[])[], ys: readonly number
   }
   return { bias: w[0] ?? 0, weights: w.slice(1) }
 }
+
+/** Sweeps of {@link boundedSolve} at most (the calibrator's 21 unknowns settle in a few hundred). */
+const BOUNDED_SWEEPS = 20_000
+
+/**
+ * Minimise w'Aw/2 - b'w (A symmetric positive definite: the ridge normal equations, intercept first) with the weights
+ * `nonNegative` marks (`nonNegative[j]` for unknown j + 1) at 0 or above: projected Gauss-Seidel, until no unknown
+ * moves by more than 1e-12 in a sweep.
+ */
+function boundedSolve(A: readonly (readonly number[])[], b: readonly number[], nonNegative: readonly boolean[]): { bias: number; weights: number[] } {
+  const k = b.length
+  const w = new Array<number>(k).fill(0)
+  for (let sweep = 0; sweep < BOUNDED_SWEEPS; sweep++) {
+    let moved = 0
+    for (let j = 0; j < k; j++) {
+      const row = A[j] as readonly number[]
+      let s = b[j] ?? 0
+      for (let q = 0; q < k; q++) if (q !== j) s -= (row[q] ?? 0) * (w[q] ?? 0)
+      let v = s / (row[j] ?? 1)
+      if (j > 0 && nonNegative[j - 1] === true && v < 0) v = 0
+      moved = Math.max(moved, Math.abs(v - (w[j] ?? 0)))
+      w[j] = v
+    }
+    if (moved < 1e-12) break
+  }
+  return { bias: w[0] ?? 0, weights: w.slice(1) }
+}
+
+/** The calibrator inputs whose weight may take either sign (see {@link fitCalibrator}). */
+export const SIGNED_CALIBRATION_INPUTS: ReadonlySet<string> = new Set(['model_neutral'])
 
 /** Resolved hyper-parameters of {@link trainSentimentModel}. */
 type ResolvedOptions = Required<Omit<TrainOptions, 'trained' | 'modelName'>>
@@ -364,6 +406,12 @@ export function outOfFoldProbabilities(examples: readonly TrainingExample[], opt
 /**
  * Fit the calibrator (ridge regression of the normalised human score on {@link calibrationInputs}, sample
  * weights from the examples) given each example's class probabilities, rounded as the model file keeps it.
+ * Every weight but that of the model's neutral likelihood is kept at 0 or above ({@link SIGNED_CALIBRATION_INPUTS}):
+ * each other input grows with positive evidence (the lexicon score, the model's margin, their products with how
+ * strongly the text says it), so more positive evidence never lowers the score. Unbounded, the fit gave the lexicon
+ * score a negative weight and its products positive ones, which together turned "Wow, it looks like Google has
+ * changed ..." (lexicon +0.68, margin +0.10) negative; bounded, the tweets' F1 rose from 0.865 to 0.875 and the
+ * held-out Amazon and NYT corpora rose too (see the README's sentiment figures).
  */
 export function fitCalibrator(
   examples: readonly TrainingExample[],
@@ -372,7 +420,7 @@ export function fitCalibrator(
 ): SentimentModelData['calibrator'] {
   const o = resolveOptions(options)
   const xs = examples.map((ex, i) => calibrationInputs(ex.lexicon, probabilities[i] ?? [0, 1, 0]))
-  const cal = fitRidge(xs, examples.map((ex) => ex.target), o.ridge, examples.map((ex) => ex.weight ?? 1))
+  const cal = fitRidge(xs, examples.map((ex) => ex.target), o.ridge, examples.map((ex) => ex.weight ?? 1), CALIBRATION_INPUTS.map((name) => !SIGNED_CALIBRATION_INPUTS.has(name)))
   return { inputs: CALIBRATION_INPUTS, bias: roundTo(cal.bias, 6), weights: cal.weights.map((w) => roundTo(w, 6)) }
 }
 

@@ -12,7 +12,7 @@ import {
   loadSentimentModel,
   type SentimentModelData,
 } from '../../src/sentiment/model.ts'
-import { chooseDecision, chooseThresholds, type TrainingExample } from '../../src/sentiment/train.ts'
+import { SIGNED_CALIBRATION_INPUTS, chooseDecision, chooseThresholds, fitRidge, type TrainingExample } from '../../src/sentiment/train.ts'
 import { SEMEVAL_TWEET_FILES, readSemEvalTweets, tweetEvalForm, tweetKey } from '../../src/sentiment/corpus.ts'
 import type { LexiconFeatures } from '../../src/sentiment/scorer.ts'
 
@@ -180,5 +180,43 @@ describe('SemEval 2013-2016 tweets reader (TweetEval training data)', () => {
     for (const f of SEMEVAL_TWEET_FILES) writeFileSync(join(dir, f), '')
     writeFileSync(join(dir, 'twitter-2015test-A.tsv'), '1\tpositive\tfine\n2\tgreat\ttext\n')
     expect(() => readSemEvalTweets(dir)).toThrow('twitter-2015test-A.tsv:2: expected "id<TAB>positive|neutral|negative<TAB>text"')
+  })
+})
+
+describe('calibrator fit with weights kept at 0 or above', () => {
+  // y = 1 + 2 a - 3 b + noise-free: unbounded, the fit finds b's negative weight; bounded, b's weight stops at 0 and a
+  // takes what it can.
+  const xs = [[0, 0], [1, 0], [0, 1], [1, 1], [2, 1], [1, 2]]
+  const ys = xs.map(([a = 0, b = 0]) => 1 + 2 * a - 3 * b)
+
+  it('solves the same equations as the unbounded fit while no bound binds', () => {
+    const ys2 = xs.map(([a = 0, b = 0]) => 1 + 2 * a + 0.5 * b)
+    const free = fitRidge(xs, ys2, 0.001)
+    const bounded = fitRidge(xs, ys2, 0.001, undefined, [true, true])
+    expect(bounded.bias).toBeCloseTo(free.bias, 8)
+    bounded.weights.forEach((w, i) => expect(w).toBeCloseTo(free.weights[i]!, 8))
+  })
+
+  it('keeps a bounded weight at 0 where the unbounded fit goes negative, and leaves an unmarked one free', () => {
+    expect(fitRidge(xs, ys, 0.001).weights[1]).toBeLessThan(-2.9)
+    const bounded = fitRidge(xs, ys, 0.001, undefined, [true, true])
+    expect(bounded.weights[1]).toBe(0)
+    expect(bounded.weights[0]).toBeGreaterThan(0)
+    expect(fitRidge(xs, ys, 0.001, undefined, [true, false]).weights[1]).toBeLessThan(-2.9)
+  })
+
+  it('gives the committed calibrator no negative weight but the neutral likelihood\'s, so more positive evidence never lowers a score', () => {
+    const data = JSON.parse(readFileSync(defaultModelPath(), 'utf8')) as SentimentModelData
+    data.calibrator.inputs.forEach((name, i) => {
+      if (!SIGNED_CALIBRATION_INPUTS.has(name)) expect(data.calibrator.weights[i], name).toBeGreaterThanOrEqual(0)
+    })
+    // The tweet an unbounded fit scored negative: lexicon +0.68 and a positive model margin.
+    const m = loadSentimentModel()
+    const lexicon: LexiconFeatures = { compound: 0.68, positive: 0.9, negative: 0, positiveCount: 1, negativeCount: 0, negatedCount: 0, lastSentence: 0.68, minSentence: 0, maxSentence: 0.68, exclamations: 0, words: 25, icons: 0, capsWords: 0 }
+    const p = [0.37, 0.15, 0.47]
+    expect(calibratedScore(data.calibrator, lexicon, p)).toBeGreaterThan(0.05)
+    const weaker = calibratedScore(data.calibrator, { ...lexicon, compound: 0.3, lastSentence: 0.3 }, p)
+    expect(calibratedScore(data.calibrator, lexicon, p)).toBeGreaterThanOrEqual(weaker)
+    expect(m.name).toBe(data.model_name)
   })
 })
