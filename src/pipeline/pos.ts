@@ -86,7 +86,8 @@ type MutableToken = { -readonly [K in keyof Token]: Token[K] }
  *   number, and before no object, is the head of a noun compound ("a software update": update is NOUN);
  * - a pronoun contraction wink keeps whole ("I'm") is a pronoun, never a proper noun (so it is no theme);
  * - a sentence-opening word of a list of common imperative verbs, tagged noun or proper noun, is a verb when
- *   what follows cannot continue a noun phrase ("Book early", "Check out our new menu!", "Call me").
+ *   what follows cannot continue a noun phrase ("Book early", "Check out our new menu!", "Call me", "Visit
+ *   www.acme.com").
  *
  * Deterministic and local: each rule reads the tags of the words around one word.
  */
@@ -104,8 +105,10 @@ export function refineTags(doc: AnnotatedDocument): void {
     const first = words[k]
     if (first !== undefined && first.kind === 'word' && (first.pos === 'NOUN' || first.pos === 'PROPN') && IMPERATIVE_VERBS.has(first.normal)) {
       const next = words[k + 1]
-      // Punctuation only when it ends the sentence ("Enjoy!", not "Check-in was slow").
-      const ok = next === undefined || (next.pos === 'PUNCT' ? /^[.!]+$/.test(next.text) : AFTER_IMPERATIVE.has(next.pos))
+      // Punctuation only when it ends the sentence ("Enjoy!", not "Check-in was slow"); a web or e-mail address is
+      // an object ("Visit www.acme.com/pricing", which wink tags PROPN then SYM).
+      const ok = next === undefined || next.kind === 'url' || next.kind === 'email' ||
+        (next.pos === 'PUNCT' ? /^[.!]+$/.test(next.text) : AFTER_IMPERATIVE.has(next.pos))
       if (ok) {
         first.pos = 'VERB'
         first.lemma = first.normal

@@ -49,6 +49,10 @@ describe('refineTags (post-tagger over wink)', () => {
     expect(tagOf(refined('Book early to get the best rates.'), 'Book')).toBe('VERB')
     expect(tagOf(refined('Call me tomorrow.'), 'Call')).toBe('VERB')
     expect(tagOf(refined('Please contact us today.'), 'contact')).toBe('VERB')
+    // Before a web or e-mail address (wink: PROPN, then SYM for the address).
+    expect(tagOf(refined('Visit www.acme-widgets.com/pricing for details.'), 'Visit')).toBe('VERB')
+    expect(tagOf(refined('Check https://example.com/status for updates.'), 'Check')).toBe('VERB')
+    expect(tagOf(refined('Email support@acme.com today.'), 'Email')).toBe('VERB')
     // A noun phrase opening the sentence stays a noun phrase.
     expect(tagOf(refined('Book lovers will enjoy it.'), 'Book')).toBe('NOUN')
     expect(tagOf(refined('Order confirmation attached.'), 'Order')).not.toBe('VERB')
