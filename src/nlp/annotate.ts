@@ -536,7 +536,10 @@ export function blankHtml(text: string): string {
       const block = /^<\/?(p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|blockquote)\b/i.test(m)
       return block ? '\n' + ' '.repeat(m.length - 1) : ' '.repeat(m.length)
     })
-    .replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (m, body: string) => {
+    .replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (m, body: string, at: number, blanked: string) => {
+      // Inside a web address ("https://example.com/?q=1&amp;page=2") the padding would cut the address in two: the
+      // reference stays as written, as in a text read without HTML processing.
+      if (insideWebAddress(blanked, at)) return m
       let ch: string | undefined
       if (body.startsWith('#x') || body.startsWith('#X')) ch = safeFromCodePoint(parseInt(body.slice(2), 16))
       else if (body.startsWith('#')) ch = safeFromCodePoint(parseInt(body.slice(1), 10))
@@ -544,6 +547,18 @@ export function blankHtml(text: string): string {
       if (ch === undefined || ch.length > m.length) return m
       return ch + ' '.repeat(m.length - ch.length)
     })
+}
+
+/** Characters a web address holding a character reference may run before it, at most (bounds the scan back). */
+const ADDRESS_SCAN = 2048
+
+/** Whether position `at` of `text` continues a run of non-space characters that opens a web address. */
+function insideWebAddress(text: string, at: number): boolean {
+  let start = at
+  const floor = Math.max(0, at - ADDRESS_SCAN)
+  while (start > floor && !/[\s<>"'`(\[{]/.test(text[start - 1]!)) start--
+  if (start === at || (start === floor && floor > 0)) return false
+  return /^(?:[a-z][a-z0-9+.-]*:\/\/|www\.)/i.test(text.slice(start, Math.min(at, start + 64)))
 }
 
 function safeFromCodePoint(cp: number): string | undefined {

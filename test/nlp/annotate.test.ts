@@ -34,6 +34,20 @@ describe('annotate', () => {
     expect(blankHtml(text).length).toBe(text.length)
   })
 
+  it('should keep a web address whole when it holds a character reference in HTML ("?q=1&amp;page=2")', () => {
+    const text = '<p>See https://example.com/search?q=1&amp;page=2 for the list &amp; more.</p>'
+    const doc = annotator.annotate(text, { html: true })
+    const url = doc.tokens.filter((t) => t.kind === 'url')
+    expect(url.map((t) => t.text)).toEqual(['https://example.com/search?q=1&amp;page=2'])
+    expect(text.slice(url[0]!.start, url[0]!.end)).toBe(url[0]!.text)
+    // Outside the address the reference is still read as its character, padded to keep offsets.
+    expect(blankHtml(text)).toContain('list &     more.')
+    expect(blankHtml(text).length).toBe(text.length)
+    // A run longer than any address is not scanned to its start: the reference is read as its character.
+    const long = 'https://example.com/' + 'a'.repeat(3000) + '&amp;b'
+    expect(blankHtml(long)).toBe('https://example.com/' + 'a'.repeat(3000) + '&    b')
+  })
+
   it('should treat the whole text as one sentence in one-sentence mode', () => {
     const doc = annotator.annotate('One. Two. Three.', { oneSentence: true })
     expect(doc.sentences.length).toBe(1)
