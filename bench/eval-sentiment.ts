@@ -2,7 +2,7 @@
  * Sentiment evaluation: our document score, model_sentiment, VADER (vader-sentiment, compound) and the
  * `sentiment` package (AFINN, comparative), all in this process and run.
  *
- *   npx tsx bench/eval-sentiment.ts [dataDir] [--folds k] [--held-out DIR]    (default ../shared/data; npm run eval:sentiment)
+ *   npx tsx bench/eval-sentiment.ts [dataDir] [--folds k] [--held-out DIR] [--tweeteval-test DIR]    (default ../shared/data; npm run eval:sentiment)
  *
  * VADER ground truth (tweets, movie review snippets): Pearson r against the mean human rating and
  * 3-class F1. Human classes: the mean rating (-4..+4) divided by 4 onto -1..+1, then the same rule as
@@ -18,13 +18,19 @@
  * TweetEval sentiment validation (`sentiment/tweeteval/` of the data folder, when present) is a training corpus too
  * (the one with a real neutral class; class-balanced): it joins the cross-validation above, and its out-of-fold
  * predictions give macro recall and accuracy over negative / neutral / positive for our document score, lexicon
- * score, model_sentiment, VADER and AFINN. The TweetEval test split is never read (it is the held-out judge).
+ * score, model_sentiment, VADER and AFINN. The TweetEval test split is read only with `--tweeteval-test` (below).
  *
  * `--held-out DIR`: the other two corpora of the VADER paper, never trained on, from DIR (the `hutto_ICWSM_2014/`
  * folder of github.com/cjhutto/vaderSentiment `additional_resources/hutto_ICWSM_2014.tar.gz`, MIT):
  * `amazonReviewSnippets_GroundTruth.txt` (3,708 sentences of product reviews) and `nytEditorialSnippets_GroundTruth.txt`
  * (5,190 sentences of New York Times opinion pieces), same format. Our systems use the committed model, as the engine
  * does; r and 3-class F1 as above, beside VADER and AFINN in this run and VADER's figures in the paper.
+ *
+ * `--tweeteval-test DIR`: TweetEval's sentiment test split (the SemEval-2017 Task 4A test set, 12,284 tweets), the
+ * held-out judge of issue 15 (macro recall >= 65), from DIR (the `datasets/sentiment/` folder of
+ * github.com/cardiffnlp/tweeteval: `test_text.txt`, one tweet per line, and `test_labels.txt`, 0 negative, 1 neutral,
+ * 2 positive, line for line). Never trained on and read only when asked: our systems use the committed model; macro
+ * recall and accuracy as for the validation split, beside VADER and AFINN and the published test figures.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -48,8 +54,14 @@ const foldsAt = args.indexOf('--folds')
 const semAt = args.indexOf('--semeval')
 const heldAt = args.indexOf('--held-out')
 const heldOutDir = heldAt >= 0 ? args[heldAt + 1] : undefined
+const testAt = args.indexOf('--tweeteval-test')
+const tweetEvalTestDir = testAt >= 0 ? args[testAt + 1] : undefined
+if (testAt >= 0 && (tweetEvalTestDir === undefined || !existsSync(join(tweetEvalTestDir, 'test_text.txt')) || !existsSync(join(tweetEvalTestDir, 'test_labels.txt')))) {
+  console.error(`--tweeteval-test ${tweetEvalTestDir ?? ''}: no test_text.txt and test_labels.txt there (the datasets/sentiment/ folder of github.com/cardiffnlp/tweeteval)`)
+  process.exit(2)
+}
 const K = foldsAt >= 0 ? Number(args[foldsAt + 1]) : 5
-const positional = args.filter((a, i) => !a.startsWith('--') && (foldsAt < 0 || i !== foldsAt + 1) && (semAt < 0 || i !== semAt + 1) && (heldAt < 0 || i !== heldAt + 1))
+const positional = args.filter((a, i) => !a.startsWith('--') && (foldsAt < 0 || i !== foldsAt + 1) && (semAt < 0 || i !== semAt + 1) && (heldAt < 0 || i !== heldAt + 1) && (testAt < 0 || i !== testAt + 1))
 const dir = sentimentDirOrExit(positional[0])
 const semEval = semEvalDirFromArgs(args, positional[0] ?? fileURLToPath(new URL('../../shared/data', import.meta.url)))
 
@@ -179,6 +191,43 @@ if (heldOutDir !== undefined) {
       lines.push(`${`${c.name} (${items.length})`.padEnd(22)} ${name.padEnd(26)} ${pearson(scores, human).toFixed(3).padStart(6)} ${f1.weighted.toFixed(3).padStart(6)} ${f1.macro.toFixed(3).padStart(6)}   predicted ${predicted} (human ${goldCounts})${paper}`)
     }
   }
+}
+
+// TweetEval's test split, never trained on: the committed model, as the engine scores. Classes as for the validation
+// split below: ours and VADER by the +-0.05 rule, model_sentiment by its polarity, AFINN by the sign of its score.
+if (tweetEvalTestDir !== undefined) {
+  const textFile = join(tweetEvalTestDir, 'test_text.txt')
+  const labelFile = join(tweetEvalTestDir, 'test_labels.txt')
+  const texts = readFileSync(textFile, 'utf8').split(/\r?\n/)
+  const labels = readFileSync(labelFile, 'utf8').split(/\r?\n/)
+  while (texts.length > 0 && texts[texts.length - 1] === '') texts.pop()
+  while (labels.length > 0 && labels[labels.length - 1] === '') labels.pop()
+  if (texts.length !== labels.length) throw new Error(`${textFile} has ${texts.length} lines, ${labelFile} ${labels.length}: they should pair line for line`)
+  const gold = labels.map((l, i) => {
+    if (!/^[012]$/.test(l.trim())) throw new Error(`${labelFile}:${i + 1}: a label should be 0, 1 or 2, instead found ${JSON.stringify(l.slice(0, 20))}`)
+    return Number(l.trim())
+  })
+  const scorer = createSentimentScorer({ model: loadSentimentModel() })
+  const names = ['ours (document score)', 'ours lexicon only', 'model_sentiment', 'VADER (vader-sentiment)', 'sentiment (AFINN)']
+  const confusion = names.map(() => [0, 1, 2].map(() => [0, 0, 0]))
+  texts.forEach((t, i) => {
+    const r = scorer.score(annotateSafe(t))
+    const ms = r.model_sentiment
+    const a = afinnScore(t)
+    const pred = [cls(r.sentiment_score), cls(r.lexicon_score), ms?.sentiment_polarity === 'positive' ? 2 : ms?.sentiment_polarity === 'negative' ? 0 : 1, cls(vaderScore(t)), a > 0 ? 2 : a < 0 ? 0 : 1]
+    pred.forEach((p, k) => confusion[k]![gold[i]!]![p]!++)
+  })
+  lines.push('')
+  lines.push(`TweetEval sentiment TEST (${texts.length} tweets, ${tweetEvalTestDir}; 3 classes): HELD OUT, never trained on; ours with the committed model. Macro recall and accuracy, %. Target (issue 15): ours >= 65.`)
+  lines.push('Published (macro recall): SVM 62.9, FastText 62.9, BLSTM 58.3, RoBERTa-base 72.6.')
+  lines.push(`${'system'.padEnd(26)} ${'macro R'.padStart(8)} ${'acc'.padStart(6)}   recall neg / neu / pos   predicted neg / neu / pos`)
+  names.forEach((n, k) => {
+    const c = confusion[k]!
+    const recall = [0, 1, 2].map((y) => c[y]![y]! / Math.max(1, c[y]!.reduce((x, v) => x + v, 0)))
+    const acc = [0, 1, 2].reduce((x, y) => x + c[y]![y]!, 0) / texts.length
+    const predicted = [0, 1, 2].map((p) => c.reduce((x, row) => x + row[p]!, 0))
+    lines.push(`${n.padEnd(26)} ${((100 * recall.reduce((x, v) => x + v, 0)) / 3).toFixed(1).padStart(8)} ${(100 * acc).toFixed(1).padStart(6)}   ${recall.map((v) => (100 * v).toFixed(1)).join(' / ')}   ${predicted.join(' / ')}`)
+  })
 }
 
 // Binary accuracy on the sentiment package's own fixtures, with the full committed model.
