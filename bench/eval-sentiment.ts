@@ -193,6 +193,22 @@ if (heldOutDir !== undefined) {
   }
 }
 
+/** The systems of the 3-class tables (TweetEval test and validation, SemEval), in the order their predictions come. */
+const CLASS_SYSTEMS = ['ours (document score)', 'ours lexicon only', 'model_sentiment', 'VADER (vader-sentiment)', 'sentiment (AFINN)'] as const
+
+/** Rows of a 3-class table: per system, macro recall, accuracy, per-class recall and predicted counts (%). */
+function classTable(names: readonly string[], confusion: readonly (readonly (readonly number[])[])[], total: number): string[] {
+  const rows = [`${'system'.padEnd(26)} ${'macro R'.padStart(8)} ${'acc'.padStart(6)}   recall neg / neu / pos   predicted neg / neu / pos`]
+  names.forEach((n, k) => {
+    const c = confusion[k]!
+    const recall = [0, 1, 2].map((y) => c[y]![y]! / Math.max(1, c[y]!.reduce((x, v) => x + v, 0)))
+    const acc = [0, 1, 2].reduce((x, y) => x + c[y]![y]!, 0) / total
+    const predicted = [0, 1, 2].map((p) => c.reduce((x, row) => x + row[p]!, 0))
+    rows.push(`${n.padEnd(26)} ${((100 * recall.reduce((x, v) => x + v, 0)) / 3).toFixed(1).padStart(8)} ${(100 * acc).toFixed(1).padStart(6)}   ${recall.map((v) => (100 * v).toFixed(1)).join(' / ')}   ${predicted.join(' / ')}`)
+  })
+  return rows
+}
+
 // TweetEval's test split, never trained on: the committed model, as the engine scores. Classes as for the validation
 // split below: ours and VADER by the +-0.05 rule, model_sentiment by its polarity, AFINN by the sign of its score.
 if (tweetEvalTestDir !== undefined) {
@@ -208,8 +224,7 @@ if (tweetEvalTestDir !== undefined) {
     return Number(l.trim())
   })
   const scorer = createSentimentScorer({ model: loadSentimentModel() })
-  const names = ['ours (document score)', 'ours lexicon only', 'model_sentiment', 'VADER (vader-sentiment)', 'sentiment (AFINN)']
-  const confusion = names.map(() => [0, 1, 2].map(() => [0, 0, 0]))
+  const confusion = CLASS_SYSTEMS.map(() => [0, 1, 2].map(() => [0, 0, 0]))
   texts.forEach((t, i) => {
     const r = scorer.score(annotateSafe(t))
     const ms = r.model_sentiment
@@ -220,14 +235,7 @@ if (tweetEvalTestDir !== undefined) {
   lines.push('')
   lines.push(`TweetEval sentiment TEST (${texts.length} tweets, ${tweetEvalTestDir}; 3 classes): HELD OUT, never trained on; ours with the committed model. Macro recall and accuracy, %. Target (issue 15): ours >= 65.`)
   lines.push('Published (macro recall): SVM 62.9, FastText 62.9, BLSTM 58.3, RoBERTa-base 72.6.')
-  lines.push(`${'system'.padEnd(26)} ${'macro R'.padStart(8)} ${'acc'.padStart(6)}   recall neg / neu / pos   predicted neg / neu / pos`)
-  names.forEach((n, k) => {
-    const c = confusion[k]!
-    const recall = [0, 1, 2].map((y) => c[y]![y]! / Math.max(1, c[y]!.reduce((x, v) => x + v, 0)))
-    const acc = [0, 1, 2].reduce((x, y) => x + c[y]![y]!, 0) / texts.length
-    const predicted = [0, 1, 2].map((p) => c.reduce((x, row) => x + row[p]!, 0))
-    lines.push(`${n.padEnd(26)} ${((100 * recall.reduce((x, v) => x + v, 0)) / 3).toFixed(1).padStart(8)} ${(100 * acc).toFixed(1).padStart(6)}   ${recall.map((v) => (100 * v).toFixed(1)).join(' / ')}   ${predicted.join(' / ')}`)
-  })
+  lines.push(...classTable(CLASS_SYSTEMS, confusion, texts.length))
 }
 
 // Binary accuracy on the sentiment package's own fixtures, with the full committed model.
@@ -260,8 +268,7 @@ if (existsSync(fixtures)) {
 for (const corpus of [TWEETEVAL, SEMEVAL]) {
   const teIdx = docs.flatMap((d, i) => (d.corpus === corpus ? [i] : []))
   if (teIdx.length === 0) continue
-  const names = ['ours (document score)', 'ours lexicon only', 'model_sentiment', 'VADER (vader-sentiment)', 'sentiment (AFINN)']
-  const confusion = names.map(() => [0, 1, 2].map(() => [0, 0, 0]))
+  const confusion = CLASS_SYSTEMS.map(() => [0, 1, 2].map(() => [0, 0, 0]))
   for (const i of teIdx) {
     const d = docs[i] as RatedDoc
     const y = cls(d.target)
@@ -280,14 +287,7 @@ for (const corpus of [TWEETEVAL, SEMEVAL]) {
     )
     lines.push('Published on the test split (macro recall): SVM 62.9, FastText 62.9, BLSTM 58.3, RoBERTa-base 72.6.')
   }
-  lines.push(`${'system'.padEnd(26)} ${'macro R'.padStart(8)} ${'acc'.padStart(6)}   recall neg / neu / pos   predicted neg / neu / pos`)
-  names.forEach((n, k) => {
-    const c = confusion[k]!
-    const recall = [0, 1, 2].map((y) => c[y]![y]! / Math.max(1, c[y]!.reduce((x, v) => x + v, 0)))
-    const acc = [0, 1, 2].reduce((x, y) => x + c[y]![y]!, 0) / teIdx.length
-    const predicted = [0, 1, 2].map((p) => c.reduce((x, row) => x + row[p]!, 0))
-    lines.push(`${n.padEnd(26)} ${((100 * recall.reduce((x, v) => x + v, 0)) / 3).toFixed(1).padStart(8)} ${(100 * acc).toFixed(1).padStart(6)}   ${recall.map((v) => (100 * v).toFixed(1)).join(' / ')}   ${predicted.join(' / ')}`)
-  })
+  lines.push(...classTable(CLASS_SYSTEMS, confusion, teIdx.length))
 }
 
 // Speed, on the tweets and movie snippets: annotation (the pipeline's shared cost), our scorer with and
