@@ -552,13 +552,13 @@ export function blankHtml(text: string): string {
 /** Characters a web address holding a character reference may run before it, at most (bounds the scan back). */
 const ADDRESS_SCAN = 2048
 
-/** Whether position `at` of `text` continues a run of non-space characters that opens a web address. */
+/** Whether position `at` of `text` continues a run of non-space characters that opens as a web address does. */
 function insideWebAddress(text: string, at: number): boolean {
   let start = at
   const floor = Math.max(0, at - ADDRESS_SCAN)
   while (start > floor && !/[\s<>"'`(\[{]/.test(text[start - 1]!)) start--
   if (start === at || (start === floor && floor > 0)) return false
-  return /^(?:[a-z][a-z0-9+.-]*:\/\/|www\.)/i.test(text.slice(start, Math.min(at, start + 64)))
+  return OPENS_ADDRESS.test(text.slice(start, at))
 }
 
 function safeFromCodePoint(cp: number): string | undefined {
@@ -612,8 +612,14 @@ export function webAddressesForWink(text: string): string {
   })
 }
 
-/** A web address as {@link webAddressesForWink} finds it: from a scheme or "www.", to the next space or quote. */
-const WEB_ADDRESS = /(?<![\p{L}\p{N}@._/-])(?:(?:https?|ftp):\/\/|www\.(?=[\p{L}\p{N}-]+\.[\p{L}\p{N}]))[^\s<>"`]+/giu
+/** How a web address opens: a scheme, or "www." before a host with a dot. */
+const ADDRESS_OPENING = String.raw`(?:(?:https?|ftp):\/\/|www\.(?=[\p{L}\p{N}-]+\.[\p{L}\p{N}]))`
+
+/** A web address as {@link webAddressesForWink} finds it: from its opening to the next space or quote. */
+const WEB_ADDRESS = new RegExp(String.raw`(?<![\p{L}\p{N}@._/-])` + ADDRESS_OPENING + '[^\\s<>"`]+', 'giu')
+
+/** A text that starts as a web address does (see {@link insideWebAddress}). */
+const OPENS_ADDRESS = new RegExp('^' + ADDRESS_OPENING, 'iu')
 
 /**
  * Split sentence ranges after each token of `ends` (a mark split off a web address) when a capitalised word, a digit or
