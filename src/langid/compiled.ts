@@ -5,6 +5,7 @@
  * text is a few integer adds per feature. Built from a {@link LanguageModelData} or straight from the
  * model file text (no intermediate map of feature strings).
  */
+import { ownString } from '../own-string.ts'
 import { WORD_PREFIX } from './features.ts'
 import { defaultLanguageModelPath, readLanguageModelFile, readLanguageModelText, type LanguageModelData, type ModelHeader } from './model.ts'
 
@@ -137,7 +138,8 @@ function createBuilder(languageCount: number, expectedFeatures: number, expected
       const w = f.slice(WORD_PREFIX.length)
       if (words.has(w)) return undefined
       id = featureCount++
-      words.set(w, id)
+      // A copy: the key is cut from the model file's text, which it would otherwise keep alive (2.2 MB).
+      words.set(ownString(w), id)
       order = 0
     } else {
       // Features usually come sorted, so a key shares a prefix with the one before: reuse its path.
