@@ -3,6 +3,8 @@
  * phrases lower-cased with tokens separated by one space (tokenised like CoNLL/wink: "st. louis",
  * "u.s."); `#` starts a comment line. Classes are short names such as `country`, `city`, `first`.
  */
+import { createHash } from 'node:crypto'
+import { ownString } from '../own-string.ts'
 import type { Gazetteer } from './features.ts'
 
 /**
@@ -24,8 +26,9 @@ export function readPhraseTable(tsv: string, source: string, valueName: string, 
     if (tab <= 0 || value === '' || (singleValue && value.includes('\t'))) {
       throw new Error(`${source}:${i + 1}: expected "phrase<TAB>${valueName}", instead found ${JSON.stringify(line.slice(0, 80))}`)
     }
-    const phrase = line.slice(0, tab).toLowerCase()
-    if (!phrases.has(phrase)) phrases.set(phrase, value)
+    // Copies of what is kept (ownString): a long cut of the file text would keep the whole text alive.
+    const phrase = ownString(line.slice(0, tab).toLowerCase())
+    if (!phrases.has(phrase)) phrases.set(phrase, ownString(value))
     // Every leading run of tokens: the phrase up to each space, then the whole phrase (as split(' ') and join(' ')
     // of the first n tokens give, without the arrays).
     let tokens = 1
@@ -43,12 +46,14 @@ export function readPhraseTable(tsv: string, source: string, valueName: string, 
 export function readGazetteer(tsv: string, source = 'gazetteer'): Gazetteer {
   // The tagger and the entity lexicons each read the committed gazetteer when an engine first extracts entities:
   // the second read of the same text gets the same (read-only) tables instead of parsing the file again.
-  const last = lastGazetteer !== undefined && lastGazetteer.tsv === tsv && lastGazetteer.source === source ? lastGazetteer.gazetteer.deref() : undefined
+  // The text is known by its SHA-256, not kept: holding it here kept the 145 KB file text alive for good.
+  const digest = createHash('sha256').update(tsv).digest('base64')
+  const last = lastGazetteer !== undefined && lastGazetteer.digest === digest && lastGazetteer.source === source ? lastGazetteer.gazetteer.deref() : undefined
   if (last !== undefined) return last
   const gazetteer = readPhraseTable(tsv, source, 'class')
-  lastGazetteer = { tsv, source, gazetteer: new WeakRef(gazetteer) }
+  lastGazetteer = { digest, source, gazetteer: new WeakRef(gazetteer) }
   return gazetteer
 }
 
-/** The last gazetteer parsed and its text; the tables are kept only while something (a tagger) holds them. */
-let lastGazetteer: { readonly tsv: string; readonly source: string; readonly gazetteer: WeakRef<Gazetteer> } | undefined
+/** The last gazetteer parsed and the SHA-256 of its text; the tables are kept only while something (a tagger) holds them. */
+let lastGazetteer: { readonly digest: string; readonly source: string; readonly gazetteer: WeakRef<Gazetteer> } | undefined

@@ -11,6 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { sep } from 'node:path'
 import { dataPath, missingDataHint } from '../resources.ts'
+import { ownString } from '../own-string.ts'
 import { isTitleSentence, type Gazetteer, type WordClusters } from './features.ts'
 import { decodeModel, gunzipWithMagic, type PerceptronWeights } from './model.ts'
 import { readGazetteer } from './gazetteer.ts'
@@ -197,7 +198,8 @@ export function readLowerWords(dataDir?: string): Set<string> {
 /** A word list of the NER data folder: one word a line, `#` comments. */
 function readWordList(name: string, dataDir?: string): Set<string> {
   const out = new Set<string>()
-  for (const line of readNerFile(name, dataDir).toString('utf8').split('\n')) if (line !== '' && !line.startsWith('#')) out.add(line)
+  // A copy of each word (ownString): a long cut of the file text would keep the whole text alive.
+  for (const line of readNerFile(name, dataDir).toString('utf8').split('\n')) if (line !== '' && !line.startsWith('#')) out.add(ownString(line))
   return out
 }
 
