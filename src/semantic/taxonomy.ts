@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
+import { ownString } from '../own-string.ts'
 import type { WordVectors } from './vectors.ts'
 import { normalize, phraseVector } from './embed.ts'
 
@@ -97,9 +98,10 @@ export function parseTaxonomyModel(text: string, vectors: WordVectors, source = 
     }
     const parent = parentId === '' ? undefined : byId.get(parentId)
     if (parentId !== '' && parent === undefined) throw new Error(`${source}:${i + 1}: parent "${parentId}" should come before its child "${id}"`)
-    const list = words.split(' ').filter((w) => w !== '')
+    // The node keeps copies of its strings (ownString): a long cut of the file text would keep the whole text alive.
+    const list = words.split(' ').filter((w) => w !== '').map(ownString)
     const nameCount = name.toLowerCase().split(/[^\p{L}]+/u).filter((w) => list.includes(w)).length
-    const corpus = corpusWords.split(' ').filter((w) => w !== '')
+    const corpus = corpusWords.split(' ').filter((w) => w !== '').map(ownString)
     let vector: Float32Array
     if (stored !== undefined) {
       if (stored.vectors.length < (nodes.length + 1) * dims) throw new Error(`${source}: the precomputed node vectors end before node ${nodes.length + 1}`)
@@ -114,7 +116,7 @@ export function parseTaxonomyModel(text: string, vectors: WordVectors, source = 
       if (parent !== undefined) for (let d = 0; d < v.length; d++) v[d]! += PARENT_WEIGHT * parent.vector[d]!
       vector = normalize(v)
     }
-    const node: TaxonomyModelNode = { index: nodes.length, root: parent === undefined ? roots.length : parent.root, id, name, parent, children: [], words: list, corpus, vector, branch: vector }
+    const node: TaxonomyModelNode = { index: nodes.length, root: parent === undefined ? roots.length : parent.root, id: ownString(id), name: ownString(name), parent, children: [], words: list, corpus, vector, branch: vector }
     byId.set(id, node)
     nodes.push(node)
     if (parent === undefined) roots.push(node)
