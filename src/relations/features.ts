@@ -11,6 +11,7 @@
  * location and killing verbs, residence words) for the words between and around, and, when the engine's
  * annotation gives them, verb lemmas between and around and the POS sequence between.
  */
+import { ownString } from '../own-string.ts'
 
 /** Argument types of CoNLL04 (Other never takes part in a relation). */
 export type ArgType = 'Peop' | 'Org' | 'Loc'
@@ -141,7 +142,8 @@ export function readTriggers(tsv: string, source = 'triggers'): Map<string, stri
     if (cols.length !== 2 || cols[0]!.trim() === '' || cols[1]!.trim() === '') {
       throw new Error(`${source}:${i + 1}: expected "phrase<TAB>CLASS", found "${line}"`)
     }
-    out.set(cols[0]!.trim().toLowerCase(), cols[1]!.trim())
+    // Copies (ownString): a long cut of the file text would keep the whole text alive.
+    out.set(ownString(cols[0]!.trim().toLowerCase()), ownString(cols[1]!.trim()))
   })
   return out
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs'
+import { ownString } from '../own-string.ts'
 import { dataPath, missingDataHint } from '../resources.ts'
 import { LexiconError } from '../sentiment/lexicon.ts'
 
@@ -22,7 +23,8 @@ export function parseThemePrior(text: string, name = 'theme-word-prior.tsv'): Th
     if (stem === undefined || stem === '' || extra !== undefined || value === undefined || !Number.isFinite(v)) {
       throw new LexiconError(`${name} line ${i + 1}: expected stem<TAB>log-odds, instead found ${JSON.stringify(line.slice(0, 60))}`)
     }
-    if (!out.has(stem)) out.set(stem, v)
+    // A copy of the stem (ownString): a long cut of the file text would keep the whole text alive.
+    if (!out.has(stem)) out.set(ownString(stem), v)
   }
   return out
 }
