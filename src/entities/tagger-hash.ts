@@ -5,6 +5,7 @@
  * the stored name with the parts in place. Building it is cheaper than the `Map` of `PerceptronWeights.index`
  * (which `decodeModel` therefore builds only when asked for).
  */
+import { ownString } from '../own-string.ts'
 import type { PerceptronWeights } from './model.ts'
 
 const B = 0x01000193
@@ -50,18 +51,33 @@ function mix(h: number): number {
   return h ^ (h >>> 16)
 }
 
+/** Whether `name` is the parts `a + b + c + d + e + f` (of total `length`). */
+function sameParts(name: string, length: number, a: string, b: string, c: string, d: string, e: string, f: string): boolean {
+  if (name.length !== length || !name.startsWith(a)) return false
+  let o = a.length
+  return name.startsWith(b, o) && name.startsWith(c, (o += b.length)) && name.startsWith(d, (o += c.length)) && name.startsWith(e, (o += d.length)) && name.startsWith(f, o + e.length)
+}
+
 /** Feature name -> row, by hash (see the module comment). */
 export class FeatureTable {
-  /** Slot -> entry + 1 (0: empty). */
+  /** Slot -> entry + 1 for a name of `text`, -(entry + 1) for a name of `wide` (0: empty). */
   private readonly slots: Int32Array
   /** Slot -> hash of its entry's name (beside the slot: a miss reads no entry). */
   private readonly slotHashes: Int32Array
   private readonly mask: number
-  private readonly rows: Int32Array
-  /** Every name, each followed by a line feed, in entry order. */
+  /** Entry -> row; undefined when every entry's row is its own number (a model file's table: no array of 0, 1, 2, ...). */
+  private readonly rows: Int32Array | undefined
+  /**
+   * Every name, each followed by a line feed, in entry order, as one string of one byte a character: the few names
+   * with a character beyond Latin-1 are read from `wide` instead, their place here holds the low bytes of their
+   * characters. (One such character makes V8 store the whole string with two bytes a character: each tagger's 1.7M
+   * characters of names hold about 530 in about 140 names, which took 3.3 MB of heap instead of 1.7.)
+   */
   private readonly text: string
-  /** Entry e's name is `text` from `starts[e]` up to `starts[e + 1] - 1`. */
+  /** Entry e's name is `text` from `starts[e]` up to `starts[e + 1] - 1`, unless `wide` holds it. */
   private readonly starts: Int32Array
+  /** Entry -> name, for the names with a character beyond Latin-1 (undefined when there are none). */
+  private readonly wide: ReadonlyMap<number, string> | undefined
 
   /**
    * `names` are the entries' names (an array, or one string of names each ending in a line feed, as a model file
@@ -70,58 +86,83 @@ export class FeatureTable {
    * order would).
    */
   constructor(names: readonly string[] | string, rows?: Int32Array, hashes?: Int32Array) {
-    const text = typeof names === 'string' ? names : names.map((x) => x + '\n').join('')
+    const all = typeof names === 'string' ? names : names.map((x) => x + '\n').join('')
     let n = 0
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++
+    for (let i = all.indexOf('\n'); i >= 0; i = all.indexOf('\n', i + 1)) n++
     if (typeof names !== 'string' && n !== names.length) {
       // (The model file separates names by line feeds too, so no saved model holds such a name.)
       throw new Error(`FeatureTable: feature name ${JSON.stringify(names.find((x) => x.includes('\n')))} holds a line feed`)
     }
     const starts = new Int32Array(n + 1)
     for (let e = 0, at = 0; e < n; e++) {
-      at = text.indexOf('\n', at) + 1
+      at = all.indexOf('\n', at) + 1
       starts[e + 1] = at
     }
-    this.text = text
-    this.starts = starts
-    this.rows = rows ?? Int32Array.from({ length: n }, (_, i) => i)
     if (hashes === undefined) {
       hashes = new Int32Array(n)
       for (let e = 0; e < n; e++) {
         let h = 0
-        for (let i = starts[e]!, end = starts[e + 1]! - 1; i < end; i++) h = (Math.imul(h, B) + text.charCodeAt(i)) | 0
+        for (let i = starts[e]!, end = starts[e + 1]! - 1; i < end; i++) h = (Math.imul(h, B) + all.charCodeAt(i)) | 0
         hashes[e] = h
       }
     }
+    // The entries whose names hold a character beyond Latin-1, in entry order (see `text`).
+    const wideEntries: number[] = []
+    const beyondLatin1 = /[^\u0000-\u00ff]/g
+    for (let m = beyondLatin1.exec(all); m !== null; m = beyondLatin1.exec(all)) {
+      let lo = 0
+      let hi = n - 1
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >>> 1
+        if (starts[mid]! <= m.index) lo = mid
+        else hi = mid - 1
+      }
+      if (wideEntries[wideEntries.length - 1] !== lo) wideEntries.push(lo)
+      beyondLatin1.lastIndex = starts[lo + 1]!
+    }
+    let text = all
+    let wide: Map<number, string> | undefined
+    if (wideEntries.length > 0) {
+      wide = new Map()
+      // A copy (ownString's reason): a slice would keep the whole two-byte text alive.
+      for (const e of wideEntries) wide.set(e, ownString(all.slice(starts[e], starts[e + 1]! - 1)))
+      // The text as Latin-1 bytes, one per UTF-16 code unit (a wide name's units cut to their low byte: that part of
+      // the text is never read, so every start stays as it is), decoded to a one-byte string. (From 1 MB on, Node
+      // makes that an external string: its bytes live outside the JS heap, and read as fast.)
+      const bytes = Buffer.allocUnsafe(all.length)
+      bytes.write(all, 0, 'latin1')
+      text = bytes.toString('latin1')
+    }
+    this.text = text
+    this.starts = starts
+    this.wide = wide
+    this.rows = rows
     let cap = 1024
     while (cap < n * 2) cap *= 2
     this.slots = new Int32Array(cap)
     this.slotHashes = new Int32Array(cap)
     this.mask = cap - 1
-    for (let e = 0; e < n; e++) {
-      const h = hashes[e]!
-      let i = mix(h) & this.mask
+    for (let e = 0, k = 0; e < n; e++) {
+      const h: number = hashes[e]!
+      const isWide = wideEntries[k] === e
+      if (isWide) k++
+      const value = isWide ? -(e + 1) : e + 1
+      let i: number = mix(h) & this.mask
       for (;;) {
-        const s = this.slots[i]!
+        const s: number = this.slots[i]!
         if (s === 0) {
-          this.slots[i] = e + 1
+          this.slots[i] = value
           this.slotHashes[i] = h
           break
         }
-        if (hashes[s - 1] === h && this.sameName(s - 1, e)) {
-          this.slots[i] = e + 1
+        const other = s > 0 ? s - 1 : -s - 1
+        if (hashes[other] === h && this.name(other) === this.name(e)) {
+          this.slots[i] = value
           break
         }
         i = (i + 1) & this.mask
       }
     }
-  }
-
-  /** Whether entries a and b have the same name. */
-  private sameName(a: number, b: number): boolean {
-    const { text, starts } = this
-    const length = starts[a + 1]! - starts[a]!
-    return length === starts[b + 1]! - starts[b]! && text.startsWith(text.slice(starts[a]!, starts[a + 1]!), starts[b]!)
   }
 
   /** Number of entries. */
@@ -131,7 +172,7 @@ export class FeatureTable {
 
   /** Entry e's name. */
   name(e: number): string {
-    return this.text.slice(this.starts[e]!, this.starts[e + 1]! - 1)
+    return this.wide?.get(e) ?? this.text.slice(this.starts[e], this.starts[e + 1]! - 1)
   }
 
   /** Row of `name`, or -1. */
@@ -152,13 +193,17 @@ export class FeatureTable {
       const s = slots[i]!
       if (s === 0) return -1
       if (this.slotHashes[i] === h) {
-        const text = this.text
-        let o = this.starts[s - 1]!
-        if (this.starts[s]! - 1 - o === length && text.startsWith(a, o)) {
-          o += a.length
-          if (text.startsWith(b, o) && text.startsWith(c, (o += b.length)) && text.startsWith(d, (o += c.length)) && text.startsWith(e, (o += d.length)) && text.startsWith(f, o + e.length)) {
-            return this.rows[s - 1]!
+        if (s > 0) {
+          const text = this.text
+          let o = this.starts[s - 1]!
+          if (this.starts[s]! - 1 - o === length && text.startsWith(a, o)) {
+            o += a.length
+            if (text.startsWith(b, o) && text.startsWith(c, (o += b.length)) && text.startsWith(d, (o += c.length)) && text.startsWith(e, (o += d.length)) && text.startsWith(f, o + e.length)) {
+              return this.rows === undefined ? s - 1 : this.rows[s - 1]!
+            }
           }
+        } else if (sameParts(this.wide!.get(-s - 1)!, length, a, b, c, d, e, f)) {
+          return this.rows === undefined ? -s - 1 : this.rows[-s - 1]!
         }
       }
       i = (i + 1) & mask

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { FeatureTable, hashCat, hashOf } from '../../src/entities/tagger-hash.ts'
 
@@ -29,6 +30,37 @@ describe('tagger feature table', () => {
     // Same length and hash family, other parts: no row.
     const other = hashCat(hashCat(hashCat(hashOf('l-1l='), hashOf('thy'), 3), hashOf('|'), 1), hashOf('city'), 4)
     expect(t.find(other, 'l-1l=', 'thy', '|', 'city')).toBe(-1)
+  })
+
+  it('should find names with characters beyond Latin-1 as the others, by name, by parts and by entry', () => {
+    const mixed = ['w=Łódź', 'b', 'w=“quoted”', 'l-1l=the|Zürich', 'w=😀', '', 'w=Łódź', 'w=Paris']
+    const fromArray = new FeatureTable(mixed)
+    const fromText = new FeatureTable(mixed.map((n) => n + '\n').join(''), Int32Array.from(mixed.map((_, i) => 10 * i)))
+    for (const [t, row] of [[fromArray, (e: number) => e], [fromText, (e: number) => 10 * e]] as const) {
+      expect(t.size).toBe(mixed.length)
+      expect(mixed.map((_, e) => t.name(e))).toEqual(mixed)
+      expect([t.row('w=Łódź'), t.row('w=“quoted”'), t.row('w=😀'), t.row(''), t.row('w=Paris')]).toEqual([6, 2, 4, 5, 7].map(row))
+      expect([t.row('w=Łód'), t.row('w=Łódźx'), t.row('w=😁')]).toEqual([-1, -1, -1])
+      expect(t.find(hashCat(hashOf('w='), hashOf('“quoted”'), 8), 'w=', '“quoted”')).toBe(row(2))
+      expect(t.find(hashCat(hashOf('w='), hashOf('“quotes”'), 8), 'w=', '“quotes”')).toBe(-1)
+    }
+  })
+
+  it('should answer as a Map filled in entry order would, whatever characters the names hold', () => {
+    const char = fc.constantFrom('a', 'b', '=', '|', 'é', 'ÿ', 'Ł', '“', '\ud83d', '\ude00')
+    fc.assert(
+      fc.property(fc.array(fc.array(char, { maxLength: 5 }).map((c) => c.join('')), { maxLength: 30 }), fc.array(char, { maxLength: 5 }), (names, probe) => {
+        const expected = new Map<string, number>()
+        names.forEach((n, e) => expected.set(n, e))
+        const t = new FeatureTable(names.map((n) => n + '\n').join(''))
+        expect(names.map((_, e) => t.name(e))).toEqual(names)
+        for (const n of [...names, probe.join('')]) {
+          expect(t.row(n)).toBe(expected.get(n) ?? -1)
+          const cut = n.length >> 1
+          expect(t.find(hashCat(hashOf(n.slice(0, cut)), hashOf(n.slice(cut)), n.length - cut), n.slice(0, cut), n.slice(cut))).toBe(expected.get(n) ?? -1)
+        }
+      }),
+    )
   })
 
   it('should refuse a name holding a line feed, which the model file cannot hold either', () => {
