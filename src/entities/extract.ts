@@ -48,7 +48,7 @@ import type { AnnotatedDocument, Token } from '../nlp/types.ts'
 import { NAME_PARTICLES } from '../nlp/name-particles.ts'
 import { createEntityTagger, nerLexiconDir, readCommonWords, readNerFile, type EntityTagger } from './tagger.ts'
 import type { TaggedSpan } from './tagger-decoder.ts'
-import { readGazetteer, readPhraseTable } from './gazetteer.ts'
+import { PhraseSet, readGazetteer, readPhraseTable } from './gazetteer.ts'
 import { fineCluster, isCapsSentence, isTitleSentence, TITLE_SMALL, type WordClusters } from './features.ts'
 
 /** The contract's entity types produced here. */
@@ -212,7 +212,7 @@ export function loadEntityLexicons(dataDir?: string): Required<Omit<ExtractOptio
       throw new Error(`${dir}known-entities.tsv: "${phrase}" should have a type among ${[...KNOWN_TYPES].join(', ')} and a title, instead found ${JSON.stringify(v)}`)
     }
   })
-  const places = new Set(readGazetteer(readNerFile('gazetteer.tsv', dataDir).toString('utf8'), dir + 'gazetteer.tsv').phrases.keys())
+  const places = new PhraseSet(readGazetteer(readNerFile('gazetteer.tsv', dataDir).toString('utf8'), dir + 'gazetteer.tsv').phrases)
   const commonWords = readCommonWords(dataDir)
   const calibration = readCalibration(readNerFile('calibration.json', dataDir).toString('utf8'), dir + 'calibration.json')
   return { jobTitles: read('job-titles.tsv'), products: read('products.tsv'), companies: read('companies.tsv'), known, commonWords, places, calibration }

@@ -57,3 +57,40 @@ export function readGazetteer(tsv: string, source = 'gazetteer'): Gazetteer {
 
 /** The last gazetteer parsed and the SHA-256 of its text; the tables are kept only while something (a tagger) holds them. */
 let lastGazetteer: { readonly digest: string; readonly source: string; readonly gazetteer: WeakRef<Gazetteer> } | undefined
+
+/**
+ * The phrases of a table as a read-only set, answered by the table itself: a `Set` of the gazetteer's phrases (what
+ * the entity extractor's `places` were) was a second hash table of the same 8,500 strings, 0.16 MB for the life of
+ * the engine. Iterates in the table's order, as `new Set(phrases.keys())` does.
+ */
+export class PhraseSet implements ReadonlySet<string> {
+  constructor(private readonly phrases: ReadonlyMap<string, unknown>) {}
+
+  get size(): number {
+    return this.phrases.size
+  }
+
+  has(phrase: string): boolean {
+    return this.phrases.has(phrase)
+  }
+
+  forEach(f: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
+    for (const phrase of this.phrases.keys()) f.call(thisArg, phrase, phrase, this)
+  }
+
+  *entries(): SetIterator<[string, string]> {
+    for (const phrase of this.phrases.keys()) yield [phrase, phrase]
+  }
+
+  keys(): SetIterator<string> {
+    return this.values()
+  }
+
+  *values(): SetIterator<string> {
+    yield* this.phrases.keys()
+  }
+
+  [Symbol.iterator](): SetIterator<string> {
+    return this.values()
+  }
+}
