@@ -298,33 +298,53 @@ export function roundToUnitSum(p: readonly number[], decimals: number): number[]
 }
 
 /**
- * The n-gram weights of model data as a map (no lookups through an object's prototype: "constructor" is a
- * word too). Build it once per weights and hand it to every {@link classProbabilities} call.
+ * The n-gram weights of a model in one typed array: `ids` maps an n-gram to its row, and row r's class weights
+ * (MODEL_CLASSES order) are `weights[r * classes]` onwards. A map is needed for lookups (no lookups through an
+ * object's prototype: "constructor" is a word too); a map of rows to small arrays held 30,000 arrays besides the
+ * parsed object, and the engine kept both.
  */
-export function ngramTable(data: Pick<SentimentModelData, 'ngrams'>): ReadonlyMap<string, readonly number[]> {
-  // for-in visits the keys in Object.entries' order without an array of [key, value] pairs (a cold-start cost).
-  const table = new Map<string, readonly number[]>()
+export interface NgramTable {
+  readonly ids: ReadonlyMap<string, number>
+  readonly weights: Float64Array
+  readonly classes: number
+}
+
+/** The n-gram table of model data (see {@link NgramTable}). Build it once per weights and hand it to every {@link classProbabilities} call. */
+export function ngramTable(data: Pick<SentimentModelData, 'ngrams'>): NgramTable {
   const ngrams = data.ngrams
-  for (const g in ngrams) if (Object.hasOwn(ngrams, g)) table.set(g, ngrams[g]!)
-  return table
+  const ids = new Map<string, number>()
+  const rows: (readonly number[])[] = []
+  // for-in visits the keys in Object.entries' order without an array of [key, value] pairs (a cold-start cost).
+  for (const g in ngrams) {
+    if (!Object.hasOwn(ngrams, g)) continue
+    ids.set(g, rows.length)
+    rows.push(ngrams[g]!)
+  }
+  const classes = MODEL_CLASSES.length
+  const weights = new Float64Array(rows.length * classes)
+  rows.forEach((w, r) => {
+    for (let c = 0; c < classes; c++) weights[r * classes + c] = w[c] ?? 0
+  })
+  return { ids, weights, classes }
 }
 
 /** Class probabilities of the regression for a document; `table` is {@link ngramTable} of `data`. */
 export function classProbabilities(
-  data: SentimentModelData,
+  data: Pick<SentimentModelData, 'denseWeights'>,
   grams: readonly string[],
   dense: readonly number[],
-  table: ReadonlyMap<string, readonly number[]>,
+  table: NgramTable,
 ): number[] {
   const z = data.denseWeights.map((w) => {
     let s = w[0] ?? 0
     for (let i = 0; i < dense.length; i++) s += (w[i + 1] ?? 0) * (dense[i] ?? 0)
     return s
   })
+  const { ids, weights, classes } = table
   for (const g of grams) {
-    const w = table.get(g)
-    if (w === undefined) continue
-    for (let c = 0; c < z.length; c++) z[c] = (z[c] ?? 0) + (w[c] ?? 0)
+    const r = ids.get(g)
+    if (r === undefined) continue
+    for (let c = 0; c < z.length && c < classes; c++) z[c] = (z[c] ?? 0) + (weights[r * classes + c] ?? 0)
   }
   return softmax(z)
 }
@@ -432,10 +452,12 @@ export interface SentimentModelOptions {
 export function createSentimentModel(data: SentimentModelData, options: SentimentModelOptions = {}): SentimentModel {
   const decimals = options.decimals ?? 4
   const table = ngramTable(data)
+  // What prediction reads, without the parsed n-gram object (the table holds its weights).
+  const kept = { model_name: data.model_name, denseWeights: data.denseWeights, calibrator: data.calibrator }
   return {
-    name: data.model_name,
+    name: kept.model_name,
     predict(doc, features) {
-      const p = classProbabilities(data, ngramsOf(doc), denseFeatures(features), table)
+      const p = classProbabilities(kept, ngramsOf(doc), denseFeatures(features), table)
       const [neg = 0, neu = 0, pos = 0] = p
       // Mixed: the share of the polar mass explained by a balance of positive and negative lexicon
       // evidence (2*min/(P+N)); it is taken from the positive and negative likelihoods in proportion.
@@ -449,10 +471,10 @@ export function createSentimentModel(data: SentimentModelData, options: Sentimen
       // The most likely class; neutral too for a text without evaluative evidence whose words do not clearly make
       // one polar class likelier than the other (the same gate as the document score's).
       const polarity = (neu >= pos && neu >= neg) || neutralForWantOfEvidence(features, p) ? 'neutral' : pos >= neg ? 'positive' : 'negative'
-      const calibrated = calibratedScore(data.calibrator, features, p)
+      const calibrated = calibratedScore(kept.calibrator, features, p)
       return {
         model_sentiment: {
-          model_name: data.model_name,
+          model_name: kept.model_name,
           positive_score,
           negative_score,
           neutral_score,
