@@ -3,7 +3,8 @@
  *
  *   npx tsx bench/train-sentiment.ts [dataDir] [out.json] [--semeval DIR]   (default ../shared/data, or its sentiment/ folder)
  *
- * Training data, pooled (no feature says which corpus a text came from), each source weighing the same in the loss:
+ * Training data, pooled (no feature says which corpus a text came from), each source weighing the same in the loss
+ * but the SemEval tweets, which weigh twice as much (`SOURCE_WEIGHT` in bench/sentiment-data.ts says why):
  * - the VADER ground truth (tweets, movie review snippets; Hutto and Gilbert 2014, MIT);
  * - TweetEval's training data (Barbieri et al. 2020): the SemEval 2013-2016 Task 4A tweets, 3 classes, class-balanced,
  *   from `--semeval DIR` (or `sentiment/semeval-2013-2016/` of the data folder): the files `twitter-201*-A.tsv` of
@@ -38,7 +39,7 @@ const model = trainSentimentModel(examples, {
       semEval === undefined
         ? ' and TweetEval sentiment validation (SemEval-2017 4A, research use)'
         : " and TweetEval's training data, the SemEval 2013-2016 Task 4A tweets (Twitter's terms, research use; TweetEval validation tweets left out)"
-    }; each source weighted equally, tweet classes balanced`,
+    }; each source weighted equally${semEval === undefined ? '' : ' but the SemEval tweets, weighted twice'}, tweet classes balanced`,
   },
 })
 const json = JSON.stringify(model)

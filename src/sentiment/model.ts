@@ -207,15 +207,17 @@ export function calibrationInputs(f: LexiconFeatures, p: readonly number[]): num
 const NEGATORS = new Set(['not', 'no', 'never', 'nothing', 'nobody', 'none', 'nor', 'neither', 'without', 'cannot'])
 
 /**
- * The n-grams of a document: lower-cased word forms (numbers, URLs, mentions folded to placeholders),
- * "not_"-prefixed within three words after a negator in the same clause; unigrams and bigrams, sorted
+ * The n-grams of a document: lower-cased word forms (numbers, URLs, mentions folded to placeholders, and the
+ * lexicon words that the scorer read as words of a name, `nameWords`, folded to `<name>`: "Fantastic Four" is no
+ * praise), "not_"-prefixed within three words after a negator in the same clause; unigrams and bigrams, sorted
  * and de-duplicated (presence features).
  */
-export function ngramsOf(doc: AnnotatedDocument): string[] {
+export function ngramsOf(doc: AnnotatedDocument, nameWords: readonly number[] = []): string[] {
   const grams = new Set<string>()
   let prev = '<s>'
   let negLeft = 0
   let sentence = -1
+  let nextName = 0
   for (const t of doc.tokens as readonly Token[]) {
     if (t.sentence !== sentence) {
       if (sentence >= 0) grams.add(`${prev} </s>`)
@@ -252,7 +254,8 @@ export function ngramsOf(doc: AnnotatedDocument): string[] {
         w = t.normal.replace(/^#/, '')
         break
       default:
-        w = t.normal
+        while (nextName < nameWords.length && (nameWords[nextName] ?? 0) < t.index) nextName++
+        w = nameWords[nextName] === t.index ? '<name>' : t.normal
     }
     if (w === '') continue
     if (NEGATORS.has(w)) {
@@ -457,7 +460,7 @@ export function createSentimentModel(data: SentimentModelData, options: Sentimen
   return {
     name: kept.model_name,
     predict(doc, features) {
-      const p = classProbabilities(kept, ngramsOf(doc), denseFeatures(features), table)
+      const p = classProbabilities(kept, ngramsOf(doc, features.nameWords), denseFeatures(features), table)
       const [neg = 0, neu = 0, pos = 0] = p
       // Mixed: the share of the polar mass explained by a balance of positive and negative lexicon
       // evidence (2*min/(P+N)); it is taken from the positive and negative likelihoods in proportion.

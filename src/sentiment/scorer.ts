@@ -135,6 +135,12 @@ export interface LexiconFeatures {
   readonly icons: number
   /** Number of ALL-CAPS words (two letters or more). */
   readonly capsWords: number
+  /**
+   * Token indexes, ascending, of the lexicon words that stand in a name and so score nothing ("Fantastic" of
+   * "Fantastic Four", "Super" of "Super Bowl", "Miss" of "Miss Marple"; see inName): model_sentiment reads them as
+   * `<name>` (`ngramsOf`), not as the word. @defaultValue none
+   */
+  readonly nameWords?: readonly number[]
 }
 
 /** Everything the scorer computes for one document. */
@@ -333,6 +339,8 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
 
       // Per sentence, once: whether it has a lower-case content word (else it is a title; see inName).
       const lowerContentOf: Array<boolean | undefined> = []
+      // Lexicon words read as words of a name (LexiconFeatures.nameWords); matchAt visits tokens in order.
+      const nameWords: number[] = []
 
       // 1. Longest match, sentence by sentence.
       const units: Unit[] = []
@@ -571,6 +579,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         words: wordCount,
         icons: iconCount,
         capsWords: capsCount,
+        nameWords,
       }
       let sentiment_score = lexicon_score
       let model_sentiment: ModelSentiment | undefined
@@ -769,6 +778,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
             if (w !== undefined) return { kind: 'sentiment', start: i, end: i + 1, source: 'lexicon', weight: w.weight }
           }
         }
+        if (named) nameWords.push(i)
         return undefined
       }
 

@@ -35,9 +35,9 @@ export interface TrainingExample {
 export interface TrainOptions {
   /** Minimum number of training documents an n-gram must occur in. @defaultValue 3 */
   readonly minDf?: number
-  /** Keep at most this many n-grams (highest document frequency first, ties by string). @defaultValue 12000 */
+  /** Keep at most this many n-grams (highest document frequency first, ties by string). @defaultValue 30000 */
   readonly maxFeatures?: number
-  /** L2 penalty on the mean loss. @defaultValue 1e-3 */
+  /** L2 penalty on the mean loss. @defaultValue 3e-4 */
   readonly l2?: number
   /** Adam iterations. @defaultValue 250 */
   readonly iterations?: number
@@ -353,8 +353,8 @@ type ResolvedOptions = Required<Omit<TrainOptions, 'trained' | 'modelName'>>
 function resolveOptions(options: TrainOptions): ResolvedOptions {
   return {
     minDf: options.minDf ?? 3,
-    maxFeatures: options.maxFeatures ?? 12000,
-    l2: options.l2 ?? 1e-3,
+    maxFeatures: options.maxFeatures ?? 30000,
+    l2: options.l2 ?? 3e-4,
     iterations: options.iterations ?? 250,
     learningRate: options.learningRate ?? 0.05,
     calibrationFolds: options.calibrationFolds ?? 3,

@@ -10,8 +10,11 @@ import {
   decisionMap,
   defaultModelPath,
   loadSentimentModel,
+  ngramsOf,
   type SentimentModelData,
 } from '../../src/sentiment/model.ts'
+import { createAnnotator } from '../../src/nlp/annotate.ts'
+import { createSentimentScorer } from '../../src/sentiment/scorer.ts'
 import { SIGNED_CALIBRATION_INPUTS, chooseDecision, chooseThresholds, fitRidge, type TrainingExample } from '../../src/sentiment/train.ts'
 import { SEMEVAL_TWEET_FILES, readSemEvalTweets, tweetEvalForm, tweetKey } from '../../src/sentiment/corpus.ts'
 import type { LexiconFeatures } from '../../src/sentiment/scorer.ts'
@@ -218,5 +221,35 @@ describe('calibrator fit with weights kept at 0 or above', () => {
     const weaker = calibratedScore(data.calibrator, { ...lexicon, compound: 0.3, lastSentence: 0.3 }, p)
     expect(calibratedScore(data.calibrator, lexicon, p)).toBeGreaterThanOrEqual(weaker)
     expect(m.name).toBe(data.model_name)
+  })
+})
+
+describe('model_sentiment n-grams of names', () => {
+  const annotator = createAnnotator()
+  const scorer = createSentimentScorer({ model: false })
+  const read = (text: string): { grams: string[]; nameWords: readonly number[] } => {
+    const doc = annotator.annotate(text)
+    const nameWords = scorer.score(doc).features.nameWords ?? []
+    return { grams: ngramsOf(doc, nameWords), nameWords }
+  }
+
+  it('reads a lexicon word that stands in a name as <name>, not as the word: "Fantastic Four", "Super Bowl", "Miss Marple"', () => {
+    const { grams, nameWords } = read('We watched Fantastic Four before the Super Bowl with Miss Marple fans.')
+    expect(nameWords.length).toBe(3)
+    expect(grams).toContain('<name>')
+    expect(grams).toContain('<name> four')
+    expect(grams).toContain('the <name>')
+    for (const word of ['fantastic', 'super', 'miss']) expect(grams.filter((g) => g.split(' ').includes(word))).toEqual([])
+  })
+
+  it('keeps the word where it evaluates, and names without lexicon words as written', () => {
+    const { grams, nameWords } = read('The show was fantastic and the staff super. Tim Cook met Roberts.')
+    expect(nameWords).toEqual([])
+    expect(grams).toContain('fantastic')
+    expect(grams).toContain('super')
+    expect(grams).toContain('tim cook')
+    expect(grams).not.toContain('<name>')
+    // Without the scorer's reading, every word is read as written.
+    expect(ngramsOf(annotator.annotate('We watched Fantastic Four.'))).toContain('fantastic four')
   })
 })
