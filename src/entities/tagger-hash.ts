@@ -83,9 +83,10 @@ export class FeatureTable {
    * `names` are the entries' names (an array, or one string of names each ending in a line feed, as a model file
    * holds them: no string per name is kept, about 10 MB of heap and 250k strings less for the two taggers), `rows[e]`
    * entry e's row (default e), `hashes[e]` its hash. The same name twice keeps the later entry's row (as `Map#set` in
-   * order would).
+   * order would). `maxLoad`: the most entries per slot (the slots are a power of two, at least 1024); the default,
+   * 0.5, suits a table that most lookups miss (the taggers'), a table looked up once per word can hold more.
    */
-  constructor(names: readonly string[] | string, rows?: Int32Array, hashes?: Int32Array) {
+  constructor(names: readonly string[] | string, rows?: Int32Array, hashes?: Int32Array, maxLoad = 0.5) {
     const all = typeof names === 'string' ? names : names.map((x) => x + '\n').join('')
     let n = 0
     for (let i = all.indexOf('\n'); i >= 0; i = all.indexOf('\n', i + 1)) n++
@@ -138,7 +139,7 @@ export class FeatureTable {
     this.wide = wide
     this.rows = rows
     let cap = 1024
-    while (cap < n * 2) cap *= 2
+    while (cap * maxLoad < n) cap *= 2
     this.slots = new Int32Array(cap)
     this.slotHashes = new Int32Array(cap)
     this.mask = cap - 1

@@ -63,6 +63,19 @@ describe('tagger feature table', () => {
     )
   })
 
+  it('should answer the same with its slots three quarters full (maxLoad) as half full', () => {
+    // 1,536 names: 2,048 slots at 0.75 (three quarters full), 4,096 at the default 0.5.
+    const many = Array.from({ length: 1536 }, (_, i) => `w=${i.toString(36)}|${i % 7}`)
+    const half = new FeatureTable(many)
+    const full = new FeatureTable(many, undefined, undefined, 0.75)
+    for (const [e, n] of many.entries()) {
+      expect(full.row(n)).toBe(e)
+      expect(half.row(n)).toBe(e)
+      expect(full.row(n + 'x')).toBe(-1)
+    }
+    expect(full.row('w=zzz|0')).toBe(-1)
+  })
+
   it('should refuse a name holding a line feed, which the model file cannot hold either', () => {
     expect(() => new FeatureTable(['b', 'w=a\nb'])).toThrow(/feature name "w=a\\nb" holds a line feed/)
   })
