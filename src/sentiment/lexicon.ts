@@ -9,6 +9,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { dataPath, missingDataHint } from '../resources.ts'
+import { ownString } from '../own-string.ts'
 
 /** Weighted entry of a sentiment table (words, phrases, idioms, emoji). */
 export interface WeightedEntry {
@@ -123,6 +124,16 @@ function numberAt(value: string | undefined, file: string, line: number, what: s
   return n
 }
 
+/**
+ * An entry's key and title as the tables keep them: strings of their own ({@link ownString}), not cuts of the file's
+ * text, which would keep the whole text alive (sentiment.tsv: 106 KB, for 576 keys and titles of 13 characters or
+ * more); the title is the key itself when they are equal (most lines).
+ */
+function kept(key: string, title: string): { key: string; title: string } {
+  const k = ownString(key)
+  return { key: k, title: title === k ? k : ownString(title) }
+}
+
 /** Parse a `term<TAB>weight` table (sentiment.tsv, idioms.tsv, emoji.tsv). Later lines override earlier ones. */
 export function parseWeightTable(text: string, file: string, keyOf: (t: string) => string = phraseKey): Map<string, WeightedEntry> {
   const map = new Map<string, WeightedEntry>()
@@ -134,7 +145,8 @@ export function parseWeightTable(text: string, file: string, keyOf: (t: string) 
     }
     const key = keyOf(title)
     if (key === '') throw new LexiconError(`${file}:${line}: empty term`)
-    map.set(key, { title, weight, length: keyLength(key) })
+    const own = kept(key, title)
+    map.set(own.key, { title: own.title, weight, length: keyLength(key) })
   }
   return map
 }
@@ -145,7 +157,9 @@ export function parseNegators(text: string, file: string): Map<string, { title: 
   for (const [, cols] of dataLines(text, file, 1)) {
     const title = (cols[0] ?? '').trim()
     const key = phraseKey(title)
-    if (key !== '') map.set(key, { title, length: keyLength(key) })
+    if (key === '') continue
+    const own = kept(key, title)
+    map.set(own.key, { title: own.title, length: keyLength(key) })
   }
   return map
 }
@@ -160,7 +174,8 @@ export function parseModifiers(text: string, file: string): Map<string, Modifier
       throw new LexiconError(`${file}:${line}: factor should be within (0, 3], instead found ${factor}`)
     }
     const key = phraseKey(title)
-    map.set(key, { title, factor, length: keyLength(key) })
+    const own = kept(key, title)
+    map.set(own.key, { title: own.title, factor, length: keyLength(key) })
   }
   return map
 }
@@ -176,7 +191,8 @@ export function parseContrasts(text: string, file: string): Map<string, Contrast
       if (v < 0 || v > 3) throw new LexiconError(`${file}:${line}: ${what} should be within 0..3, instead found ${v}`)
     }
     const key = phraseKey(title)
-    map.set(key, { title, before, after, length: keyLength(key) })
+    const own = kept(key, title)
+    map.set(own.key, { title: own.title, before, after, length: keyLength(key) })
   }
   return map
 }

@@ -2,12 +2,15 @@ import { describe, expect, it } from 'vitest'
 import { mkdtempSync, readdirSync, copyFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import {
   defaultLexiconDir,
   LexiconError,
   loadSentimentLexicon,
   parseContrasts,
   parseModifiers,
+  parseNegators,
   parseWeightTable,
   phraseKey,
 } from '../../src/sentiment/lexicon.ts'
@@ -48,6 +51,47 @@ describe('lexicon files', () => {
     const lex = loadSentimentLexicon(dir)
     expect(lex.idioms.get('over the hill')?.weight).toBe(-1.5)
     expect(lex.idioms.has('waste of time')).toBe(false)
+  })
+})
+
+describe('lexicon tables and their file text', () => {
+  /** The engine's `gc()` (the flag exposes it to contexts created afterwards). */
+  const collect = ((): (() => void) => {
+    setFlagsFromString('--expose-gc')
+    return runInNewContext('gc') as () => void
+  })()
+  const heapAfterGc = (): number => {
+    collect()
+    collect()
+    return process.memoryUsage().heapUsed
+  }
+
+  it('should keep keys and titles of their own, so that the file text can be collected', () => {
+    // About 7 MB of comments (one-byte characters), then entries whose terms and keys are long enough to be cuts of
+    // the text; parsed in a call of their own (a register of the caller could otherwise still hold the text).
+    const parse = (): unknown[] => {
+      const comments = Array.from({ length: 300_000 }, (_, i) => `# comment line number ${i}`).join('\n')
+      const terms = Array.from({ length: 50 }, (_, i) => `remarkably-long-term-${i}`)
+      const rows = terms.map((t, i) => `${t}\t${(i % 8) - 4}\t1`).join('\n')
+      const tables = [
+        parseWeightTable(`${comments}\n${rows}\nCouldn't Care Less At All\t-2\n`, 'w.tsv'),
+        parseNegators(`${comments}\n${terms.join('\n')}\n`, 'n.txt'),
+        parseModifiers(`${comments}\n${rows.replace(/\t-?\d\t/g, '\t1.5\t')}\n`, 'm.tsv'),
+        parseContrasts(`${comments}\n${rows.replace(/\t-?\d\t/g, '\t0.5\t')}\n`, 'c.tsv'),
+      ]
+      // (The engine remembers the last text a regular expression searched, as RegExp.input: the last file's.)
+      ;/x/.test('x')
+      return tables
+    }
+    const before = heapAfterGc()
+    const tables = parse() as Map<string, { title: string }>[]
+    const after = heapAfterGc()
+    expect(after - before).toBeLessThan(1_000_000)
+    const [weights, negators] = tables as [Map<string, { title: string; weight: number }>, Map<string, { title: string }>]
+    expect(weights.get('remarkably-long-term-5')).toEqual({ title: 'remarkably-long-term-5', weight: 1, length: 1 })
+    expect(weights.get('could not care less at all')).toEqual({ title: "Couldn't Care Less At All", weight: -2, length: 6 })
+    expect(negators.get('remarkably-long-term-49')?.title).toBe('remarkably-long-term-49')
+    for (const t of tables) expect(t.size).toBeGreaterThanOrEqual(50)
   })
 })
 
