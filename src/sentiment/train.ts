@@ -37,8 +37,18 @@ export interface TrainOptions {
   readonly minDf?: number
   /** Keep at most this many n-grams (highest document frequency first, ties by string). @defaultValue 30000 */
   readonly maxFeatures?: number
-  /** L2 penalty on the mean loss. @defaultValue 3e-4 */
+  /** L2 penalty on the mean loss (the mean over the n-grams, see {@link TrainOptions.nbPenalty}). @defaultValue 3e-4 */
   readonly l2?: number
+  /**
+   * Exponent of the naive-Bayes scaling of each n-gram's L2 penalty: an n-gram's penalty is `l2 * (mean s / s)^p`, where
+   * s is its largest absolute log-count ratio between one class and the others (weighted counts, add-{@link
+   * TrainOptions.nbAlpha} smoothing), so n-grams whose counts already tell the classes apart are held back less
+   * than those that occur alike in all (the prior of NBSVM, Wang and Manning 2012, as a penalty). 0: one penalty
+   * for all. @defaultValue 2
+   */
+  readonly nbPenalty?: number
+  /** Add-alpha smoothing of the counts of {@link TrainOptions.nbPenalty}. @defaultValue 1 */
+  readonly nbAlpha?: number
   /** Adam iterations. @defaultValue 250 */
   readonly iterations?: number
   /** Adam step. @defaultValue 0.05 */
@@ -197,6 +207,7 @@ function trainRegression(examples: readonly TrainingExample[], o: Required<Omit<
     }
     return { idx: Int32Array.from(idx), dense: Float64Array.from([1, ...ex.dense]), y: classOfTarget(ex.target, o.neutralBand), w: ex.weight ?? 1 }
   })
+  const penalty = ngramPenalties(rows, D, V, C, o)
   const W = new Float64Array(P * C)
   const G = new Float64Array(P * C)
   const M = new Float64Array(P * C)
@@ -233,7 +244,8 @@ function trainRegression(examples: readonly TrainingExample[], o: Required<Omit<
     const bc2 = 1 - b2 ** it
     for (let k = 0; k < P * C; k++) {
       const isBias = k < C
-      const g = (G[k] ?? 0) / nEx + (isBias ? 0 : o.l2 * (W[k] ?? 0))
+      const f = (k - (k % C)) / C
+      const g = (G[k] ?? 0) / nEx + (isBias ? 0 : (f < D ? o.l2 : (penalty[f - D] ?? o.l2)) * (W[k] ?? 0))
       M[k] = b1 * (M[k] ?? 0) + (1 - b1) * g
       S[k] = b2 * (S[k] ?? 0) + (1 - b2) * g * g
       W[k] = (W[k] ?? 0) - (o.learningRate * ((M[k] ?? 0) / bc1)) / (Math.sqrt((S[k] ?? 0) / bc2) + 1e-8)
@@ -252,6 +264,50 @@ function trainRegression(examples: readonly TrainingExample[], o: Required<Omit<
     ngrams.set(vocab[v] as string, w)
   }
   return { dense, ngrams }
+}
+
+/**
+ * Each n-gram's L2 penalty ({@link TrainOptions.nbPenalty}): `rows` hold the n-gram columns (from `D` on) of each
+ * example, its class and its loss weight.
+ */
+function ngramPenalties(
+  rows: readonly { readonly idx: Int32Array; readonly y: number; readonly w: number }[],
+  D: number,
+  V: number,
+  C: number,
+  o: Pick<ResolvedOptions, 'l2' | 'nbPenalty' | 'nbAlpha'>,
+): Float64Array {
+  const penalty = new Float64Array(V).fill(o.l2)
+  if (o.nbPenalty === 0 || V === 0) return penalty
+  const counts = Array.from({ length: C }, () => new Float64Array(V))
+  const totals = new Float64Array(C)
+  for (const r of rows) {
+    totals[r.y] = (totals[r.y] ?? 0) + r.w
+    const row = counts[r.y] as Float64Array
+    for (const i of r.idx) row[i - D] = (row[i - D] ?? 0) + r.w
+  }
+  let all = 0
+  for (let c = 0; c < C; c++) all += totals[c] ?? 0
+  const a = o.nbAlpha
+  const strength = new Float64Array(V)
+  let mean = 0
+  for (let v = 0; v < V; v++) {
+    let sum = 0
+    for (let c = 0; c < C; c++) sum += (counts[c] as Float64Array)[v] ?? 0
+    let m = 0
+    for (let c = 0; c < C; c++) {
+      const n = (counts[c] as Float64Array)[v] ?? 0
+      const t = totals[c] ?? 0
+      const inClass = (n + a) / (t + 2 * a)
+      const elsewhere = (sum - n + a) / (all - t + 2 * a)
+      m = Math.max(m, Math.abs(Math.log(inClass / elsewhere)))
+    }
+    strength[v] = m
+    mean += m
+  }
+  mean /= V
+  for (let v = 0; v < V; v++) penalty[v] = o.l2 * Math.pow(mean / Math.max(1e-3, strength[v] ?? 0), o.nbPenalty)
+  return penalty
 }
 
 function roundTo(x: number, decimals: number): number {
@@ -355,6 +411,8 @@ function resolveOptions(options: TrainOptions): ResolvedOptions {
     minDf: options.minDf ?? 3,
     maxFeatures: options.maxFeatures ?? 30000,
     l2: options.l2 ?? 3e-4,
+    nbPenalty: options.nbPenalty ?? 2,
+    nbAlpha: options.nbAlpha ?? 1,
     iterations: options.iterations ?? 250,
     learningRate: options.learningRate ?? 0.05,
     calibrationFolds: options.calibrationFolds ?? 3,
@@ -451,6 +509,8 @@ export function trainSentimentModel(examples: readonly TrainingExample[], option
       minDf: o.minDf,
       maxFeatures: o.maxFeatures,
       l2: o.l2,
+      nbPenalty: o.nbPenalty,
+      nbAlpha: o.nbAlpha,
       iterations: o.iterations,
       learningRate: o.learningRate,
       calibrationFolds: o.calibrationFolds,

@@ -15,7 +15,7 @@ import {
 } from '../../src/sentiment/model.ts'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
 import { createSentimentScorer } from '../../src/sentiment/scorer.ts'
-import { SIGNED_CALIBRATION_INPUTS, chooseDecision, chooseThresholds, fitRidge, type TrainingExample } from '../../src/sentiment/train.ts'
+import { SIGNED_CALIBRATION_INPUTS, chooseDecision, chooseThresholds, fitRidge, trainRegressionWeights, type TrainingExample } from '../../src/sentiment/train.ts'
 import { SEMEVAL_TWEET_FILES, readSemEvalTweets, tweetEvalForm, tweetKey } from '../../src/sentiment/corpus.ts'
 import type { LexiconFeatures } from '../../src/sentiment/scorer.ts'
 
@@ -251,5 +251,28 @@ describe('model_sentiment n-grams of names', () => {
     expect(grams).not.toContain('<name>')
     // Without the scorer's reading, every word is read as written.
     expect(ngramsOf(annotator.annotate('We watched Fantastic Four.'))).toContain('fantastic four')
+  })
+})
+
+describe('model_sentiment regression penalty', () => {
+  // A word only positive texts hold ("great"), one only negative texts hold ("awful"), and one every text holds ("the").
+  const lexicon: LexiconFeatures = { compound: 0, positive: 0, negative: 0, positiveCount: 0, negativeCount: 0, negatedCount: 0, lastSentence: 0, minSentence: 0, maxSentence: 0, exclamations: 0, words: 3, icons: 0, capsWords: 0 }
+  const examples: TrainingExample[] = []
+  for (let i = 0; i < 60; i++) {
+    const y = i % 3
+    const grams = ['the', ...(y === 2 && i % 2 === 0 ? ['great'] : []), ...(y === 0 && i % 2 === 0 ? ['awful'] : []), `w${i % 7}`].sort()
+    examples.push({ grams, dense: DENSE_FEATURES.map(() => 0), lexicon, target: y === 2 ? 0.5 : y === 0 ? -0.5 : 0 })
+  }
+  const options = { minDf: 1, iterations: 150, l2: 0.05, decimals: 6 }
+  const spread = (w: readonly number[] | undefined): number => Math.max(...(w ?? [0])) - Math.min(...(w ?? [0]))
+
+  it('holds back less an n-gram whose counts tell the classes apart, and more one that occurs alike in all', () => {
+    const plain = trainRegressionWeights(examples, { ...options, nbPenalty: 0 })
+    const scaled = trainRegressionWeights(examples, options)
+    expect(spread(scaled.ngrams['great'])).toBeGreaterThan(spread(plain.ngrams['great']))
+    expect(spread(scaled.ngrams['awful'])).toBeGreaterThan(spread(plain.ngrams['awful']))
+    expect(spread(scaled.ngrams['the'])).toBeLessThan(spread(plain.ngrams['the']) + 1e-9)
+    // The same data give the same weights.
+    expect(JSON.stringify(trainRegressionWeights(examples, options))).toBe(JSON.stringify(scaled))
   })
 })
