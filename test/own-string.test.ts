@@ -1,21 +1,7 @@
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ownString } from '../src/own-string.ts'
-
-/** The engine's `gc()` (the flag exposes it to contexts created afterwards). */
-const collect: () => void = (() => {
-  setFlagsFromString('--expose-gc')
-  return runInNewContext('gc') as () => void
-})()
-
-/** Heap in use after a full collection. */
-const heapAfterGc = (): number => {
-  collect()
-  collect()
-  return process.memoryUsage().heapUsed
-}
+import { heapAfterGc } from './helpers/heap.ts'
 
 describe('ownString', () => {
   it('should give back a string equal to its argument, code unit for code unit', () => {

@@ -2,8 +2,6 @@ import { describe, expect, it } from 'vitest'
 import { mkdtempSync, readdirSync, copyFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
 import {
   defaultLexiconDir,
   LexiconError,
@@ -16,6 +14,7 @@ import {
 } from '../../src/sentiment/lexicon.ts'
 import { roundToUnitSum } from '../../src/sentiment/model.ts'
 import { parseGroundTruth } from '../../src/sentiment/corpus.ts'
+import { heapAfterGc } from '../helpers/heap.ts'
 
 describe('lexicon files', () => {
   it('expands contractions the way the tokenizer normalises them', () => {
@@ -55,17 +54,6 @@ describe('lexicon files', () => {
 })
 
 describe('lexicon tables and their file text', () => {
-  /** The engine's `gc()` (the flag exposes it to contexts created afterwards). */
-  const collect = ((): (() => void) => {
-    setFlagsFromString('--expose-gc')
-    return runInNewContext('gc') as () => void
-  })()
-  const heapAfterGc = (): number => {
-    collect()
-    collect()
-    return process.memoryUsage().heapUsed
-  }
-
   it('should keep keys and titles of their own, so that the file text can be collected', () => {
     // About 7 MB of comments (one-byte characters), then entries whose terms and keys are long enough to be cuts of
     // the text; parsed in a call of their own (a register of the caller could otherwise still hold the text).
