@@ -51,11 +51,11 @@ function mix(h: number): number {
   return h ^ (h >>> 16)
 }
 
-/** Whether `name` is the parts `a + b + c + d + e + f` (of total `length`). */
-function sameParts(name: string, length: number, a: string, b: string, c: string, d: string, e: string, f: string): boolean {
-  if (name.length !== length || !name.startsWith(a)) return false
-  let o = a.length
-  return name.startsWith(b, o) && name.startsWith(c, (o += b.length)) && name.startsWith(d, (o += c.length)) && name.startsWith(e, (o += d.length)) && name.startsWith(f, o + e.length)
+/** Whether the `nameLength` code units of `s` from `at` on are the parts `a + b + c + d + e + f` (of total `length`). */
+function partsAt(s: string, at: number, nameLength: number, length: number, a: string, b: string, c: string, d: string, e: string, f: string): boolean {
+  if (nameLength !== length || !s.startsWith(a, at)) return false
+  let o = at + a.length
+  return s.startsWith(b, o) && s.startsWith(c, (o += b.length)) && s.startsWith(d, (o += c.length)) && s.startsWith(e, (o += d.length)) && s.startsWith(f, o + e.length)
 }
 
 /** Feature name -> row, by hash (see the module comment). */
@@ -194,18 +194,12 @@ export class FeatureTable {
       const s = slots[i]!
       if (s === 0) return -1
       if (this.slotHashes[i] === h) {
-        if (s > 0) {
-          const text = this.text
-          let o = this.starts[s - 1]!
-          if (this.starts[s]! - 1 - o === length && text.startsWith(a, o)) {
-            o += a.length
-            if (text.startsWith(b, o) && text.startsWith(c, (o += b.length)) && text.startsWith(d, (o += c.length)) && text.startsWith(e, (o += d.length)) && text.startsWith(f, o + e.length)) {
-              return this.rows === undefined ? s - 1 : this.rows[s - 1]!
-            }
-          }
-        } else if (sameParts(this.wide!.get(-s - 1)!, length, a, b, c, d, e, f)) {
-          return this.rows === undefined ? -s - 1 : this.rows[-s - 1]!
-        }
+        // A name of `text` (s > 0) is compared in place there, a name of `wide` (s < 0) in its own string.
+        const entry = s > 0 ? s - 1 : -s - 1
+        const wide = s > 0 ? undefined : this.wide!.get(entry)!
+        const at = wide === undefined ? this.starts[entry]! : 0
+        const nameLength = wide === undefined ? this.starts[s]! - 1 - at : wide.length
+        if (partsAt(wide ?? this.text, at, nameLength, length, a, b, c, d, e, f)) return this.rows === undefined ? entry : this.rows[entry]!
       }
       i = (i + 1) & mask
     }
