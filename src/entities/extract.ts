@@ -48,7 +48,7 @@ import type { AnnotatedDocument, Token } from '../nlp/types.ts'
 import { NAME_PARTICLES } from '../nlp/name-particles.ts'
 import { createEntityTagger, nerLexiconDir, readCommonWords, readNerFile, type EntityTagger } from './tagger.ts'
 import type { TaggedSpan } from './tagger-decoder.ts'
-import { PhraseSet, readGazetteer, readPhraseTable } from './gazetteer.ts'
+import { readGazetteer, readPhraseTable } from './gazetteer.ts'
 import { fineCluster, isCapsSentence, isTitleSentence, TITLE_SMALL, type WordClusters } from './features.ts'
 
 /** The contract's entity types produced here. */
@@ -131,8 +131,11 @@ export interface ExtractOptions {
    * @defaultValue the committed `lexicons/en/ner/common-words.txt`
    */
   readonly commonWords?: ReadonlySet<string>
-  /** Gazetteer phrases (places, countries) of the tagger: agreement raises a Place's probability. @defaultValue the committed `gazetteer.tsv` */
-  readonly places?: ReadonlySet<string>
+  /**
+   * Gazetteer phrases (places, countries) of the tagger: agreement raises a Place's probability. Only looked up: the
+   * gazetteer's own phrase table serves, no second set of its 8,500 phrases. @defaultValue the committed `gazetteer.tsv`
+   */
+  readonly places?: Pick<ReadonlySet<string>, 'has'>
   /** Calibration of the tagger's span probabilities; without it the tagger's confidence is used as is. @defaultValue the committed `calibration.json` */
   readonly calibration?: Calibration
   /** When given, filled with what each stage did (for the loss breakdown of `bench/eval-ner.ts`). */
@@ -212,7 +215,7 @@ export function loadEntityLexicons(dataDir?: string): Required<Omit<ExtractOptio
       throw new Error(`${dir}known-entities.tsv: "${phrase}" should have a type among ${[...KNOWN_TYPES].join(', ')} and a title, instead found ${JSON.stringify(v)}`)
     }
   })
-  const places = new PhraseSet(readGazetteer(readNerFile('gazetteer.tsv', dataDir).toString('utf8'), dir + 'gazetteer.tsv').phrases)
+  const places = readGazetteer(readNerFile('gazetteer.tsv', dataDir).toString('utf8'), dir + 'gazetteer.tsv').phrases
   const commonWords = readCommonWords(dataDir)
   const calibration = readCalibration(readNerFile('calibration.json', dataDir).toString('utf8'), dir + 'calibration.json')
   return { jobTitles: read('job-titles.tsv'), products: read('products.tsv'), companies: read('companies.tsv'), known, commonWords, places, calibration }
@@ -1025,7 +1028,7 @@ function splitAtJobTitles(spans: readonly TaggedSpan[], idx: readonly number[], 
  * unless the whole is a known place itself ("Bosnia and Herzegovina", "Trinidad and Tobago"). Known places: the
  * gazetteer's and the US states. Other spans are returned as they are.
  */
-function splitPlaceLists(spans: readonly TaggedSpan[], words: readonly string[], places: ReadonlySet<string> | undefined): readonly TaggedSpan[] {
+function splitPlaceLists(spans: readonly TaggedSpan[], words: readonly string[], places: Pick<ReadonlySet<string>, 'has'> | undefined): readonly TaggedSpan[] {
   if (places === undefined) return spans
   const known = (from: number, to: number): boolean => {
     if (to <= from || !/^\p{Lu}/u.test(words[from] ?? '')) return false

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { PhraseSet, readGazetteer, readPhraseTable } from '../../src/entities/gazetteer.ts'
+import { readGazetteer, readPhraseTable } from '../../src/entities/gazetteer.ts'
+import { loadEntityLexicons } from '../../src/entities/extract.ts'
 import { readNerFile } from '../../src/entities/tagger.ts'
 
 describe('gazetteer tables', () => {
@@ -20,25 +21,13 @@ describe('gazetteer tables', () => {
     expect(readGazetteer(tsv, 'other source')).not.toBe(a)
   })
 
-  it('should answer as the Set of the phrases would, in the same order', () => {
+  it("should answer the extractor's place lookups as the Set of the gazetteer's phrases would", () => {
     const committed = readGazetteer(readNerFile('gazetteer.tsv').toString('utf8'), 'gazetteer.tsv').phrases
-    for (const phrases of [readPhraseTable(tsv, 'test', 'class').phrases, committed]) {
-      const set = new Set(phrases.keys())
-      const view = new PhraseSet(phrases)
-      expect(view.size).toBe(set.size)
-      const listed = (it: Iterable<unknown>): string => JSON.stringify([...it])
-      expect(listed(view)).toBe(listed(set))
-      expect(listed(view.entries())).toBe(listed(set.entries()))
-      expect(listed(view.keys())).toBe(listed(set.values()))
-      for (const probe of ['paris', 'Paris', 'new york', 'new york city', '', 'london']) expect(view.has(probe)).toBe(set.has(probe))
-      const seen: string[] = []
-      let same = true
-      view.forEach((value, key, s) => {
-        same &&= key === value && s === view
-        seen.push(value)
-      })
-      expect(same).toBe(true)
-      expect(listed(seen)).toBe(listed(set))
-    }
+    const { places } = loadEntityLexicons()
+    const set = new Set(committed.keys())
+    for (const probe of ['paris', 'Paris', 'new york', 'new york city', '', 'london', ...[...set].slice(0, 200)]) expect(places.has(probe)).toBe(set.has(probe))
+    const small = readPhraseTable(tsv, 'test', 'class').phrases
+    const smallSet = new Set(small.keys())
+    for (const probe of ['paris', 'Paris', 'new york', 'new york city', '', 'london']) expect(small.has(probe)).toBe(smallSet.has(probe))
   })
 })
