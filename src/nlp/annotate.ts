@@ -10,7 +10,10 @@ import winkCoreJson from 'wink-eng-lite-web-model/dist/languages/cur/models/eng-
 
 /** The annotator one engine owns: wink-nlp instance plus its caches. Never shared between engines. */
 export interface Annotator {
-  /** Annotate `text`. When `html` is true, tags and entities are blanked first (offsets still refer to `text`). */
+  /**
+   * Annotate `text`, its character references ("&amp;", "&#39;") read as the characters they stand for (see
+   * {@link readReferences}); when `html` is true, tags are blanked first. Byte offsets refer to `text` as given.
+   */
   annotate(text: string, options?: AnnotateOptions): AnnotatedDocument
   /** wink-nlp's raw `readDoc`, exposed for the benchmark's ceiling figure. */
   readRaw(text: string): number
@@ -18,7 +21,7 @@ export interface Annotator {
 
 /** Per-call annotation switches. */
 export interface AnnotateOptions {
-  /** Blank HTML tags and decode entities before tokenising. @defaultValue false */
+  /** Blank HTML tags (comments, scripts and styles) before tokenising. @defaultValue false */
   readonly html?: boolean
   /** Treat the whole text as one sentence. @defaultValue false */
   readonly oneSentence?: boolean
@@ -321,16 +324,27 @@ export function createAnnotator(): Annotator {
     readRaw(text) {
       return read(text).numOfTokens
     },
-    annotate(text, options = {}) {
-      const clean = webAddressesForWink(options.html === true ? blankHtml(text) : text)
-      return build(text, clean, read(clean), options)
+    annotate(source, options = {}) {
+      const decoded = readReferences(source, options.html === true ? blankTags(source) : source)
+      const clean = webAddressesForWink(decoded.scanned)
+      return build(source, decoded, clean, read(clean), options)
     },
   }
 
-  function build(text: string, clean: string, rdd: WinkRawDocument, options: AnnotateOptions): AnnotatedDocument {
+  /**
+   * The document of `source` from wink's reading of `clean`: the text as read (`decoded.text`, the same length as
+   * `clean`) is the document's text and holds its UTF-16 offsets; byte offsets are those of `source`.
+   */
+  function build(source: string, decoded: ReadText, clean: string, rdd: WinkRawDocument, options: AnnotateOptions): AnnotatedDocument {
+    const text = decoded.text
     const raw = rdd.tokens
     const cache = rdd.cache
     const n = rdd.numOfTokens
+    // Where a position of the text as read stands in `source` (the same position without decoded references).
+    const shifts = decoded.shifts
+    const sourceAt = (k: number): number => (shifts.length === 0 ? k : sourcePosition(shifts, k))
+    /** Bytes of `source` between positions a <= b of the text as read. */
+    const bytesBetween = (a: number, b: number): number => utf8Length(source, sourceAt(a), sourceAt(b))
 
     const tokens: Token[] = []
     // Our index of each wink token (a web address's trailing punctuation becomes tokens of its own, see below).
@@ -338,17 +352,17 @@ export function createAnnotator(): Annotator {
     // Tokens of split-off punctuation that ended a sentence wink did not end (it read the mark as the address's).
     let splitEnds: number[] | undefined
     let pos = 0 // UTF-16 cursor into clean (same positions as `text`)
-    let bytePos = 0 // byte cursor into `text`
-    let byteAt = 0 // UTF-16 position bytePos corresponds to
+    let bytePos = 0 // byte cursor into `source`
+    let byteAt = 0 // UTF-16 position of `source` bytePos corresponds to
     const advanceBytes = (to: number): number => {
-      bytePos += utf8Length(text, byteAt, to)
+      bytePos += utf8Length(source, byteAt, to)
       byteAt = to
       return bytePos
     }
     // In an ASCII text a UTF-16 offset is a byte offset (while both cursors agree, inside the text).
     let ascii = true
-    for (let k = 0; k < text.length; k++) {
-      if (text.charCodeAt(k) >= 0x80) {
+    for (let k = 0; k < source.length; k++) {
+      if (source.charCodeAt(k) >= 0x80) {
         ascii = false
         break
       }
@@ -395,15 +409,17 @@ export function createAnnotator(): Annotator {
       }
       const end = Math.min(start + value.length, clean.length)
       pos = end
+      const sourceStart = sourceAt(start)
+      const sourceEnd = sourceAt(end)
       let byteOffset: number
       let byteEnd: number
-      if (ascii && bytePos === byteAt && start <= clean.length) {
-        byteOffset = start
-        byteEnd = end
-        bytePos = byteAt = end
+      if (ascii && bytePos === byteAt && sourceStart <= source.length) {
+        byteOffset = sourceStart
+        byteEnd = sourceEnd
+        bytePos = byteAt = sourceEnd
       } else {
-        byteOffset = advanceBytes(start)
-        byteEnd = advanceBytes(end)
+        byteOffset = advanceBytes(sourceStart)
+        byteEnd = advanceBytes(sourceEnd)
       }
       const token: Token = {
         index: tokens.length,
@@ -435,8 +451,10 @@ export function createAnnotator(): Annotator {
       const marks = trailingMarks(token.text)
       const core = token.text.slice(0, token.text.length - marks.length)
       const lower = core.toLowerCase()
+      // The marks' bytes in the source: one each, unless a decoded reference stands among them ("&quot;").
+      const ownEnd = token.end - marks.length
       const own = token.text !== value || marks !== ''
-        ? { ...token, text: core, end: token.end - marks.length, byteLength: token.byteLength - marks.length, normal: lower, lemma: lower, stem: stemOf(lower), isStopWord: false }
+        ? { ...token, text: core, end: ownEnd, byteLength: token.byteLength - bytesBetween(ownEnd, token.end), normal: lower, lemma: lower, stem: stemOf(lower), isStopWord: false }
         : token
       if (marks === '') {
         tokens.push(own)
@@ -450,13 +468,14 @@ export function createAnnotator(): Annotator {
       let from = own.end
       let byteFrom = own.byteOffset + own.byteLength
       for (const run of marks.match(/(.)\1*/gu) ?? []) {
+        const byteLength = bytesBetween(from, from + run.length)
         tokens.push({
           index: tokens.length, text: run, normal: run, lemma: run, stem: run, pos: 'PUNCT', kind: 'punctuation', shape: run,
-          start: from, end: from + run.length, byteOffset: byteFrom, byteLength: run.length, sentence: 0, negated: false,
+          start: from, end: from + run.length, byteOffset: byteFrom, byteLength, sentence: 0, negated: false,
           isStopWord: false, spaceBefore: false,
         })
         from += run.length
-        byteFrom += run.length
+        byteFrom += byteLength
       }
       if (/[.!?]/.test(marks)) (splitEnds ??= []).push(tokens.length - 1)
     }
@@ -519,14 +538,12 @@ export function utf8Length(text: string, from = 0, to = text.length): number {
   return n
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' }
-
 /**
- * Replace every HTML tag, comment, script and style block by spaces of the same UTF-16 length, and
- * decode character entities to one character padded with spaces, so that every offset in the cleaned
- * text is the same offset in the original.
+ * Replace every HTML tag, comment, script and style block by spaces of the same UTF-16 length (a block-level tag
+ * by a newline and spaces), so that every offset in the blanked text is the same offset in the original. Character
+ * references are left to {@link readReferences}.
  */
-export function blankHtml(text: string): string {
+export function blankTags(text: string): string {
   const pad = (m: string): string => (m.includes('\n') ? m.replace(/[^\n]/g, ' ') : ' '.repeat(m.length))
   return text
     .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, pad)
@@ -536,34 +553,116 @@ export function blankHtml(text: string): string {
       const block = /^<\/?(p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|blockquote)\b/i.test(m)
       return block ? '\n' + ' '.repeat(m.length - 1) : ' '.repeat(m.length)
     })
-    .replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-zA-Z]+);/g, (m, body: string, at: number, blanked: string) => {
-      // Inside a web address ("https://example.com/?q=1&amp;page=2") the padding would cut the address in two: the
-      // reference stays as written, as in a text read without HTML processing.
-      if (insideWebAddress(blanked, at)) return m
-      let ch: string | undefined
-      if (body.startsWith('#x') || body.startsWith('#X')) ch = safeFromCodePoint(parseInt(body.slice(2), 16))
-      else if (body.startsWith('#')) ch = safeFromCodePoint(parseInt(body.slice(1), 10))
-      else ch = ENTITIES[body.toLowerCase()]
-      if (ch === undefined || ch.length > m.length) return m
-      return ch + ' '.repeat(m.length - ch.length)
-    })
+}
+
+/** A text with its character references read as the characters they stand for (see {@link readReferences}). */
+export interface ReadText {
+  /** The text as read. */
+  readonly text: string
+  /** The text the references were found in (the same length as the text: its tags blanked), as read. */
+  readonly scanned: string
+  /**
+   * Per reference read, in text order, two numbers: where its character ends in the text as read, and how many
+   * characters longer the text as written is up to there (the references' lengths less their characters'). Empty
+   * when none was read: the text as read is then the text itself.
+   */
+  readonly shifts: readonly number[]
+}
+
+const NO_SHIFTS: readonly number[] = Object.freeze([])
+
+/** The named references read, by name: those of XML and the non-breaking space (read as a space), and the upper-case forms HTML also has. */
+const NAMED_REFERENCES: Readonly<Record<string, string>> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', AMP: '&', LT: '<', GT: '>', QUOT: '"',
+}
+
+/** A character reference: numeric (decimal or hexadecimal) or one of {@link NAMED_REFERENCES}, with its semicolon. */
+const REFERENCE = /&(?:#[xX]([0-9a-fA-F]{1,6})|#([0-9]{1,7})|(amp|lt|gt|quot|apos|nbsp|AMP|LT|GT|QUOT));/g
+
+/**
+ * What HTML reads numeric references 128 to 159 as (windows-1252, as browsers do: "it&#146;s" is "it’s"), from 128;
+ * undefined where windows-1252 has no character.
+ */
+const WINDOWS_1252: readonly (string | undefined)[] = [
+  '€', undefined, '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', undefined, 'Ž', undefined,
+  undefined, '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', undefined, 'ž', 'Ÿ',
+]
+
+/** Characters that cannot stand in a web address as {@link webAddressesForWink} reads one: a reference to one ends it. */
+const ENDS_ADDRESS = /[\s<>"`]/
+
+/** Characters a run of non-space characters holding a web address cannot run back past (see {@link insideWebAddress}). */
+const BREAKS_RUN = /[\s<>"'`(\[{]/
+
+/**
+ * The text with its character references read as the characters they stand for: the named ones of
+ * {@link NAMED_REFERENCES} and numeric ones ("&#39;", "&#x1F600;") to a character a text may hold (not NUL, another
+ * control character but tab and line breaks, a surrogate or a noncharacter); any other stays as written, and so does
+ * one inside a web address ("https://example.com/?q=1&amp;page=2": it is the address's own text), unless its
+ * character would end the address ("&quot;", "&lt;", a space). References are looked for in `scan` (`text` with
+ * its tags blanked, the same length), and the same ones are read in both. Scrapers and the Twitter API leave them
+ * in plain text ("H&amp;M", "it&#39;s", "&lt;3"), and HTML holds them.
+ */
+export function readReferences(text: string, scan: string = text): ReadText {
+  if (!scan.includes('&')) return { text, scanned: scan, shifts: NO_SHIFTS }
+  let read = ''
+  let scanned = ''
+  let from = 0
+  let longer = 0
+  // The position after the last reference read as a character a web address's run cannot run back past.
+  let runFloor = 0
+  let shifts: number[] | undefined
+  for (const m of scan.matchAll(REFERENCE)) {
+    const at = m.index
+    const ch = m[3] !== undefined ? NAMED_REFERENCES[m[3]] : referenceCharacter(m[1] !== undefined ? parseInt(m[1], 16) : parseInt(m[2]!, 10))
+    if (ch === undefined) continue
+    if (!ENDS_ADDRESS.test(ch) && insideWebAddress(scan, at, runFloor)) continue
+    read += text.slice(from, at) + ch
+    if (scan !== text) scanned += scan.slice(from, at) + ch
+    from = at + m[0].length
+    longer += m[0].length - ch.length
+    ;(shifts ??= []).push(read.length, longer)
+    if (BREAKS_RUN.test(ch)) runFloor = from
+  }
+  if (shifts === undefined) return { text, scanned: scan, shifts: NO_SHIFTS }
+  read += text.slice(from)
+  return { text: read, scanned: scan === text ? read : scanned + scan.slice(from), shifts }
+}
+
+/** Where position `k` of a text as read (see {@link ReadText}) stands in the text as written. */
+export function sourcePosition(shifts: readonly number[], k: number): number {
+  // The last reference whose character ends at or before k (binary search over the pairs).
+  let lo = 0
+  let hi = shifts.length / 2
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (shifts[mid * 2]! <= k) lo = mid + 1
+    else hi = mid
+  }
+  return lo === 0 ? k : k + shifts[lo * 2 - 1]!
+}
+
+/** The character a numeric reference stands for, when a text may hold it (see {@link readReferences}). */
+function referenceCharacter(cp: number): string | undefined {
+  if (cp >= 0x80 && cp <= 0x9f) return WINDOWS_1252[cp - 0x80]
+  if (cp < 0x20 ? cp !== 9 && cp !== 10 && cp !== 13 : cp === 0x7f) return undefined
+  if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) === 0xfffe) return undefined
+  return String.fromCodePoint(cp)
 }
 
 /** Characters a web address holding a character reference may run before it, at most (bounds the scan back). */
 const ADDRESS_SCAN = 2048
 
-/** Whether position `at` of `text` continues a run of non-space characters that opens as a web address does. */
-function insideWebAddress(text: string, at: number): boolean {
+/**
+ * Whether position `at` of `text` continues a run of non-space characters that opens as a web address does. The run
+ * starts at `runFloor` at the earliest (after a reference read as a quote or a space).
+ */
+function insideWebAddress(text: string, at: number, runFloor = 0): boolean {
   let start = at
-  const floor = Math.max(0, at - ADDRESS_SCAN)
-  while (start > floor && !/[\s<>"'`(\[{]/.test(text[start - 1]!)) start--
-  if (start === at || (start === floor && floor > 0)) return false
+  const floor = Math.max(runFloor, at - ADDRESS_SCAN)
+  while (start > floor && !BREAKS_RUN.test(text[start - 1]!)) start--
+  if (start === at || (start === floor && floor > runFloor)) return false
   return OPENS_ADDRESS.test(text.slice(start, at))
-}
-
-function safeFromCodePoint(cp: number): string | undefined {
-  if (!Number.isInteger(cp) || cp < 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return undefined
-  return String.fromCodePoint(cp)
 }
 
 /** Marks that end a sentence or a clause, and closing brackets, when they end a web address as wink reads it. */

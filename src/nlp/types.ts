@@ -3,16 +3,18 @@
  *
  * Layout: `tokens` is a flat array in text order; sentences refer to token index ranges
  * (`tokenStart` inclusive, `tokenEnd` exclusive). Character offsets (`start`/`end`) are UTF-16
- * indices into `text` (the text as submitted, HTML tags included when `process_html` is on);
- * `byteOffset`/`byteLength` are the same spans in bytes of the UTF-8 encoding of `text`, which is
- * what the wire format reports.
+ * indices into `text`: the text as submitted (HTML tags included when `process_html` is on) with its
+ * character references read as the characters they stand for ("H&amp;M" reads "H&M"; see
+ * `readReferences` in annotate.ts), the same text when it has none. `byteOffset`/`byteLength` are the
+ * same spans in bytes of the UTF-8 encoding of the text as submitted (a character read from a reference
+ * spans the reference), which is what the wire format reports.
  */
 
 /** One token as wink-nlp produced it, plus our normalisations. */
 export interface Token {
   /** Position in `AnnotatedDocument.tokens`. */
   readonly index: number
-  /** Surface form, exactly as it stands in the text (for contractions, e.g. "n't", the value wink gives). */
+  /** Surface form, exactly as it stands in `text` (for contractions, e.g. "n't", the value wink gives). */
   readonly text: string
   /** Lower-cased surface form (wink `normal`; contractions expanded, e.g. "n't" -> "not"). */
   readonly normal: string
@@ -33,9 +35,9 @@ export interface Token {
   readonly start: number
   /** UTF-16 end offset (exclusive). */
   readonly end: number
-  /** Byte offset of the token in the UTF-8 encoding of `text`. */
+  /** Byte offset of the token in the UTF-8 encoding of the text as submitted. */
   readonly byteOffset: number
-  /** Length of the token in bytes of UTF-8. */
+  /** Length of the token in bytes of UTF-8 of the text as submitted ("H&amp;M": 7). */
   readonly byteLength: number
   /** Index of the sentence holding this token. */
   readonly sentence: number
@@ -71,7 +73,7 @@ export interface PatternSpan {
 
 /** The result of annotation. Immutable once built; analyzers write their own results elsewhere. */
 export interface AnnotatedDocument {
-  /** The text as submitted (offsets refer to it). */
+  /** The text as read: as submitted, its character references read as characters (UTF-16 offsets refer to it). */
   readonly text: string
   readonly tokens: readonly Token[]
   readonly sentences: readonly Sentence[]

@@ -124,7 +124,9 @@ describe('headline and short-text span rules', () => {
     }
     const out = extractEntities(annotator.annotate('An economist at First Union bank said so.'), runOn, loadEntityLexicons())
     expect(out.filter((e) => e.entity_type === 'Company').map((e) => e.title)).toEqual(['First Union'])
-    // An HTML entity after a name is no part of it.
-    expect(typed('A study funded by Goldman Sachs &amp; JP Morgan?')).toContain('Company:Goldman Sachs')
+    // A character reference reads as its character (issue 14): "&amp;" after a name is "&", as in "Johnson & Johnson";
+    // "and" between two names ends the first.
+    expect(typed('A study funded by Goldman Sachs &amp; JP Morgan?')).toEqual(typed('A study funded by Goldman Sachs & JP Morgan?'))
+    expect(typed('A study funded by Goldman Sachs and JP Morgan?')).toEqual(['Company:Goldman Sachs', 'Company:JP Morgan'])
   })
 })

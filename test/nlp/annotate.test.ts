@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { blankHtml, createAnnotator, utf8Length } from '../../src/nlp/annotate.ts'
+import { blankTags, createAnnotator, readReferences, sourcePosition, utf8Length } from '../../src/nlp/annotate.ts'
 
 const annotator = createAnnotator()
 
@@ -31,7 +31,14 @@ describe('annotate', () => {
     expect(words).toEqual(['Great', 'room', 'staff'])
     const room = doc.tokens.find((t) => t.text === 'room')!
     expect(text.slice(room.start, room.end)).toBe('room')
-    expect(blankHtml(text).length).toBe(text.length)
+    expect(blankTags(text).length).toBe(text.length)
+    expect(blankTags(text)).toBe('\n  Great    room     &amp; staff\n   ')
+    // The reference is read as its character: the document's text holds it, the byte offsets stay the text's.
+    expect(doc.text).toBe('<p>Great <b>room</b> & staff</p>')
+    const amp = doc.tokens.find((t) => t.text === '&')!
+    expect(Buffer.from(text).subarray(amp.byteOffset, amp.byteOffset + amp.byteLength).toString()).toBe('&amp;')
+    const staff = doc.tokens.find((t) => t.text === 'staff')!
+    expect(Buffer.from(text).subarray(staff.byteOffset, staff.byteOffset + staff.byteLength).toString()).toBe('staff')
   })
 
   it('should keep a web address whole when it holds a character reference in HTML ("?q=1&amp;page=2")', () => {
@@ -40,12 +47,12 @@ describe('annotate', () => {
     const url = doc.tokens.filter((t) => t.kind === 'url')
     expect(url.map((t) => t.text)).toEqual(['https://example.com/search?q=1&amp;page=2'])
     expect(text.slice(url[0]!.start, url[0]!.end)).toBe(url[0]!.text)
-    // Outside the address the reference is still read as its character, padded to keep offsets.
-    expect(blankHtml(text)).toContain('list &     more.')
-    expect(blankHtml(text).length).toBe(text.length)
+    // Outside the address the reference is read as its character.
+    expect(doc.text).toBe('<p>See https://example.com/search?q=1&amp;page=2 for the list & more.</p>')
+    expect(doc.tokens.find((t) => t.text === '&')!.byteLength).toBe('&amp;'.length)
     // A run longer than any address is not scanned to its start: the reference is read as its character.
     const long = 'https://example.com/' + 'a'.repeat(3000) + '&amp;b'
-    expect(blankHtml(long)).toBe('https://example.com/' + 'a'.repeat(3000) + '&    b')
+    expect(readReferences(long).text).toBe('https://example.com/' + 'a'.repeat(3000) + '&b')
   })
 
   it('should treat the whole text as one sentence in one-sentence mode', () => {
@@ -127,11 +134,15 @@ describe('annotate', () => {
   })
 
   it('should keep every token at its offsets and in its sentence for any text with web addresses and marks', () => {
-    const parts = [' www.', ' http://', ' https://', 'localhost', 'example', '.com', '.c', '/a', 'ü', '😀', ':8080', '?q=1', '&amp;', '#x', '(', ')', '.', ',', '!', '...', '"', ' The', ' end', ' ', '\n', ' @user', ' a@b.co']
+    const parts = [' www.', ' http://', ' https://', 'localhost', 'example', '.com', '.c', '/a', 'ü', '😀', ':8080', '?q=1', '&amp;', '&quot;', '&#233;', '#x', '(', ')', '.', ',', '!', '...', '"', ' The', ' end', ' ', '\n', ' @user', ' a@b.co']
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...parts), { maxLength: 14 }), fc.boolean(), (words, html) => {
         const text = words.join('')
         const doc = annotator.annotate(text, { html })
+        // Offsets index the text as read (its references read as characters), byte offsets the text as given.
+        const decoded = readReferences(text, html ? blankTags(text) : text)
+        expect(doc.text).toBe(decoded.text)
+        const at = (k: number): number => sourcePosition(decoded.shifts, k)
         let next = 0
         doc.sentences.forEach((s, k) => {
           expect(s.index).toBe(k)
@@ -144,9 +155,9 @@ describe('annotate', () => {
           expect(t.index).toBe(i)
           expect(t.start).toBeGreaterThanOrEqual(end)
           end = t.end
-          if (!html && t.kind === 'url') expect(text.slice(t.start, t.end)).toBe(t.text)
-          expect(t.byteOffset).toBe(utf8Length(text, 0, t.start))
-          expect(t.byteLength).toBe(utf8Length(text, t.start, t.end))
+          if (!html && t.kind === 'url') expect(doc.text.slice(t.start, t.end)).toBe(t.text)
+          expect(t.byteOffset).toBe(utf8Length(text, 0, at(t.start)))
+          expect(t.byteLength).toBe(utf8Length(text, at(t.start), at(t.end)))
           expect(doc.sentences[t.sentence]!.tokenStart <= i && i < doc.sentences[t.sentence]!.tokenEnd).toBe(true)
         })
         // wink's patterns name the same tokens: a URL pattern is one url token.
@@ -197,5 +208,93 @@ describe('annotate', () => {
       expect(doc.sentences.map((x) => x.text), text).toHaveLength(n)
       for (const t of doc.tokens) expect(doc.sentences[t.sentence]!.tokenStart <= t.index && t.index < doc.sentences[t.sentence]!.tokenEnd).toBe(true)
     }
+  })
+})
+
+describe('character references', () => {
+  it('should read the named references amp, lt, gt, quot, apos, nbsp and numeric ones as their characters', () => {
+    expect(readReferences('H&amp;M, AT&amp;T &lt;3 &gt; &quot;great&quot; it&#39;s it&apos;s a&nbsp;b &#x1F600; &#233;').text).toBe(
+      'H&M, AT&T <3 > "great" it\'s it\'s a b \u{1F600} \u00e9',
+    )
+    // HTML's upper-case forms, and 128-159 read as windows-1252 ("it&#146;s" from a Windows editor).
+    expect(readReferences('&AMP; &LT;&GT; &QUOT; it&#146;s &#150; &#x93;q&#x94;').text).toBe('& <> " it\u2019s \u2013 \u201cq\u201d')
+  })
+
+  it('should leave as written any other reference, and one standing for no character a text may hold', () => {
+    for (const kept of ['&hellip;', '&eacute;', '&Amp;', '&amp', '& amp;', '&#0;', '&#1;', '&#x7F;', '&#x81;', '&#xD800;', '&#xFFFE;', '&#x110000;', '&#99999999;', '&#x;']) {
+      expect(readReferences(`a ${kept} b`), kept).toEqual({ text: `a ${kept} b`, scanned: `a ${kept} b`, shifts: [] })
+    }
+    // Read once: an escaped reference reads as the reference.
+    expect(readReferences('&amp;amp; &amp;lt;').text).toBe('&amp; &lt;')
+    // Tab and line breaks are characters a text holds.
+    expect(readReferences('a&#9;b&#10;c').text).toBe('a\tb\nc')
+  })
+
+  it('should leave a reference inside a web address as written, and read one that ends the address', () => {
+    expect(readReferences('https://example.com/?q=1&amp;page=2 &amp; www.example.com/a?b&amp;c').text).toBe(
+      'https://example.com/?q=1&amp;page=2 & www.example.com/a?b&amp;c',
+    )
+    // A quote or a space cannot stand in an address: read, it ends it, and what follows is no longer the address's.
+    expect(readReferences('&quot;https://x.com/a?b=1&amp;c=2&quot;&amp;co').text).toBe('"https://x.com/a?b=1&amp;c=2"&co')
+    expect(readReferences('see https://x.com/a&nbsp;H&amp;M').text).toBe('see https://x.com/a H&M')
+  })
+
+  it('should map each position of the text as read to the text as written', () => {
+    const text = 'H&amp;M &#x1F600; it&#39;s'
+    const { text: read, shifts } = readReferences(text)
+    expect(read).toBe('H&M \u{1F600} it\'s')
+    const pairs: Array<[string, string]> = [['H&M', 'H&amp;M'], ['\u{1F600}', '&#x1F600;'], ["it's", 'it&#39;s'], ['M', 'M'], ['&', '&amp;']]
+    for (const [inRead, written] of pairs) {
+      const a = read.indexOf(inRead)
+      expect(text.slice(sourcePosition(shifts, a), sourcePosition(shifts, a + inRead.length))).toBe(written)
+    }
+    // Without references the text is the same string, with nothing to map.
+    const plain = 'AT&T and Johnson & Johnson'
+    expect(readReferences(plain)).toEqual({ text: plain, scanned: plain, shifts: [] })
+    expect(readReferences(plain).text).toBe(plain)
+  })
+
+  it('should annotate the text as read, with byte offsets into the text as given', () => {
+    const text = 'H&amp;M Profit Misses Estimates. AT&amp;T and Johnson &amp; Johnson say &quot;hi&quot; &lt;3 caf&#233;'
+    const doc = annotator.annotate(text)
+    const read = 'H&M Profit Misses Estimates. AT&T and Johnson & Johnson say "hi" <3 caf\u00e9'
+    expect(doc.text).toBe(read)
+    expect(doc.tokens.map((t) => t.text)).toEqual(annotator.annotate(read).tokens.map((t) => t.text))
+    expect(doc.tokens.map((t) => t.text)).toContain('H&M')
+    expect(doc.tokens.some((t) => /amp|quot|&lt|#233/.test(t.text))).toBe(false)
+    const bytes = Buffer.from(text)
+    for (const t of doc.tokens) {
+      expect(doc.text.slice(t.start, t.end)).toBe(t.text)
+      const written = bytes.subarray(t.byteOffset, t.byteOffset + t.byteLength).toString()
+      expect(readReferences(written).text, written).toBe(t.text)
+    }
+    const hm = doc.tokens.find((t) => t.text === 'H&M')!
+    expect(bytes.subarray(hm.byteOffset, hm.byteOffset + hm.byteLength).toString()).toBe('H&amp;M')
+    const last = doc.sentences[doc.sentences.length - 1]!
+    expect(bytes.subarray(last.byteOffset, last.byteOffset + last.byteLength).toString()).toBe('AT&amp;T and Johnson &amp; Johnson say &quot;hi&quot; &lt;3 caf&#233;')
+    // Without references nothing changes: the document's text is the text given.
+    const plain = 'AT&T and Johnson & Johnson'
+    expect(annotator.annotate(plain).text).toBe(plain)
+  })
+
+  it('should give byte offsets of the text as given for any mix of references, words and marks', () => {
+    const parts = ['&amp;', '&lt;', '&gt;', '&quot;', '&#39;', '&#x1F600;', '&#233;', '&nbsp;', '&hellip;', 'H', 'M', 'é', '😀', ' ', '\n', '.', '"', 'www.', 'x.com', ' https://', '/a?b=1']
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...parts), { maxLength: 16 }), fc.boolean(), (words, html) => {
+        const text = words.join('')
+        const doc = annotator.annotate(text, { html })
+        const bytes = Buffer.from(text)
+        let end = 0
+        for (const t of doc.tokens) {
+          expect(t.byteOffset).toBeGreaterThanOrEqual(end)
+          end = t.byteOffset + t.byteLength
+          expect(end).toBeLessThanOrEqual(bytes.length)
+          const written = bytes.subarray(t.byteOffset, t.byteOffset + t.byteLength).toString()
+          // A token's bytes never cut a reference: read in place, they read as the token.
+          if (t.kind !== 'url' && !html) expect(readReferences(written).text, JSON.stringify([text, written])).toBe(t.text)
+        }
+      }),
+      { seed: 14, numRuns: 300 },
+    )
   })
 })

@@ -7,7 +7,7 @@ import type { ItemEntity, ItemSentence } from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
 import { stemmer } from 'stemmer'
 import type { AnnotatedDocument, PatternSpan, Sentence, Token } from '../../src/nlp/types.ts'
-import { blankHtml, metaCerModel, utf8Length, type AnnotateOptions } from '../../src/nlp/annotate.ts'
+import { blankTags, metaCerModel, readReferences, sourcePosition, utf8Length, type AnnotateOptions } from '../../src/nlp/annotate.ts'
 import { joinBrokenSentences } from '../../src/nlp/sentences.ts'
 
 interface Annotator {
@@ -38,8 +38,12 @@ export function createReferenceAnnotator(): Annotator {
     readRaw(text) {
       return nlp.readDoc(text).tokens().length()
     },
-    annotate(text, options = {}) {
-      const clean = options.html === true ? blankHtml(text) : text
+    annotate(source, options = {}) {
+      // The same reading of character references as the annotator's (the one step it shares with it).
+      const decoded = readReferences(source, options.html === true ? blankTags(source) : source)
+      const text = decoded.text
+      const clean = decoded.scanned
+      const at = (k: number): number => sourcePosition(decoded.shifts, k)
       const doc = nlp.readDoc(clean)
       const tokenList = doc.tokens()
       // wink's typings declare `out` per its-function; one loose accessor keeps the casts in one place.
@@ -69,10 +73,10 @@ export function createReferenceAnnotator(): Annotator {
 
       const tokens: Token[] = []
       let pos = 0 // UTF-16 cursor into clean (same positions as `text`)
-      let bytePos = 0 // byte cursor into `text`
-      let byteAt = 0 // UTF-16 position bytePos corresponds to
+      let bytePos = 0 // byte cursor into `source`
+      let byteAt = 0 // UTF-16 position of `source` bytePos corresponds to
       const advanceBytes = (to: number): number => {
-        bytePos += utf8Length(text, byteAt, to)
+        bytePos += utf8Length(source, byteAt, to)
         byteAt = to
         return bytePos
       }
@@ -87,8 +91,8 @@ export function createReferenceAnnotator(): Annotator {
         }
         const end = Math.min(start + value.length, clean.length)
         pos = end
-        const byteOffset = advanceBytes(start)
-        const byteEnd = advanceBytes(end)
+        const byteOffset = advanceBytes(at(start))
+        const byteEnd = advanceBytes(at(end))
         const normal = (normals[i] ?? value).toLowerCase()
         tokens.push({
           index: i,
