@@ -2,6 +2,7 @@ import winkNLP from 'wink-nlp'
 import type { Model } from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
 import { stemmer } from 'stemmer'
+import { decodeHTMLStrict } from 'entities'
 import type { AnnotatedDocument, PatternSpan, Sentence, Token } from './types.ts'
 import { joinBrokenSentences } from './sentences.ts'
 // A static import (not a runtime require) so that bundlers include the model as they include wink's own loader,
@@ -571,13 +572,20 @@ export interface ReadText {
 
 const NO_SHIFTS: readonly number[] = Object.freeze([])
 
-/** The named references read, by name: those of XML and the non-breaking space (read as a space), and the upper-case forms HTML also has. */
-const NAMED_REFERENCES: Readonly<Record<string, string>> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', AMP: '&', LT: '<', GT: '>', QUOT: '"',
+/**
+ * The character(s) a named reference stands for: every name of HTML's table ("&hellip;", "&eacute;", "&AMP;"; read
+ * by the `entities` package, as HTML5 reads a reference with its semicolon), but the non-breaking space, read as a
+ * space; undefined for a name HTML does not have ("&notaname;" stays as written).
+ */
+function namedReference(name: string): string | undefined {
+  const written = `&${name};`
+  const read = decodeHTMLStrict(written)
+  if (read === written) return undefined
+  return read === '\u00a0' ? ' ' : read
 }
 
-/** A character reference: numeric (decimal or hexadecimal) or one of {@link NAMED_REFERENCES}, with its semicolon. */
-const REFERENCE = /&(?:#[xX]([0-9a-fA-F]{1,6})|#([0-9]{1,7})|(amp|lt|gt|quot|apos|nbsp|AMP|LT|GT|QUOT));/g
+/** A character reference: numeric (decimal or hexadecimal) or named (see {@link namedReference}), with its semicolon. */
+const REFERENCE = /&(?:#[xX]([0-9a-fA-F]{1,6})|#([0-9]{1,7})|([a-zA-Z][a-zA-Z0-9]{1,31}));/g
 
 /**
  * What HTML reads numeric references 128 to 159 as (windows-1252, as browsers do: "it&#146;s" is "it’s"), from 128;
@@ -596,7 +604,7 @@ const BREAKS_RUN = /[\s<>"'`(\[{]/
 
 /**
  * The text with its character references read as the characters they stand for: the named ones of
- * {@link NAMED_REFERENCES} and numeric ones ("&#39;", "&#x1F600;") to a character a text may hold (not NUL, another
+ * {@link namedReference} and numeric ones ("&#39;", "&#x1F600;") to a character a text may hold (not NUL, another
  * control character but tab and line breaks, a surrogate or a noncharacter); any other stays as written, and so does
  * one inside a web address ("https://example.com/?q=1&amp;page=2": it is the address's own text), unless its
  * character would end the address ("&quot;", "&lt;", a space). References are looked for in `scan` (`text` with
@@ -614,7 +622,7 @@ export function readReferences(text: string, scan: string = text): ReadText {
   let shifts: number[] | undefined
   for (const m of scan.matchAll(REFERENCE)) {
     const at = m.index
-    const ch = m[3] !== undefined ? NAMED_REFERENCES[m[3]] : referenceCharacter(m[1] !== undefined ? parseInt(m[1], 16) : parseInt(m[2]!, 10))
+    const ch = m[3] !== undefined ? namedReference(m[3]) : referenceCharacter(m[1] !== undefined ? parseInt(m[1], 16) : parseInt(m[2]!, 10))
     if (ch === undefined) continue
     if (!ENDS_ADDRESS.test(ch) && insideWebAddress(scan, at, runFloor)) continue
     read += text.slice(from, at) + ch

@@ -358,7 +358,7 @@ export function documentFacets(doc: AnnotatedDocument, phrases: readonly ThemeSp
     if (head.pos !== 'NOUN' && (sentiment?.tokenScores[head.index] ?? 0) !== 0) return
     if (inCompound(doc, head.index) || isGenericHead(ph.head) || NOT_FACETS.has(ph.head) || DEGREE.has(ph.head)) return
     if (isMeasure(doc, ph) || isImperative(doc, ph)) return
-    // A character reference left as written ("&hellip;": the annotator reads "&amp;" as "&") is no word.
+    // A character reference left as written ("&notaname;", a name HTML does not have: the annotator reads "&amp;" and "&hellip;" as characters) is no word.
     if (!head.spaceBefore && toks[head.index - 1]?.text === '&') return
     const attributes: PartAttribute[] = []
     const addAttr = (t: Token, negated: boolean): void => {

@@ -134,8 +134,8 @@ function inFixedExpressions(toks: readonly Token[]): boolean[] {
 
 /**
  * Whether token `i` is markup or shorthand rather than a word of the text: the name of an HTML character reference
- * left in a text as written ("hellip" of "wait &hellip; what": the annotator reads "&amp;" and the other references of
- * `readReferences` as their characters), a retweet's "RT" before the mention it quotes,
+ * left in a text as written ("notaname" of "wait &notaname; what", a name HTML does not have: the annotator reads
+ * "&amp;", "&hellip;" and every other reference HTML has as their characters, see `readReferences`), a retweet's "RT" before the mention it quotes,
  * or a lone lower-case letter ("w" and "o" of "meeting w/ voters", "countries w/o rights"; "Plan B" keeps its "B"),
  * also with periods ("p.m.", "w.").
  */
@@ -316,7 +316,7 @@ export function extractCandidates(doc: AnnotatedDocument, options: CandidateOpti
 export interface CandidateOptions {
   /**
    * Keep the noun phrases that themes never offer: inside {@link FIXED_EXPRESSIONS} ("course" of "of course"), markup
-   * ({@link isMarkup}: "hellip" of "&hellip;", a retweet's "RT") and a name with a count ("Bellagio 4 times", where themes
+   * ({@link isMarkup}: "notaname" of "&notaname;", a retweet's "RT") and a name with a count ("Bellagio 4 times", where themes
    * offer "Bellagio"). The ranker's training (bench/train-themes.ts) reads them as phrases people did not pick.
    * @defaultValue false
    */

@@ -218,10 +218,14 @@ describe('character references', () => {
     )
     // HTML's upper-case forms, and 128-159 read as windows-1252 ("it&#146;s" from a Windows editor).
     expect(readReferences('&AMP; &LT;&GT; &QUOT; it&#146;s &#150; &#x93;q&#x94;').text).toBe('& <> " it\u2019s \u2013 \u201cq\u201d')
+    // Every name of HTML's table, as scraped news writes them.
+    expect(readReferences('Wait&hellip; caf&eacute; &mdash; don&rsquo;t &copy;2024 &COPY; &euro;5 &NotEqualTilde;').text).toBe(
+      'Wait\u2026 caf\u00e9 \u2014 don\u2019t \u00a92024 \u00a9 \u20ac5 \u2242\u0338',
+    )
   })
 
   it('should leave as written any other reference, and one standing for no character a text may hold', () => {
-    for (const kept of ['&hellip;', '&eacute;', '&Amp;', '&amp', '& amp;', '&#0;', '&#1;', '&#x7F;', '&#x81;', '&#xD800;', '&#xFFFE;', '&#x110000;', '&#99999999;', '&#x;']) {
+    for (const kept of ['&notaname;', '&Hellip;', '&Amp;', '&amp', '&ampx;', '& amp;', '&#0;', '&#1;', '&#x7F;', '&#x81;', '&#xD800;', '&#xFFFE;', '&#x110000;', '&#99999999;', '&#x;']) {
       expect(readReferences(`a ${kept} b`), kept).toEqual({ text: `a ${kept} b`, scanned: `a ${kept} b`, shifts: [] })
     }
     // Read once: an escaped reference reads as the reference.

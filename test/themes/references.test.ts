@@ -74,7 +74,7 @@ describe('character references in plain text', () => {
       'Caf&#233; owners in S&#xE3;o Paulo praise the new &quot;Caf&eacute; Law&quot; &amp; its tax cuts',
     ]
     const read = (s: string): string =>
-      s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&#39;/g, "'").replace(/&#233;/g, 'é').replace(/&#xE3;/g, 'ã')
+      s.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&#39;/g, "'").replace(/&#233;|&eacute;/g, 'é').replace(/&#xE3;/g, 'ã')
     for (const text of texts) {
       const out = await analyze(text)
       const found = locations(out)
@@ -111,11 +111,14 @@ describe('character references in plain text', () => {
     }
   })
 
-  it('should make no theme of a reference it leaves as written ("&hellip;", "&mdash;")', async () => {
+  it('should read every named reference of HTML ("&hellip;", "&mdash;"): no theme holds one', async () => {
     const out = await analyze('Wait &hellip; what &mdash; the merger deal &ndash; a disaster &#8212; collapsed')
     expect(out.themes!.map((t) => t.normalized)).toEqual(['merger deal', 'disaster'])
-    // The numeric reference is read ("&#8212;" is an em dash); the named ones outside the safe few stay as written.
-    expect(out.summary).toBe('Wait &hellip; what &mdash; the merger deal &ndash; a disaster \u2014 collapsed')
+    expect(out.summary).toBe('Wait \u2026 what \u2014 the merger deal \u2013 a disaster \u2014 collapsed')
+    // Glued to a word, "&hellip;" made the theme "police corruption&hellip" while it was left as written.
+    const glued = await analyze('The report found police corruption&hellip; and nobody resigned.')
+    expect(glued.themes!.map((t) => t.normalized)).toContain('police corruption')
+    expect(JSON.stringify(glued.themes)).not.toContain('hellip')
   })
 
   it('should leave a reference inside a web address as written', async () => {
