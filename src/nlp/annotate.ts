@@ -334,10 +334,12 @@ export function createAnnotator(): Annotator {
 
   /**
    * The document of `source` from wink's reading of `clean`: the text as read (`decoded.text`, the same length as
-   * `clean`) is the document's text and holds its UTF-16 offsets; byte offsets are those of `source`.
+   * `clean`; with `html`, its tags blanked, `decoded.scanned`, so that a title or label sliced from it across a tag
+   * reads "H&M Profit", not "H&M <b>Profit</b>") is the document's text and holds its UTF-16 offsets; byte offsets are
+   * those of `source`.
    */
   function build(source: string, decoded: ReadText, clean: string, rdd: WinkRawDocument, options: AnnotateOptions): AnnotatedDocument {
-    const text = decoded.text
+    const text = options.html === true ? decoded.scanned : decoded.text
     const raw = rdd.tokens
     const cache = rdd.cache
     const n = rdd.numOfTokens

@@ -3,7 +3,7 @@
  *
  * Layout: `tokens` is a flat array in text order; sentences refer to token index ranges
  * (`tokenStart` inclusive, `tokenEnd` exclusive). Character offsets (`start`/`end`) are UTF-16
- * indices into `text`: the text as submitted (HTML tags included when `process_html` is on) with its
+ * indices into `text`: the text as submitted (with `process_html` on, its tags blanked: spaces of the same length) with its
  * character references read as the characters they stand for ("H&amp;M" reads "H&M"; see
  * `readReferences` in annotate.ts), the same text when it has none. `byteOffset`/`byteLength` are the
  * same spans in bytes of the UTF-8 encoding of the text as submitted (a character read from a reference

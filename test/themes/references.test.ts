@@ -148,4 +148,26 @@ describe('character references in plain text', () => {
       await html.close()
     }
   })
+
+  it('should give titles and labels without the tags a phrase spans in HTML ("H&M <b>Profit</b> Misses")', async () => {
+    const html = createEngine({ background: false })
+    try {
+      await html.account(html.defaultAccount).updateConfigurations({ process_html: true, document: { themes_limit: 10, theme_mentions_limit: 5, mentions: true } })
+      const text = '<p>H&amp;M <b>Profit</b> Misses Estimates</p><p>The <i>battery life</i> of the new phone is great.</p>'
+      const out = await html.analyze(text)
+      const titles = out.themes!.map((t) => t.title)
+      expect(titles).toContain('H&M Profit Misses Estimates')
+      expect(titles).toContain('battery life')
+      for (const t of out.themes!) {
+        expect(`${t.title} ${t.normalized}`).not.toMatch(/[<>]/)
+        for (const m of t.mentions ?? []) {
+          expect(m.label).not.toMatch(/[<>]/)
+          // The label is the text with its tags blanked; the location is still the text as sent, tags included.
+          for (const l of m.locations) expect(at(text, l).replace(/<[^>]*>/g, (tag) => ' '.repeat(tag.length)).replace(/&amp;/g, '&')).toBe(m.label)
+        }
+      }
+    } finally {
+      await html.close()
+    }
+  })
 })
