@@ -232,7 +232,7 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
           const next = nextToken(toks, t.index)
           return next?.pos === 'PROPN' && CAPITALISED.test(next.text) ? 'A' : 'N'
         }
-        return opensSentence(t) && nextToken(toks, t.index)?.pos !== 'PROPN' ? 'N' : 'P'
+        return opensSentence(t) && !nameFollows(t) ? 'N' : 'P'
       case 'ADJ':
         return 'A'
       case 'X':
@@ -253,6 +253,15 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
       default:
         return null
     }
+  }
+  /** Whether a name word follows `t`, also across a name's "&" ("Procter & Gamble"). */
+  function nameFollows(t: Token): boolean {
+    const next = nextToken(toks, t.index)
+    if (next?.text === '&') {
+      const after = nextToken(toks, next.index)
+      return after?.pos === 'PROPN' && CAPITALISED.test(after.text)
+    }
+    return next?.pos === 'PROPN'
   }
   let i = 0
   while (i < toks.length) {
@@ -277,11 +286,26 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
       i = j
       continue
     }
+    if (t.text === '&' && isNameAmpersand(i)) {
+      out.push({ start: i, end: i + 1, cls: 'P', surface: '&', lemma: '&', stem: '&' })
+      i++
+      continue
+    }
     const cls = classOf(t)
     out.push(cls === null ? null : { start: i, end: i + 1, cls, surface: t.text.toLowerCase(), lemma: t.lemma.toLowerCase(), stem: t.stem })
     i++
   }
   return out
+
+  /**
+   * Whether the "&" at token k joins two words of one name ("Procter & Gamble", "Johnson & Johnson", "Marks & Spencer"):
+   * a name word before it and after it, in one sentence. Elsewhere ("salt & pepper", "Q&A" is one token) it ends the run.
+   */
+  function isNameAmpersand(k: number): boolean {
+    const prev = out[k - 1]
+    const next = toks[k + 1]
+    return prev !== null && prev !== undefined && prev.cls === 'P' && next !== undefined && next.sentence === toks[k]!.sentence && classOf(next) === 'P'
+  }
 }
 
 /** Tags after which a participle starts a noun phrase ("the distributed system", "of scanning electron beams"). */
@@ -399,7 +423,17 @@ function findCandidates(doc: AnnotatedDocument, offeredOnly: boolean): ThemeSpan
     let end = run.length
     while (end > 0 && run[end - 1]!.cls !== 'N' && run[end - 1]!.cls !== 'P') end--
     if (end === 0) return
-    const start = Math.max(0, end - MAX_WORDS)
+    let start = Math.max(0, end - MAX_WORDS)
+    // A cut inside a name ("Johnson & Johnson report quarterly earnings", six words) would leave its last words to
+    // stand for it ("Johnson report quarterly earnings"): the name is a candidate of its own, the phrase starts after it.
+    if (start > 0 && run[start - 1]!.cls === 'P' && run[start]!.cls === 'P') {
+      let from = start - 1
+      while (from > 0 && run[from - 1]!.cls === 'P') from--
+      let to = start
+      while (to < end && run[to]!.cls === 'P') to++
+      push(run.slice(from, to), true)
+      start = to
+    }
     let words = run.slice(start, end)
     // Drop leading numbers left by the cut.
     while (words.length > 0 && words[0]!.cls === 'D') words = words.slice(1)
@@ -423,11 +457,12 @@ function findCandidates(doc: AnnotatedDocument, offeredOnly: boolean): ThemeSpan
     // Shorter phrases inside the run compete too ("transfer function" of "discrete transfer function model"):
     // people often pick a phrase inside a longer run.
     for (let a = 0; a < words.length; a++) {
-      if (words[a]!.cls === 'D') continue
+      // No shorter phrase starts or ends at a name's "&" ("& Johnson report", "Procter &").
+      if (words[a]!.cls === 'D' || words[a]!.lemma === '&') continue
       for (let b = a + 2; b <= words.length; b++) {
         if (b - a === words.length) continue
         const last = words[b - 1]!.cls
-        if (last !== 'N' && last !== 'P') continue
+        if ((last !== 'N' && last !== 'P') || words[b - 1]!.lemma === '&') continue
         if (words.slice(a, b).every((u) => u.cls === 'P')) continue
         push(words.slice(a, b), true)
       }

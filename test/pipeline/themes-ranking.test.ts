@@ -106,6 +106,17 @@ describe('theme candidates', () => {
     expect(all).toContain('bellagio 4 time')
   })
 
+  it('should keep a name joined by "&" whole ("Procter & Gamble"), and not a "&" between common words', () => {
+    const c = candidates('Procter & Gamble raised prices while Marks & Spencer cut jobs at Barnes & Noble stores.')
+    expect(c).toEqual(expect.arrayContaining(['procter & gamble', 'marks & spencer', 'barnes & noble store']))
+    expect(c).not.toEqual(expect.arrayContaining(['gamble']))
+    expect(candidates('Salt & pepper shakers stood on the table.')).toEqual(['salt', 'pepper shaker', 'table'])
+    // A six-word run is cut to five words after the name, not inside it ("Johnson report quarterly earnings").
+    const jj = themes('AT&T and Johnson & Johnson report quarterly earnings.').map((t) => t.toLowerCase())
+    expect(jj).toEqual(expect.arrayContaining(['johnson & johnson', 'at&t', 'report quarterly earnings']))
+    expect(jj.some((t) => t.startsWith('johnson report') || t.startsWith('&') || t.endsWith('&'))).toBe(false)
+  })
+
   it('should not start a phrase with a bare number, nor make a theme of a number alone', () => {
     const c = candidates('Sales rose 15 percent to 300 units in 2012.')
     expect(c.every((x) => !/^\d/.test(x))).toBe(true)
