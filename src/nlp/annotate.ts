@@ -326,20 +326,19 @@ export function createAnnotator(): Annotator {
       return read(text).numOfTokens
     },
     annotate(source, options = {}) {
-      const decoded = readReferences(source, options.html === true ? blankTags(source) : source)
-      const clean = webAddressesForWink(decoded.scanned)
+      const decoded = readReferences(options.html === true ? blankTags(source) : source)
+      const clean = webAddressesForWink(decoded.text)
       return build(source, decoded, clean, read(clean), options)
     },
   }
 
   /**
    * The document of `source` from wink's reading of `clean`: the text as read (`decoded.text`, the same length as
-   * `clean`; with `html`, its tags blanked, `decoded.scanned`, so that a title or label sliced from it across a tag
-   * reads "H&M Profit", not "H&M <b>Profit</b>") is the document's text and holds its UTF-16 offsets; byte offsets are
-   * those of `source`.
+   * `clean`; with `html`, its tags blanked, so that a title or label sliced from it across a tag reads "H&M Profit",
+   * not "H&M <b>Profit</b>") is the document's text and holds its UTF-16 offsets; byte offsets are those of `source`.
    */
   function build(source: string, decoded: ReadText, clean: string, rdd: WinkRawDocument, options: AnnotateOptions): AnnotatedDocument {
-    const text = options.html === true ? decoded.scanned : decoded.text
+    const text = decoded.text
     const raw = rdd.tokens
     const cache = rdd.cache
     const n = rdd.numOfTokens
@@ -562,8 +561,6 @@ export function blankTags(text: string): string {
 export interface ReadText {
   /** The text as read. */
   readonly text: string
-  /** The text the references were found in (the same length as the text: its tags blanked), as read. */
-  readonly scanned: string
   /**
    * Per reference read, in text order, two numbers: where its character ends in the text as read, and how many
    * characters longer the text as written is up to there (the references' lengths less their characters'). Empty
@@ -575,28 +572,24 @@ export interface ReadText {
 const NO_SHIFTS: readonly number[] = Object.freeze([])
 
 /**
- * The character(s) a named reference stands for: every name of HTML's table ("&hellip;", "&eacute;", "&AMP;"; read
- * by the `entities` package, as HTML5 reads a reference with its semicolon), but the non-breaking space, read as a
- * space; undefined for a name HTML does not have ("&notaname;" stays as written).
+ * The character(s) a character reference stands for, as HTML5 reads a reference with its semicolon (the `entities`
+ * package): every name of HTML's table ("&hellip;", "&eacute;", "&AMP;"), and numbers, 128-159 as windows-1252
+ * ("it&#146;s" is "it’s"); a non-breaking space reads as a space. Undefined, so that the reference stays as written,
+ * for a name HTML does not have ("&notaname;") and for what no text should hold: NUL, a surrogate or a number past
+ * Unicode (which HTML reads as U+FFFD, so "&#xFFFD;" itself stays too), another control character but tab and line
+ * breaks, and noncharacters.
  */
-function namedReference(name: string): string | undefined {
-  const written = `&${name};`
+function referenceCharacter(written: string): string | undefined {
   const read = decodeHTMLStrict(written)
   if (read === written) return undefined
+  const cp = read.codePointAt(0) ?? 0
+  if (cp === 0xfffd || (cp < 0x20 && cp !== 9 && cp !== 10 && cp !== 13) || (cp >= 0x7f && cp <= 0x9f)) return undefined
+  if ((cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) === 0xfffe) return undefined
   return read === '\u00a0' ? ' ' : read
 }
 
-/** A character reference: numeric (decimal or hexadecimal) or named (see {@link namedReference}), with its semicolon. */
-const REFERENCE = /&(?:#[xX]([0-9a-fA-F]{1,6})|#([0-9]{1,7})|([a-zA-Z][a-zA-Z0-9]{1,31}));/g
-
-/**
- * What HTML reads numeric references 128 to 159 as (windows-1252, as browsers do: "it&#146;s" is "it’s"), from 128;
- * undefined where windows-1252 has no character.
- */
-const WINDOWS_1252: readonly (string | undefined)[] = [
-  '€', undefined, '‚', 'ƒ', '„', '…', '†', '‡', 'ˆ', '‰', 'Š', '‹', 'Œ', undefined, 'Ž', undefined,
-  undefined, '‘', '’', '“', '”', '•', '–', '—', '˜', '™', 'š', '›', 'œ', undefined, 'ž', 'Ÿ',
-]
+/** A character reference, numeric (decimal or hexadecimal) or named, with its semicolon (see {@link referenceCharacter}). */
+const REFERENCE = /&(?:#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z][a-zA-Z0-9]{1,31});/g
 
 /** Characters that cannot stand in a web address as {@link webAddressesForWink} reads one: a reference to one ends it. */
 const ENDS_ADDRESS = /[\s<>"`]/
@@ -605,38 +598,33 @@ const ENDS_ADDRESS = /[\s<>"`]/
 const BREAKS_RUN = /[\s<>"'`(\[{]/
 
 /**
- * The text with its character references read as the characters they stand for: the named ones of
- * {@link namedReference} and numeric ones ("&#39;", "&#x1F600;") to a character a text may hold (not NUL, another
- * control character but tab and line breaks, a surrogate or a noncharacter); any other stays as written, and so does
- * one inside a web address ("https://example.com/?q=1&amp;page=2": it is the address's own text), unless its
- * character would end the address ("&quot;", "&lt;", a space). References are looked for in `scan` (`text` with
- * its tags blanked, the same length), and the same ones are read in both. Scrapers and the Twitter API leave them
- * in plain text ("H&amp;M", "it&#39;s", "&lt;3"), and HTML holds them.
+ * The text with its character references read as the characters they stand for (see {@link referenceCharacter}); any
+ * other stays as written, and so does one inside a web address ("https://example.com/?q=1&amp;page=2": it is the
+ * address's own text), unless its character would end the address ("&quot;", "&lt;", a space). In HTML, `text` is
+ * the text with its tags blanked ({@link blankTags}), so that "&lt;b&gt;" is text, not a tag. Scrapers and the Twitter
+ * API leave references in plain text ("H&amp;M", "it&#39;s", "&lt;3"), and HTML holds them.
  */
-export function readReferences(text: string, scan: string = text): ReadText {
-  if (!scan.includes('&')) return { text, scanned: scan, shifts: NO_SHIFTS }
+export function readReferences(text: string): ReadText {
+  if (!text.includes('&')) return { text, shifts: NO_SHIFTS }
   let read = ''
-  let scanned = ''
   let from = 0
   let longer = 0
   // The position after the last reference read as a character a web address's run cannot run back past.
   let runFloor = 0
   let shifts: number[] | undefined
-  for (const m of scan.matchAll(REFERENCE)) {
+  for (const m of text.matchAll(REFERENCE)) {
     const at = m.index
-    const ch = m[3] !== undefined ? namedReference(m[3]) : referenceCharacter(m[1] !== undefined ? parseInt(m[1], 16) : parseInt(m[2]!, 10))
+    const ch = referenceCharacter(m[0])
     if (ch === undefined) continue
-    if (!ENDS_ADDRESS.test(ch) && insideWebAddress(scan, at, runFloor)) continue
+    if (!ENDS_ADDRESS.test(ch) && insideWebAddress(text, at, runFloor)) continue
     read += text.slice(from, at) + ch
-    if (scan !== text) scanned += scan.slice(from, at) + ch
     from = at + m[0].length
     longer += m[0].length - ch.length
     ;(shifts ??= []).push(read.length, longer)
     if (BREAKS_RUN.test(ch)) runFloor = from
   }
-  if (shifts === undefined) return { text, scanned: scan, shifts: NO_SHIFTS }
-  read += text.slice(from)
-  return { text: read, scanned: scan === text ? read : scanned + scan.slice(from), shifts }
+  if (shifts === undefined) return { text, shifts: NO_SHIFTS }
+  return { text: read + text.slice(from), shifts }
 }
 
 /** Where position `k` of a text as read (see {@link ReadText}) stands in the text as written. */
@@ -650,14 +638,6 @@ export function sourcePosition(shifts: readonly number[], k: number): number {
     else hi = mid
   }
   return lo === 0 ? k : k + shifts[lo * 2 - 1]!
-}
-
-/** The character a numeric reference stands for, when a text may hold it (see {@link readReferences}). */
-function referenceCharacter(cp: number): string | undefined {
-  if (cp >= 0x80 && cp <= 0x9f) return WINDOWS_1252[cp - 0x80]
-  if (cp < 0x20 ? cp !== 9 && cp !== 10 && cp !== 13 : cp === 0x7f) return undefined
-  if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) === 0xfffe) return undefined
-  return String.fromCodePoint(cp)
 }
 
 /** Characters a web address holding a character reference may run before it, at most (bounds the scan back). */

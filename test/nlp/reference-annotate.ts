@@ -40,9 +40,9 @@ export function createReferenceAnnotator(): Annotator {
     },
     annotate(source, options = {}) {
       // The same reading of character references as the annotator's (the one step it shares with it).
-      const decoded = readReferences(source, options.html === true ? blankTags(source) : source)
-      const text = options.html === true ? decoded.scanned : decoded.text
-      const clean = decoded.scanned
+      const decoded = readReferences(options.html === true ? blankTags(source) : source)
+      const text = decoded.text
+      const clean = decoded.text
       const at = (k: number): number => sourcePosition(decoded.shifts, k)
       const doc = nlp.readDoc(clean)
       const tokenList = doc.tokens()
