@@ -57,7 +57,10 @@ export const ASPECT_FEATURES = [
   'before_contrast',
 ] as const
 
-/** The committed weight file's shape (`lexicons/en/aspect-model.json`). */
+/**
+ * A model's data as training gives it (`trainAspectModel`), its word table an object. The committed file
+ * (`lexicons/en/aspect-model.json`) holds it packed ({@link packAspectModel}); a file of this form loads too.
+ */
 export interface AspectModelData {
   readonly format: 'textengine-aspect-model/1'
   /** Free-form provenance: data, hyper-parameters. */
@@ -124,10 +127,6 @@ export function createAspectModel(data: AspectModelData): AspectModel {
   // for-in visits the keys in Object.entries' order; the loop allocates no [key, value] pair per word (69k words:
   // a share of the engine's cold start). The parsed word object and its 69k arrays of weights are not kept: the
   // weights go into one typed array (measured: the object held about 3 MB of heap, the arrays about 5 MB more).
-  // The words go into a hash table over one string of them all (the tagger's feature table, see FeatureTable): a Map
-  // of the 69k words took 3.7 MB of hash table and 1.9 MB of key strings; the engine's retained heap is 4.7 MiB less,
-  // its array buffers (the table's typed arrays) 1.3 MiB more. The table's slots may be three quarters full (131,072
-  // slots, not 262,144: 1 MB less): a feature's row is looked up once per numbering of the features (see `rowOf`).
   const table = data.words
   const flat = new Float64Array(Object.keys(table).length * classes)
   const names: string[] = []
@@ -142,10 +141,46 @@ export function createAspectModel(data: AspectModelData): AspectModel {
     at += classes
   }
   const { words: _table, ...rest } = data
+  return scoringModel(rest, names, flat)
+}
+
+/**
+ * The scoring form of a model's header, its words (in the order of its word table) and their weights end to end.
+ * `names` as an array or as one string of them each ended by a line feed (the packed file's `words`, read as it is).
+ * The words go into a hash table over one string of them all (the tagger's feature table, see FeatureTable): a Map
+ * of the 69k words took 3.7 MB of hash table and 1.9 MB of key strings; the engine's retained heap is 4.7 MiB less,
+ * its array buffers (the table's typed arrays) 1.3 MiB more. The table's slots may be three quarters full (131,072
+ * slots, not 262,144: 1 MB less): a feature's row is looked up once per numbering of the features (see `rowOf`).
+ */
+function scoringModel(rest: Omit<AspectModelData, 'words'>, names: readonly string[] | string, flat: Float64Array): AspectModel {
   // The weights as integers (0.83 MB instead of 1.66), when they read back exactly.
   const q = quantizedWeights(flat)
   const words = new FeatureTable(names, undefined, undefined, ASPECT_TABLE_LOAD)
   return { data: rest, words, table: q ?? flat, scale: q === undefined ? 1 : WEIGHT_SCALE }
+}
+
+/** Format name of the packed weight file ({@link packAspectModel}). */
+export const PACKED_ASPECT_FORMAT = 'textengine-aspect-model/2'
+
+/**
+ * The weight file of model data (`lexicons/en/aspect-model.json`, written by `bench/train-aspects.ts`): JSON whose
+ * word table is packed, `words` one string of the words each ended by a line feed and `wordWeights` their per-class
+ * weights end to end, in the table's order. Read back ({@link loadAspectModel}) it scores exactly as the data. The
+ * same words as an object of 69k arrays took the engine's cold start 125 ms to parse, this 50 (2026-12-06), and the
+ * object was only ever read into this form.
+ */
+export function packAspectModel(data: AspectModelData): string {
+  const classes = data.weights.length
+  let words = ''
+  const weights: number[] = []
+  for (const word in data.words) {
+    if (!Object.hasOwn(data.words, word)) continue
+    if (word.includes('\n')) throw new Error(`aspect model: word ${JSON.stringify(word)} holds a line feed`)
+    words += word + '\n'
+    const row = data.words[word]!
+    for (let k = 0; k < classes; k++) weights.push(row[k] ?? 0)
+  }
+  return JSON.stringify({ format: PACKED_ASPECT_FORMAT, trained: data.trained, features: data.features, weights: data.weights, words, wordWeights: weights })
 }
 
 // Tokens that end a clause for aspect purposes: punctuation, and subordinating conjunctions ("while", "because").
@@ -887,5 +922,39 @@ export function loadAspectModel(path?: string, dataDir?: string): AspectModel {
   } catch (e) {
     throw new Error(`${file}: not valid JSON (${(e as Error).message})`)
   }
+  const format = (json as { format?: unknown } | null)?.format
+  if (format === PACKED_ASPECT_FORMAT) return packedAspectModel(json, file)
+  if (format !== 'textengine-aspect-model/1') {
+    throw new Error(`${file}: format should be "${PACKED_ASPECT_FORMAT}" (or the unpacked "textengine-aspect-model/1"), instead found ${JSON.stringify(format)}`)
+  }
   return createAspectModel(checkAspectModelData(json, file))
+}
+
+/** The scoring form of a packed weight file ({@link packAspectModel}), checked as {@link checkAspectModelData} checks a table. */
+function packedAspectModel(json: unknown, where: string): AspectModel {
+  const d = json as { trained?: unknown; features?: unknown; weights?: unknown; words?: unknown; wordWeights?: unknown }
+  const bad = (msg: string): never => {
+    throw new Error(`${where}: ${msg}`)
+  }
+  // The header as the unpacked form has it.
+  const header = checkAspectModelData({ format: 'textengine-aspect-model/1', trained: d.trained, features: d.features, weights: d.weights, words: {} }, where)
+  if (typeof d.trained !== 'object' || d.trained === null || Array.isArray(d.trained)) bad('trained should be an object')
+  if (typeof d.words !== 'string' || (d.words !== '' && !d.words.endsWith('\n'))) bad('words should be a string of words, each ended by a line feed')
+  const words = d.words as string
+  let count = 0
+  for (let i = words.indexOf('\n'); i >= 0; i = words.indexOf('\n', i + 1)) count++
+  const classes = header.weights.length
+  const ws = d.wordWeights
+  if (!Array.isArray(ws) || ws.length !== count * classes) bad(`wordWeights should hold ${classes} numbers for each of the ${count} words, instead found ${Array.isArray(ws) ? ws.length : typeof ws}`)
+  const flat = new Float64Array(count * classes)
+  for (let i = 0; i < flat.length; i++) {
+    const x: unknown = (ws as unknown[])[i]
+    if (typeof x !== 'number' || !Number.isFinite(x)) {
+      bad(`wordWeights[${i}] (word ${JSON.stringify(words.split('\n')[Math.floor(i / classes)])}) should be a finite number, instead found ${JSON.stringify(x)}`)
+    }
+    flat[i] = x as number
+  }
+  const { words: _none, ...rest } = header
+  // (A word written twice is read as JSON reads a key written twice: the later weights count.)
+  return scoringModel(rest, words, flat)
 }

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
 import {
@@ -8,6 +10,8 @@ import {
   createAspectModel,
   defaultAspectModelPath,
   loadAspectModel,
+  packAspectModel,
+  PACKED_ASPECT_FORMAT,
   quantizedWeights,
   WEIGHT_SCALE,
   type AspectModel,
@@ -48,9 +52,12 @@ describe('aspect model word table', () => {
   })
 
   it('should hold each word of the shipped model with the weights of its file', () => {
-    const data = JSON.parse(readFileSync(defaultAspectModelPath(), 'utf8')) as AspectModelData
+    const file = JSON.parse(readFileSync(defaultAspectModelPath(), 'utf8')) as { format: string; words: string; wordWeights: number[] }
+    expect(file.format).toBe(PACKED_ASPECT_FORMAT)
+    const names = file.words.slice(0, -1).split('\n')
+    const all = names.map((w, i) => [w, file.wordWeights.slice(3 * i, 3 * i + 3)] as const)
+    expect(new Set(names).size).toBe(names.length)
     const shipped = loadAspectModel()
-    const all = Object.entries(data.words)
     expect(shipped.words.size).toBe(all.length)
     let differ = 0
     for (const [w, ws] of all) {
@@ -115,5 +122,55 @@ describe('aspect model weights as integers', () => {
       }
     }
     expect(polar).toBeGreaterThan(5)
+  })
+})
+
+describe('packed aspect model file', () => {
+  const words: Record<string, number[]> = {
+    great: [-0.1, 0.02, 0.3],
+    fine: [0.1234567, 0, -0.5],
+    'a:café': [0, 0.5, 0],
+    'b:łódź_T': [0.2, -0.2, 0.1],
+    '“quoted”': [1, 2, 3],
+  }
+  const data = modelData(words)
+  const dir = mkdtempSync(join(tmpdir(), 'aspect-pack-'))
+  const write = (name: string, text: string): string => {
+    const f = join(dir, name)
+    writeFileSync(f, text)
+    return f
+  }
+
+  it('should read back exactly the model of its data, and the unpacked form still loads', () => {
+    const packed = packAspectModel(data)
+    expect(JSON.parse(packed)).toMatchObject({ format: PACKED_ASPECT_FORMAT, words: 'great\nfine\na:café\nb:łódź_T\n“quoted”\n', wordWeights: Object.values(words).flat() })
+    for (const model of [loadAspectModel(write('packed.json', packed + '\n')), loadAspectModel(write('table.json', JSON.stringify(data)))]) {
+      const direct = createAspectModel(data)
+      expect(model.data).toEqual(direct.data)
+      expect(model.scale).toBe(direct.scale)
+      expect(Array.from(model.table)).toEqual(Array.from(direct.table))
+      for (const [w, ws] of Object.entries(words)) expect(aspectWordWeights(model, w)).toEqual(ws)
+      expect(aspectWordWeights(model, 'grea')).toBeUndefined()
+    }
+    // The same data give the same bytes.
+    expect(packAspectModel(JSON.parse(JSON.stringify(data)) as AspectModelData)).toBe(packed)
+    const empty = loadAspectModel(write('empty.json', packAspectModel(modelData({}))))
+    expect(empty.words.size).toBe(0)
+  })
+
+  it('should refuse a damaged packed file, naming the file and the field', () => {
+    const good = JSON.parse(packAspectModel(data)) as Record<string, unknown>
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ ...good, wordWeights: (good['wordWeights'] as number[]).slice(1) }, /bad\.json: wordWeights should hold 3 numbers for each of the 5 words, instead found 14/],
+      [{ ...good, wordWeights: (good['wordWeights'] as number[]).map((x, i) => (i === 4 ? 'x' : x)) }, /bad\.json: wordWeights\[4\] \(word "fine"\) should be a finite number, instead found "x"/],
+      [{ ...good, words: 'great\nfine' }, /bad\.json: words should be a string of words, each ended by a line feed/],
+      [{ ...good, words: ['great'] }, /bad\.json: words should be a string of words/],
+      [{ ...good, trained: 'yesterday' }, /bad\.json: trained should be an object/],
+      [{ ...good, weights: [[0], [0], [0]] }, /bad\.json: weights\[0\] should have \d+ numbers/],
+      [{ ...good, features: ['inside'] }, /bad\.json: features should be/],
+      [{ ...good, format: 'textengine-aspect-model/9' }, /bad\.json: format should be "textengine-aspect-model\/2" \(or the unpacked "textengine-aspect-model\/1"\), instead found "textengine-aspect-model\/9"/],
+    ]
+    for (const [json, message] of cases) expect(() => loadAspectModel(write('bad.json', JSON.stringify(json)))).toThrow(message)
+    expect(() => packAspectModel(modelData({ 'a\nb': [0, 0, 0] }))).toThrow(/holds a line feed/)
   })
 })
