@@ -21,6 +21,7 @@
 import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { trainSentimentModel } from '../src/sentiment/train.ts'
+import { packSentimentModel } from '../src/sentiment/model.ts'
 import { readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit } from './sentiment-data.ts'
 
 const args = process.argv.slice(2)
@@ -42,6 +43,7 @@ const model = trainSentimentModel(examples, {
     }; each source weighted equally${semEval === undefined ? '' : ' but the SemEval tweets, weighted twice'}, tweet classes balanced`,
   },
 })
-const json = JSON.stringify(model)
+// Packed: the n-gram table as one string and one array of weights (see packSentimentModel: the engine loads it faster).
+const json = packSentimentModel(model)
 writeFileSync(out, json + '\n')
 console.log(`trained on ${examples.length} texts in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${Object.keys(model.ngrams).length} n-grams; ${(json.length / 1024).toFixed(0)} KiB -> ${out}`)

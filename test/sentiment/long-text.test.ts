@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import {
   LONG_TEXT_WORDS,
-  checkModelData,
   classProbabilities,
   defaultModelPath,
   denseFeatures,
@@ -10,6 +9,7 @@ import {
   ngramScale,
   ngramTable,
   ngramsOf,
+  readModelData,
   softmax,
 } from '../../src/sentiment/model.ts'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
@@ -45,7 +45,7 @@ describe('model_sentiment on long texts', () => {
     const annotator = createAnnotator()
     const scorer = createSentimentScorer({ model: false })
     const model = loadSentimentModel()
-    const data = checkModelData(JSON.parse(readFileSync(defaultModelPath(), 'utf8')), 'committed')
+    const data = readModelData(JSON.parse(readFileSync(defaultModelPath(), 'utf8')), 'committed')
     const table = ngramTable(data)
     const sentence = 'The hotel was quiet and the staff were kind.'
     const long = [

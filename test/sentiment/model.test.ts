@@ -7,10 +7,14 @@ import {
   DENSE_FEATURES,
   calibratedScore,
   checkModelData,
+  createSentimentModel,
   decisionMap,
   defaultModelPath,
   loadSentimentModel,
   ngramsOf,
+  PACKED_MODEL_FORMAT,
+  packSentimentModel,
+  readModelData,
   type SentimentModelData,
 } from '../../src/sentiment/model.ts'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
@@ -37,7 +41,7 @@ const damaged = (edit: (d: Record<string, unknown>) => void): unknown => {
 
 describe('sentiment model file validation', () => {
   it('accepts the committed model and a well-formed one', () => {
-    expect(() => checkModelData(JSON.parse(readFileSync(defaultModelPath(), 'utf8')), 'committed')).not.toThrow()
+    expect(() => readModelData(JSON.parse(readFileSync(defaultModelPath(), 'utf8')), 'committed')).not.toThrow()
     expect(() => checkModelData(valid(), 'valid')).not.toThrow()
   })
 
@@ -274,5 +278,58 @@ describe('model_sentiment regression penalty', () => {
     expect(spread(scaled.ngrams['the'])).toBeLessThan(spread(plain.ngrams['the']) + 1e-9)
     // The same data give the same weights.
     expect(JSON.stringify(trainRegressionWeights(examples, options))).toBe(JSON.stringify(scaled))
+  })
+})
+
+describe('packed sentiment model file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'te-packed-'))
+  const write = (name: string, text: string): string => {
+    const path = join(dir, name)
+    writeFileSync(path, text)
+    return path
+  }
+  const annotator = createAnnotator()
+  const scorer = createSentimentScorer({ model: false })
+
+  it('predicts exactly as its data, reads back as its data, and the unpacked form still loads', () => {
+    const data = valid()
+    const packed = packSentimentModel(data)
+    expect(JSON.parse(packed)).toMatchObject({ format: PACKED_MODEL_FORMAT, ngrams: 'good\nnot_good </s>\n', ngramWeights: [-1, 0, 1, 1, 0, -1] })
+    expect(readModelData(JSON.parse(packed), 'p')).toEqual(data)
+    expect(packSentimentModel(JSON.parse(JSON.stringify(data)) as SentimentModelData)).toBe(packed)
+    const fromPacked = loadSentimentModel(write('packed.json', packed + '\n'))
+    const fromTable = loadSentimentModel(write('table.json', JSON.stringify(data)))
+    for (const text of ['good', 'This is not good.', 'A good day, a good film!']) {
+      const doc = annotator.annotate(text)
+      const f = scorer.score(doc).features
+      expect(fromPacked.predict(doc, f)).toEqual(fromTable.predict(doc, f))
+    }
+  })
+
+  it('reads the committed file, packed, into the model it was trained as', () => {
+    const json = JSON.parse(readFileSync(defaultModelPath(), 'utf8')) as { format: string }
+    expect(json.format).toBe(PACKED_MODEL_FORMAT)
+    const data = readModelData(json, 'committed')
+    expect(Object.keys(data.ngrams).length).toBeGreaterThan(20_000)
+    const shipped = loadSentimentModel()
+    const rebuilt = createSentimentModel(data)
+    for (const text of ['The staff were friendly, but the room was not clean.', 'meh', 'Worst. Service. Ever!!! 😡']) {
+      const doc = annotator.annotate(text)
+      const f = scorer.score(doc).features
+      expect(shipped.predict(doc, f)).toEqual(rebuilt.predict(doc, f))
+    }
+  })
+
+  it('refuses a damaged packed file, naming the file and the field', () => {
+    const good = JSON.parse(packSentimentModel(valid())) as Record<string, unknown>
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ ...good, ngramWeights: [-1, 0, 1, 1, 0] }, 'bad.json: ngramWeights should hold 3 numbers for each of the 2 n-grams, instead found 5'],
+      [{ ...good, ngramWeights: [-1, 0, 1, 1, null, -1] }, 'bad.json: ngramWeights[4] (n-gram "not_good </s>") should be a finite number, instead found null'],
+      [{ ...good, ngrams: 'good\nnot_good </s>' }, 'bad.json: ngrams should be a string of n-grams, each ended by a line feed'],
+      [{ ...good, calibrator: { ...(good['calibrator'] as object), bias: 'x' } }, 'bad.json: calibrator.bias should be a finite number, instead found "x"'],
+      [{ ...good, format: 'textengine-sentiment-model/7' }, 'bad.json: format should be "textengine-sentiment-model/2" (or the unpacked "textengine-sentiment-model/1"), instead found "textengine-sentiment-model/7"'],
+    ]
+    for (const [json, message] of cases) expect(() => loadSentimentModel(write('bad.json', JSON.stringify(json)))).toThrow(message)
+    expect(() => packSentimentModel({ ...valid(), ngrams: { 'a\nb': [0, 0, 0] } })).toThrow('holds a line feed')
   })
 })
