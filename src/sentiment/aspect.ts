@@ -19,6 +19,7 @@ import { dataPath, missingDataHint } from '../resources.ts'
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
 import { RecentCache } from '../nlp/recent-cache.ts'
 import { FeatureTable } from '../entities/tagger-hash.ts'
+import { packTable, unpackTable } from '../packed-table.ts'
 
 /** A token span [tokenStart, tokenEnd). */
 export interface AspectSpan {
@@ -170,17 +171,8 @@ export const PACKED_ASPECT_FORMAT = 'textengine-aspect-model/2'
  * object was only ever read into this form.
  */
 export function packAspectModel(data: AspectModelData): string {
-  const classes = data.weights.length
-  let words = ''
-  const weights: number[] = []
-  for (const word in data.words) {
-    if (!Object.hasOwn(data.words, word)) continue
-    if (word.includes('\n')) throw new Error(`aspect model: word ${JSON.stringify(word)} holds a line feed`)
-    words += word + '\n'
-    const row = data.words[word]!
-    for (let k = 0; k < classes; k++) weights.push(row[k] ?? 0)
-  }
-  return JSON.stringify({ format: PACKED_ASPECT_FORMAT, trained: data.trained, features: data.features, weights: data.weights, words, wordWeights: weights })
+  const { names, weights } = packTable(data.words, data.weights.length, 'aspect model: word')
+  return JSON.stringify({ format: PACKED_ASPECT_FORMAT, trained: data.trained, features: data.features, weights: data.weights, words: names, wordWeights: weights })
 }
 
 // Tokens that end a clause for aspect purposes: punctuation, and subordinating conjunctions ("while", "because").
@@ -939,22 +931,8 @@ function packedAspectModel(json: unknown, where: string): AspectModel {
   // The header as the unpacked form has it.
   const header = checkAspectModelData({ format: 'textengine-aspect-model/1', trained: d.trained, features: d.features, weights: d.weights, words: {} }, where)
   if (typeof d.trained !== 'object' || d.trained === null || Array.isArray(d.trained)) bad('trained should be an object')
-  if (typeof d.words !== 'string' || (d.words !== '' && !d.words.endsWith('\n'))) bad('words should be a string of words, each ended by a line feed')
-  const words = d.words as string
-  let count = 0
-  for (let i = words.indexOf('\n'); i >= 0; i = words.indexOf('\n', i + 1)) count++
-  const classes = header.weights.length
-  const ws = d.wordWeights
-  if (!Array.isArray(ws) || ws.length !== count * classes) bad(`wordWeights should hold ${classes} numbers for each of the ${count} words, instead found ${Array.isArray(ws) ? ws.length : typeof ws}`)
-  const flat = new Float64Array(count * classes)
-  for (let i = 0; i < flat.length; i++) {
-    const x: unknown = (ws as unknown[])[i]
-    if (typeof x !== 'number' || !Number.isFinite(x)) {
-      bad(`wordWeights[${i}] (word ${JSON.stringify(words.split('\n')[Math.floor(i / classes)])}) should be a finite number, instead found ${JSON.stringify(x)}`)
-    }
-    flat[i] = x as number
-  }
+  const table = unpackTable(d.words, d.wordWeights, header.weights.length, { names: 'words', weights: 'wordWeights', item: 'word' }, bad)
   const { words: _none, ...rest } = header
   // (A word written twice is read as JSON reads a key written twice: the later weights count.)
-  return scoringModel(rest, words, flat)
+  return scoringModel(rest, table.names, table.weights)
 }

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { dataPath, missingDataHint } from '../resources.ts'
+import { packTable, unpackTable } from '../packed-table.ts'
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
 import type { LexiconFeatures } from './scorer.ts'
 
@@ -565,17 +566,9 @@ export const PACKED_MODEL_FORMAT = 'textengine-sentiment-model/2'
  * (2026-12-06), and the object was only ever read into the n-gram table.
  */
 export function packSentimentModel(data: SentimentModelData): string {
-  let ngrams = ''
-  const weights: number[] = []
-  for (const g in data.ngrams) {
-    if (!Object.hasOwn(data.ngrams, g)) continue
-    if (g.includes('\n')) throw new Error(`sentiment model: n-gram ${JSON.stringify(g)} holds a line feed`)
-    ngrams += g + '\n'
-    const row = data.ngrams[g]!
-    for (let c = 0; c < MODEL_CLASSES.length; c++) weights.push(row[c] ?? 0)
-  }
+  const { names, weights } = packTable(data.ngrams, MODEL_CLASSES.length, 'sentiment model: n-gram')
   const { ngrams: _table, format: _format, calibrator, ...rest } = data
-  return JSON.stringify({ format: PACKED_MODEL_FORMAT, ...rest, ngrams, ngramWeights: weights, calibrator })
+  return JSON.stringify({ format: PACKED_MODEL_FORMAT, ...rest, ngrams: names, ngramWeights: weights, calibrator })
 }
 
 /**
@@ -601,18 +594,9 @@ function checkedPacked(json: unknown, where: string): { header: Omit<SentimentMo
   }
   const { ngrams: _packed, ngramWeights: _weights, ...rest } = d
   const { ngrams: _none, ...header } = checkModelData({ ...rest, format: 'textengine-sentiment-model/1', ngrams: {} }, where)
-  const text = d['ngrams']
-  if (typeof text !== 'string' || (text !== '' && !text.endsWith('\n'))) bad('ngrams should be a string of n-grams, each ended by a line feed')
-  const names = (text as string) === '' ? [] : (text as string).slice(0, -1).split('\n')
-  const k = MODEL_CLASSES.length
-  const ws = d['ngramWeights']
-  if (!Array.isArray(ws) || ws.length !== names.length * k) bad(`ngramWeights should hold ${k} numbers for each of the ${names.length} n-grams, instead found ${Array.isArray(ws) ? ws.length : typeof ws}`)
-  const weights = new Float64Array(names.length * k)
-  for (let i = 0; i < weights.length; i++) {
-    const x: unknown = (ws as unknown[])[i]
-    if (typeof x !== 'number' || !Number.isFinite(x)) bad(`ngramWeights[${i}] (n-gram ${JSON.stringify(names[Math.floor(i / k)])}) should be a finite number, instead found ${JSON.stringify(x)}`)
-    weights[i] = x as number
-  }
+  const table = unpackTable(d['ngrams'], d['ngramWeights'], MODEL_CLASSES.length, { names: 'ngrams', weights: 'ngramWeights', item: 'n-gram' }, bad)
+  const names = table.count === 0 ? [] : table.names.slice(0, -1).split('\n')
+  const weights = table.weights
   return { header: { ...header, format: 'textengine-sentiment-model/1' }, names, weights }
 }
 
