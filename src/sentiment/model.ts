@@ -367,6 +367,8 @@ export function classProbabilities(
     return s
   })
   const { ids, weights, classes } = table
+  // Unscaled, each weight is added onto the dense part in turn, as it always was: the sum's order of additions, and so
+  // every last bit of the likelihoods of texts of up to LONG_TEXT_WORDS words, stay as they were.
   if (scale === 1) {
     for (const g of grams) {
       const r = ids.get(g)
