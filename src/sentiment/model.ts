@@ -368,23 +368,15 @@ export function classProbabilities(
   })
   const { ids, weights, classes } = table
   // Unscaled, each weight is added onto the dense part in turn, as it always was: the sum's order of additions, and so
-  // every last bit of the likelihoods of texts of up to LONG_TEXT_WORDS words, stay as they were.
-  if (scale === 1) {
-    for (const g of grams) {
-      const r = ids.get(g)
-      if (r === undefined) continue
-      for (let c = 0; c < z.length && c < classes; c++) z[c] = (z[c] ?? 0) + (weights[r * classes + c] ?? 0)
-    }
-    return softmax(z)
-  }
-  // A long text: its n-gram sums, scaled, on top of the dense part.
-  const sums = new Array<number>(z.length).fill(0)
+  // every last bit of the likelihoods of texts of up to LONG_TEXT_WORDS words, stay as they were. Scaled (a long
+  // text), the n-gram weights are summed apart and the sums, scaled, go on top of the dense part.
+  const acc = scale === 1 ? z : new Array<number>(z.length).fill(0)
   for (const g of grams) {
     const r = ids.get(g)
     if (r === undefined) continue
-    for (let c = 0; c < z.length && c < classes; c++) sums[c] = (sums[c] ?? 0) + (weights[r * classes + c] ?? 0)
+    for (let c = 0; c < acc.length && c < classes; c++) acc[c] = (acc[c] ?? 0) + (weights[r * classes + c] ?? 0)
   }
-  for (let c = 0; c < z.length; c++) z[c] = (z[c] ?? 0) + (sums[c] ?? 0) * scale
+  if (acc !== z) for (let c = 0; c < z.length; c++) z[c] = (z[c] ?? 0) + (acc[c] ?? 0) * scale
   return softmax(z)
 }
 
