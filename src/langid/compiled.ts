@@ -389,7 +389,7 @@ export function encodeCompiledLanguageModel(text: string, source = 'language mod
 /**
  * Read a compiled form. Throws naming `source` and what is wrong when the bytes are not one, or, when
  * `expectedSha256` is given, when it was compiled from another text. Little-endian machines only (others compile the
- * text). The tables are checked so that no lookup reads past them; the costs stay views of `bytes`.
+ * text). The tables are checked so that no lookup reads past them.
  */
 export function decodeCompiledLanguageModel(bytes: Uint8Array, source = 'compiled language model', expectedSha256?: string): CompiledLanguageModel {
   const bad = (what: string): never => {
@@ -464,10 +464,10 @@ export function decodeCompiledLanguageModel(bytes: Uint8Array, source = 'compile
     temperature: h.temperature,
     floors: h.floors,
     featureCount: F,
-    costs,
+    // Copies: the file's other tables (edges, words) are not kept alive by views of it.
+    costs: costs.slice(),
     words,
     child: trie.frozen(),
-    // A copy: the rest of the file (edges, words) is not kept alive by it.
     nodeFeature: nodeFeature.slice(),
   })
 }
