@@ -242,7 +242,7 @@ const load = (f: () => unknown): string => {
 }
 console.log('\n| model | size on disk | load time |')
 console.log('| --- | ---: | ---: |')
-console.log(`| NER tagger (lexicons/en/ner/tagger.bin) | ${size('../lexicons/en/ner/tagger.bin')} | ${load(() => createEntityTagger())} |`)
+console.log(`| NER tagger (lexicons/en/ner/tagger.bin.gz) | ${size('../lexicons/en/ner/tagger.bin.gz')} | ${load(() => createEntityTagger())} |`)
 console.log(`| sentiment lexicons + model (lexicons/en/sentiment-model.json) | ${size('../lexicons/en/sentiment-model.json')} | ${load(() => createSentimentScorer())} |`)
 console.log(`| language identifier (lexicons/langid/model.tsv) | ${size('../lexicons/langid/model.tsv')} | ${load(() => createLanguageIdentifier())} |`)
 const peak = peakRssMiB()

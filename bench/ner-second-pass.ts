@@ -1,7 +1,7 @@
 /**
  * What the entity tagger's right-to-left pass costs the pipeline (issue 16: the pipeline's rate may drop by 10% at
  * most). Two engines in one process: one reads the shipped data folder (both directions), the other a copy of it
- * without `tagger-rev.bin` (left to right only), and, as a null comparison, a third reads a full copy (both
+ * without `tagger-rev.bin.gz` (left to right only), and, as a null comparison, a third reads a full copy (both
  * directions again). On each sample set (tweets, hotel reviews, news), with the default configuration and with every
  * output on, the engines analyse the same chunks of 10 texts in turn, each chunk five times, and the fastest of the
  * five counts (the machine is shared: the fastest pass is the least disturbed). Printed: the rate both ways over the
@@ -23,7 +23,7 @@ import { benchSets, dataDir } from './samples.ts'
 const sets = benchSets(dataDir())
 const model = loadDefaultModel()
 if (model.reverse === undefined) {
-  console.error('no right-to-left weights (tagger-rev.bin) beside the tagger: nothing to measure')
+  console.error('no right-to-left weights (tagger-rev.bin.gz) beside the tagger: nothing to measure')
   process.exit(1)
 }
 const shipped = resolveDataDir().dir
@@ -31,7 +31,7 @@ const tmp = mkdtempSync(join(tmpdir(), 'ner-pass-'))
 const oneWayDir = join(tmp, 'one-way')
 const sameDir = join(tmp, 'same')
 cpSync(shipped, oneWayDir, { recursive: true })
-rmSync(join(oneWayDir, 'en', 'ner', 'tagger-rev.bin'))
+rmSync(join(oneWayDir, 'en', 'ner', 'tagger-rev.bin.gz'))
 cpSync(shipped, sameDir, { recursive: true })
 process.on('exit', () => rmSync(tmp, { recursive: true, force: true }))
 

@@ -1,6 +1,5 @@
 /**
- * Train the language-identification model on all of lingua's test data and write `lexicons/langid/model.tsv`, and its
- * compiled form `model.bin` beside it (what the loader reads: see bench/compile-langid.ts).
+ * Train the language-identification model on all of lingua's test data and write `lexicons/langid/model.tsv`.
  *
  *   npx tsx bench/train-langid.ts [dataDir] [outFile]     (default ../shared/data, or its langid/ folder)
  *
@@ -12,7 +11,6 @@ import { fileURLToPath } from 'node:url'
 import { resolve } from 'node:path'
 import { findLangidDir, readLangidData, splitSamples } from '../src/langid/corpus.ts'
 import { serializeLanguageModel, trainLanguageModel } from '../src/langid/model.ts'
-import { compiledLanguageModelPath, encodeCompiledLanguageModel } from '../src/langid/compiled.ts'
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
 const dataArg = process.argv[2] ?? resolve(repo, '../shared/data')
@@ -29,5 +27,4 @@ const text = serializeLanguageModel(model, [
   'Trained on the test data of the lingua language detector (Apache-2.0), development half.',
 ])
 writeFileSync(out, text)
-writeFileSync(compiledLanguageModelPath(out), encodeCompiledLanguageModel(text, out))
 console.log(`wrote ${out}: ${model.languages.length} languages, ${model.features.size} features, ${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB`)

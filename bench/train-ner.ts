@@ -1,5 +1,5 @@
 /**
- * Train the named-entity tagger and write `lexicons/en/ner/tagger.bin`.
+ * Train the named-entity tagger and write `lexicons/en/ner/tagger.bin.gz`.
  *
  *   npx tsx bench/train-ner.ts [dataDir] [--data LIST] [--open DIR] [--fewnerd DIR] [--wikigold FILE] [--epochs N]
  *                              [--no-clusters] [--no-augment] [--reverse] [--out FILE]        (npm run train:ner)
@@ -17,7 +17,7 @@
  * (src/entities/train.ts `augment`: half the documents cut into single sentences, title-case and lower-case copies
  * of some sentences) unless `--no-augment`. Word clusters (`clusters.bin.gz`) are features unless `--no-clusters`.
  * `--reverse` trains the right-to-left tagger on every document read backwards (`reverseDocument`: sentences and
- * tokens in reverse order), written to `tagger-rev.bin` unless `--out` names another file; the
+ * tokens in reverse order), written to `tagger-rev.bin.gz` unless `--out` names another file; the
  * engine decodes with both and combines their spans (`combineSpans` in src/entities/tagger.ts).
  * Deterministic: the same data, gazetteer and clusters give a byte-identical file.
  */
@@ -42,7 +42,7 @@ const which = valueOf('--data') ?? 'conll'
 const positional = args.filter((a, i) => !a.startsWith('--') && !WITH_VALUE.has(args[i - 1] ?? ''))
 const dataArg = resolve(positional[0] ?? resolve(repo, '../shared/data'))
 const reverse = args.includes('--reverse')
-const outPath = resolve(valueOf('--out') ?? resolve(repo, reverse ? 'lexicons/en/ner/tagger-rev.bin' : 'lexicons/en/ner/tagger.bin'))
+const outPath = resolve(valueOf('--out') ?? resolve(repo, reverse ? 'lexicons/en/ner/tagger-rev.bin.gz' : 'lexicons/en/ner/tagger.bin.gz'))
 const gazPath = resolve(repo, 'lexicons/en/ner/gazetteer.tsv')
 const clusterPath = resolve(repo, 'lexicons/en/ner/clusters.bin.gz')
 
@@ -190,7 +190,6 @@ const model = trainTagger(docs, {
   },
   onEpoch: (e, acc) => console.log(`epoch ${e}: training token accuracy ${(acc * 100).toFixed(2)}% (${((performance.now() - t0) / 1000).toFixed(1)} s)`),
 })
-// Format 2 (uncompressed, read in place) unless the file is named *.gz (format 1, gzip: tagger-open.bin.gz).
-const bytes = encodeModel(model, { gzip: outPath.endsWith('.gz') })
+const bytes = encodeModel(model)
 writeFileSync(outPath, bytes)
 console.log(`${model.index.size} features trained; ${(bytes.length / 1024 / 1024).toFixed(2)} MiB -> ${outPath}`)

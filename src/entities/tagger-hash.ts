@@ -58,21 +58,6 @@ function partsAt(s: string, at: number, nameLength: number, length: number, a: s
   return s.startsWith(b, o) && s.startsWith(c, (o += b.length)) && s.startsWith(d, (o += c.length)) && s.startsWith(e, (o += d.length)) && s.startsWith(f, o + e.length)
 }
 
-/**
- * A table's names laid out as {@link FeatureTable} keeps them, ready to use: what a tagger model file of format 2 stores
- * (model.ts), so that loading it splits, hashes and scans nothing.
- */
-export interface FeatureTableParts {
-  /** Every name followed by a line feed, one byte a character (a wide name's place holds its units' low bytes). */
-  readonly text: string
-  /** Entry e's name is `text` from `starts[e]` up to `starts[e + 1] - 1` (n + 1 numbers). */
-  readonly starts: Int32Array
-  /** Entry -> {@link hashOf} its name. */
-  readonly hashes: Int32Array
-  /** Entry -> name, for the names with a character beyond Latin-1. */
-  readonly wide?: ReadonlyMap<number, string>
-}
-
 /** Feature name -> row, by hash (see the module comment). */
 export class FeatureTable {
   /** Slot -> entry + 1 for a name of `text`, -(entry + 1) for a name of `wide` (0: empty). */
@@ -101,24 +86,53 @@ export class FeatureTable {
    * order would). `maxLoad`: the most entries per slot (the slots are a power of two, at least 1024); the default,
    * 0.5, suits a table that most lookups miss (the taggers'), a table looked up once per word can hold more.
    */
-  constructor(names: readonly string[] | string | FeatureTableParts, rows?: Int32Array, hashes?: Int32Array, maxLoad = 0.5) {
-    let text: string
-    let starts: Int32Array
-    let wide: ReadonlyMap<number, string> | undefined
-    let wideEntries: readonly number[]
-    let n: number
-    if (typeof names === 'object' && !Array.isArray(names)) {
-      // Laid out already (a model file of format 2): nothing to split, hash or scan.
-      const parts = names as FeatureTableParts
-      text = parts.text
-      starts = parts.starts
-      hashes = parts.hashes
-      wide = parts.wide !== undefined && parts.wide.size > 0 ? parts.wide : undefined
-      wideEntries = wide === undefined ? [] : [...wide.keys()].sort((x, y) => x - y)
-      n = starts.length - 1
-      if (hashes.length < n) throw new Error(`FeatureTable: ${n} names but ${hashes.length} hashes`)
-    } else {
-      ;({ text, starts, hashes, wide, wideEntries, n } = layOut(names as readonly string[] | string, hashes))
+  constructor(names: readonly string[] | string, rows?: Int32Array, hashes?: Int32Array, maxLoad = 0.5) {
+    const all = typeof names === 'string' ? names : names.map((x) => x + '\n').join('')
+    let n = 0
+    for (let i = all.indexOf('\n'); i >= 0; i = all.indexOf('\n', i + 1)) n++
+    if (typeof names !== 'string' && n !== names.length) {
+      // (The model file separates names by line feeds too, so no saved model holds such a name.)
+      throw new Error(`FeatureTable: feature name ${JSON.stringify(names.find((x) => x.includes('\n')))} holds a line feed`)
+    }
+    const starts = new Int32Array(n + 1)
+    for (let e = 0, at = 0; e < n; e++) {
+      at = all.indexOf('\n', at) + 1
+      starts[e + 1] = at
+    }
+    if (hashes === undefined) {
+      hashes = new Int32Array(n)
+      for (let e = 0; e < n; e++) {
+        let h = 0
+        for (let i = starts[e]!, end = starts[e + 1]! - 1; i < end; i++) h = (Math.imul(h, B) + all.charCodeAt(i)) | 0
+        hashes[e] = h
+      }
+    }
+    // The entries whose names hold a character beyond Latin-1, in entry order (see `text`).
+    const wideEntries: number[] = []
+    const beyondLatin1 = /[^\u0000-\u00ff]/g
+    for (let m = beyondLatin1.exec(all); m !== null; m = beyondLatin1.exec(all)) {
+      let lo = 0
+      let hi = n - 1
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >>> 1
+        if (starts[mid]! <= m.index) lo = mid
+        else hi = mid - 1
+      }
+      if (wideEntries[wideEntries.length - 1] !== lo) wideEntries.push(lo)
+      beyondLatin1.lastIndex = starts[lo + 1]!
+    }
+    let text = all
+    let wide: Map<number, string> | undefined
+    if (wideEntries.length > 0) {
+      wide = new Map()
+      // A copy (ownString's reason): a slice would keep the whole two-byte text alive.
+      for (const e of wideEntries) wide.set(e, ownString(all.slice(starts[e], starts[e + 1]! - 1)))
+      // The text as Latin-1 bytes, one per UTF-16 code unit (a wide name's units cut to their low byte: that part of
+      // the text is never read, so every start stays as it is), decoded to a one-byte string. (From 1 MB on, Node
+      // makes that an external string: its bytes live outside the JS heap, and read as fast.)
+      const bytes = Buffer.allocUnsafe(all.length)
+      bytes.write(all, 0, 'latin1')
+      text = bytes.toString('latin1')
     }
     this.text = text
     this.starts = starts
@@ -190,65 +204,6 @@ export class FeatureTable {
       i = (i + 1) & mask
     }
   }
-}
-
-/** Names laid out as the table keeps them (see {@link FeatureTable}'s `text`), with their starts, hashes and wide names. */
-function layOut(names: readonly string[] | string, hashes: Int32Array | undefined): {
-  text: string
-  starts: Int32Array
-  hashes: Int32Array
-  wide: Map<number, string> | undefined
-  wideEntries: number[]
-  n: number
-} {
-  const all = typeof names === 'string' ? names : names.map((x) => x + '\n').join('')
-  let n = 0
-  for (let i = all.indexOf('\n'); i >= 0; i = all.indexOf('\n', i + 1)) n++
-  if (typeof names !== 'string' && n !== names.length) {
-    // (The model file separates names by line feeds too, so no saved model holds such a name.)
-    throw new Error(`FeatureTable: feature name ${JSON.stringify(names.find((x) => x.includes('\n')))} holds a line feed`)
-  }
-  const starts = new Int32Array(n + 1)
-  for (let e = 0, at = 0; e < n; e++) {
-    at = all.indexOf('\n', at) + 1
-    starts[e + 1] = at
-  }
-  if (hashes === undefined) {
-    hashes = new Int32Array(n)
-    for (let e = 0; e < n; e++) {
-      let h = 0
-      for (let i = starts[e]!, end = starts[e + 1]! - 1; i < end; i++) h = (Math.imul(h, B) + all.charCodeAt(i)) | 0
-      hashes[e] = h
-    }
-  }
-  // The entries whose names hold a character beyond Latin-1, in entry order (see `text`).
-  const wideEntries: number[] = []
-  const beyondLatin1 = /[^\u0000-\u00ff]/g
-  for (let m = beyondLatin1.exec(all); m !== null; m = beyondLatin1.exec(all)) {
-    let lo = 0
-    let hi = n - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1
-      if (starts[mid]! <= m.index) lo = mid
-      else hi = mid - 1
-    }
-    if (wideEntries[wideEntries.length - 1] !== lo) wideEntries.push(lo)
-    beyondLatin1.lastIndex = starts[lo + 1]!
-  }
-  let text = all
-  let wide: Map<number, string> | undefined
-  if (wideEntries.length > 0) {
-    wide = new Map()
-    // A copy (ownString's reason): a slice would keep the whole two-byte text alive.
-    for (const e of wideEntries) wide.set(e, ownString(all.slice(starts[e], starts[e + 1]! - 1)))
-    // The text as Latin-1 bytes, one per UTF-16 code unit (a wide name's units cut to their low byte: that part of
-    // the text is never read, so every start stays as it is), decoded to a one-byte string. (From 1 MB on, Node
-    // makes that an external string: its bytes live outside the JS heap, and read as fast.)
-    const bytes = Buffer.allocUnsafe(all.length)
-    bytes.write(all, 0, 'latin1')
-    text = bytes.toString('latin1')
-  }
-  return { text, starts, hashes, wide, wideEntries, n }
 }
 
 const tables = new WeakMap<PerceptronWeights, FeatureTable>()

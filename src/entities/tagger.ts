@@ -4,7 +4,7 @@
  * received earlier in the same document is a feature). Works on token strings only, so it runs on
  * CoNLL tokens and on wink tokens alike.
  *
- * With a second set of weights trained on reversed sentences (`tagger-rev.bin`), the document is also decoded
+ * With a second set of weights trained on reversed sentences (`tagger-rev.bin.gz`), the document is also decoded
  * right to left and the two directions' spans are combined ({@link combineSpans}): each greedy pass sees only the
  * labels on one side of a word, and the two make different mistakes.
  */
@@ -35,7 +35,7 @@ export interface EntityTagger {
 
 /** Where a tagger's weights and gazetteer come from. */
 export interface EntityTaggerModel {
-  /** Weights (decoded). @defaultValue the committed `lexicons/en/ner/tagger.bin` */
+  /** Weights (decoded). @defaultValue the committed `lexicons/en/ner/tagger.bin.gz` */
   readonly weights?: PerceptronWeights
   /** Gazetteer the weights were trained with. @defaultValue the committed `lexicons/en/ner/gazetteer.tsv` */
   readonly gazetteer?: Gazetteer
@@ -97,21 +97,20 @@ export function readNerFile(name: string, dataDir?: string): Buffer {
 }
 
 /**
- * The tagger weights file to read: `tagger.bin` (trained on CoNLL-2003, research use, with wikigold), or with
+ * The tagger weights file to read: `tagger.bin.gz` (trained on CoNLL-2003, research use, with wikigold), or with
  * `TEXTENGINE_NER_WEIGHTS=open` `tagger-open.bin.gz` (trained on openly licensed corpora only: wikigold, BTC,
  * WNUT17 CC BY 4.0 and SEC filings CC BY 3.0; less accurate, see lexicons/en/ner/README.md).
  */
 export function taggerFileName(env: Readonly<Record<string, string | undefined>> = typeof process === 'undefined' ? {} : process.env): string {
   const v = env['TEXTENGINE_NER_WEIGHTS']
-  if (v === undefined || v === '' || v === 'default') return 'tagger.bin'
+  if (v === undefined || v === '' || v === 'default') return 'tagger.bin.gz'
   if (v === 'open') return 'tagger-open.bin.gz'
   throw new Error(`TEXTENGINE_NER_WEIGHTS should be "default" or "open", instead found ${JSON.stringify(v)}`)
 }
 
-/** The right-to-left weights that go with a weights file: `tagger.bin` -> `tagger-rev.bin`, `x.bin.gz` -> `x-rev.bin.gz`. */
+/** The right-to-left weights that go with a weights file: `tagger.bin.gz` -> `tagger-rev.bin.gz`. */
 export function reverseFileName(file: string): string {
-  const ext = /\.bin(\.gz)?$/.exec(file)?.[0] ?? ''
-  return file.slice(0, file.length - ext.length) + '-rev' + (ext === '' ? '.bin' : ext)
+  return file.replace(/\.bin\.gz$/, '') + '-rev.bin.gz'
 }
 
 /**

@@ -53,7 +53,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 /**
- * A document read right to left, for the right-to-left tagger (`tagger-rev.bin`): its sentences in reverse
+ * A document read right to left, for the right-to-left tagger (`tagger-rev.bin.gz`): its sentences in reverse
  * order, each one's tokens reversed, labels re-written in BIO over the reversed tokens (an entity's last word is
  * its `B-`).
  */

@@ -5,11 +5,8 @@
  * text is a few integer adds per feature. Built from a {@link LanguageModelData} or straight from the
  * model file text (no intermediate map of feature strings).
  */
-import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { ownString } from '../own-string.ts'
 import { WORD_PREFIX } from './features.ts'
-import { findLanguageEntry } from './languages.ts'
 import { defaultLanguageModelPath, readLanguageModelFile, readLanguageModelText, type LanguageModelData, type ModelHeader } from './model.ts'
 
 /** A model compiled for scoring. Read-only after construction. */
@@ -44,8 +41,6 @@ function createTrie(expectedNodes: number): {
   insert(node: number, cp: number): number
   frozen(): (node: number, cp: number) => number
   nodeCount(): number
-  edges(): { parents: Int32Array; cps: Int32Array }
-  load(count: number, parents: Int32Array, cps: Int32Array): void
 } {
   let cap = 1024
   while (cap < expectedNodes * 2) cap *= 2
@@ -119,24 +114,7 @@ function createTrie(expectedNodes: number): {
     }
     return f
   }
-  /** Every edge by its child: `parents[c - 1]` and `cps[c - 1]` lead to node c (what {@link encodeCompiledLanguageModel} stores). */
-  const listEdges = (): { parents: Int32Array; cps: Int32Array } => {
-    const ps = new Int32Array(nodes - 1)
-    const cs = new Int32Array(nodes - 1)
-    for (let i = 0; i < parents.length; i++) {
-      if (parents[i] === -1) continue
-      ps[children[i]! - 1] = parents[i]!
-      cs[children[i]! - 1] = cps[i]!
-    }
-    return { parents: ps, cps: cs }
-  }
-  /** Fill an empty trie with stored edges (see `edges`), child by child: no probing for existing edges, no growth. */
-  const load = (count: number, ps: Int32Array, cs: Int32Array): void => {
-    for (let c = 1; c < count; c++) put(ps[c - 1]!, cs[c - 1]!, c)
-    nodes = count
-    edges = count - 1
-  }
-  return { child, insert, frozen, load, nodeCount: () => nodes, edges: listEdges }
+  return { child, insert, frozen, nodeCount: () => nodes }
 }
 
 /** Builds a compiled model feature by feature. */
@@ -258,7 +236,7 @@ function createBuilder(languageCount: number, expectedFeatures: number, expected
       nodeFeature: finalFeature,
     })
   }
-  return { intern, addCosts, finish, edges: () => ({ count: trie.nodeCount(), ...trie.edges() }), order: () => lastOrder }
+  return { intern, addCosts, finish, order: () => lastOrder }
 }
 
 /** Compile model data (as trained or parsed) for scoring. */
@@ -274,8 +252,11 @@ export function compileLanguageModel(model: LanguageModelData): CompiledLanguage
   return b.finish(model)
 }
 
-/** Model file text compiled into a builder (the text path of loading, and what the binary form is written from). */
-function buildFromText(text: string, source: string): { builder: ReturnType<typeof createBuilder>; header: ModelHeader } {
+/**
+ * Parse model file text straight into the compiled layout (the fast path of loading). Same checks and
+ * error messages as `parseLanguageModel`.
+ */
+export function compileLanguageModelText(text: string, source = 'language model'): CompiledLanguageModel {
   let lines = 1
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++
   let b: ReturnType<typeof createBuilder> | undefined
@@ -291,201 +272,10 @@ function buildFromText(text: string, source: string): { builder: ReturnType<type
       return b!.order()
     },
   })
-  return { builder: b!, header }
+  return b!.finish(header)
 }
 
-/**
- * Parse model file text straight into the compiled layout (the text path of loading). Same checks and error
- * messages as `parseLanguageModel`.
- */
-export function compileLanguageModelText(text: string, source = 'language model'): CompiledLanguageModel {
-  const { builder, header } = buildFromText(text, source)
-  return builder.finish(header)
-}
-
-/*
- * The compiled form on disk (`lexicons/langid/model.bin` beside `model.tsv`): the compiled model's tables as
- * little-endian typed arrays, so that loading skips parsing 70k lines, interning their n-grams into the trie one code
- * point at a time and filling the cost table (about 90 ms of a cold start; reading this form takes a few). It is
- * derived from the text file, which stays the model's source: the header holds the SHA-256 of the text it was compiled
- * from, and the loader reads it only beside that very text (anything else, or a damaged form, and the text is compiled
- * as before). Layout:
- *
- *   bytes 0..7   magic "TELID001"
- *   uint32 LE    length J of the JSON header
- *   J bytes      UTF-8 JSON header (COMPILED_FORMAT, the text's SHA-256, the model header, the table sizes)
- *   then, each from a multiple of 4 bytes: costs (u8 or i32, features x languages, `costBytes` wide), the trie's edges
- *   by child node (parents i32[nodes - 1], code points i32[nodes - 1]), node features i32[nodeFeatureLength], word
- *   features i32[words], the words as UTF-8, each ended by a line feed.
- */
-const COMPILED_MAGIC = 'TELID001'
-const COMPILED_FORMAT = 'textengine-langid-compiled/1'
-
-interface CompiledHeader extends ModelHeader {
-  readonly format: string
-  readonly sourceSha256: string
-  readonly featureCount: number
-  readonly costBytes: number
-  readonly nodeCount: number
-  readonly nodeFeatureLength: number
-  readonly wordCount: number
-  readonly wordBytes: number
-}
-
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1
-const align4 = (n: number): number => (n + 3) & ~3
-
-/** SHA-256 (hex) of a model text, as the compiled form records it. */
-export function languageModelTextSha256(text: string | Uint8Array): string {
-  return createHash('sha256').update(text).digest('hex')
-}
-
-/** The compiled form's path beside a model file: `model.tsv` -> `model.bin`. */
-export function compiledLanguageModelPath(modelFile: string): string {
-  return modelFile.endsWith('.tsv') ? modelFile.slice(0, -4) + '.bin' : modelFile + '.bin'
-}
-
-/**
- * Compile model file text and write its compiled form (deterministic: the same text gives the same bytes). Throws as
- * {@link compileLanguageModelText} does, and on a big-endian machine.
- */
-export function encodeCompiledLanguageModel(text: string, source = 'language model'): Buffer {
-  if (!LITTLE_ENDIAN) throw new Error('the compiled form is written on little-endian machines only')
-  const { builder, header } = buildFromText(text, source)
-  const model = builder.finish(header)
-  const edges = builder.edges()
-  const words = [...model.words]
-  const wordText = Buffer.from(words.map(([w]) => w + '\n').join(''), 'utf8')
-  const meta: CompiledHeader = {
-    format: COMPILED_FORMAT,
-    sourceSha256: languageModelTextSha256(text),
-    languages: model.languages,
-    maxOrder: model.maxOrder,
-    temperature: model.temperature,
-    floors: model.floors,
-    featureCount: model.featureCount,
-    costBytes: model.costs.BYTES_PER_ELEMENT,
-    nodeCount: edges.count,
-    nodeFeatureLength: model.nodeFeature.length,
-    wordCount: words.length,
-    wordBytes: wordText.length,
-  }
-  const json = Buffer.from(JSON.stringify(meta), 'utf8')
-  const parts = [model.costs, edges.parents, edges.cps, model.nodeFeature, Int32Array.from(words, ([, id]) => id), wordText]
-  let size = align4(12 + json.length)
-  for (const p of parts) size = align4(size + p.byteLength)
-  const out = Buffer.alloc(size)
-  out.write(COMPILED_MAGIC, 0, 'latin1')
-  out.writeUInt32LE(json.length, 8)
-  json.copy(out, 12)
-  let at = align4(12 + json.length)
-  for (const p of parts) {
-    out.set(new Uint8Array(p.buffer, p.byteOffset, p.byteLength), at)
-    at = align4(at + p.byteLength)
-  }
-  return out
-}
-
-/**
- * Read a compiled form. Throws naming `source` and what is wrong when the bytes are not one, or, when
- * `expectedSha256` is given, when it was compiled from another text. Little-endian machines only (others compile the
- * text). The tables are checked so that no lookup reads past them.
- */
-export function decodeCompiledLanguageModel(bytes: Uint8Array, source = 'compiled language model', expectedSha256?: string): CompiledLanguageModel {
-  const bad = (what: string): never => {
-    throw new Error(`${source}: ${what}`)
-  }
-  if (!LITTLE_ENDIAN) bad('the compiled form is read on little-endian machines only')
-  if (bytes.length < 12 || Buffer.from(bytes.buffer, bytes.byteOffset, 8).toString('latin1') !== COMPILED_MAGIC) bad(`expected the magic "${COMPILED_MAGIC}" at byte 0`)
-  // Typed arrays need their offsets aligned: a copy when the bytes start off a multiple of 4.
-  const buf = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice()
-  const jsonLength = new DataView(buf.buffer, buf.byteOffset, buf.byteLength).getUint32(8, true)
-  if (12 + jsonLength > buf.length) bad(`header of ${jsonLength} bytes runs past the end of the file (${buf.length} bytes)`)
-  let h: CompiledHeader
-  try {
-    h = JSON.parse(Buffer.from(buf.buffer, buf.byteOffset + 12, jsonLength).toString('utf8')) as CompiledHeader
-  } catch (e) {
-    return bad(`header is not JSON (${(e as Error).message})`)
-  }
-  if (h === null || typeof h !== 'object' || h.format !== COMPILED_FORMAT) bad(`expected format ${JSON.stringify(COMPILED_FORMAT)}, instead found ${JSON.stringify(h?.format)}`)
-  if (expectedSha256 !== undefined && h.sourceSha256 !== expectedSha256) {
-    bad(`compiled from another model text (SHA-256 ${String(h.sourceSha256).slice(0, 12)}..., the text's is ${expectedSha256.slice(0, 12)}...)`)
-  }
-  const count = (name: keyof CompiledHeader, atLeast = 0): number => {
-    const v = h[name]
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < atLeast) bad(`header field ${name} should be an integer >= ${atLeast}, instead found ${JSON.stringify(v)}`)
-    return v as number
-  }
-  const F = count('featureCount')
-  const N = count('nodeCount', 1)
-  const NF = count('nodeFeatureLength', N)
-  const W = count('wordCount')
-  const WB = count('wordBytes', W)
-  if (h.costBytes !== 1 && h.costBytes !== 4) bad(`header field costBytes should be 1 or 4, instead found ${JSON.stringify(h.costBytes)}`)
-  if (!Array.isArray(h.languages) || h.languages.some((c) => findLanguageEntry(c)?.code !== c)) bad('header field languages should list known language codes')
-  const L = h.languages.length
-  const orders = count('maxOrder', 1) + 1
-  if (!Array.isArray(h.floors) || h.floors.length !== orders || h.floors.some((r) => !Array.isArray(r) || r.length !== L || r.some((v) => !Number.isInteger(v) || v < 0))) {
-    bad(`header field floors should hold maxOrder + 1 rows of ${L} non-negative integers`)
-  }
-  if (typeof h.temperature !== 'number' || !(h.temperature > 0)) bad('header field temperature should be a positive number')
-  let at = align4(12 + jsonLength)
-  const take = <T>(n: number, width: number, make: (b: ArrayBufferLike, o: number, n: number) => T, name: string): T => {
-    if (at + n * width > buf.length) bad(`${name} (${n} items) run past the end of the file (${buf.length} bytes)`)
-    const a = make(buf.buffer, buf.byteOffset + at, n)
-    at = align4(at + n * width)
-    return a
-  }
-  const i32 = (b: ArrayBufferLike, o: number, n: number): Int32Array => new Int32Array(b, o, n)
-  const costs = h.costBytes === 1 ? take(F * L, 1, (b, o, n) => new Uint8Array(b, o, n), 'costs') : take(F * L, 4, i32, 'costs')
-  const parents = take(N - 1, 4, i32, 'edge parents')
-  const cps = take(N - 1, 4, i32, 'edge code points')
-  const nodeFeature = take(NF, 4, i32, 'node features')
-  const wordIds = take(W, 4, i32, 'word features')
-  const wordText = take(WB, 1, (b, o, n) => Buffer.from(b, o, n), 'words')
-  if (at !== align4(buf.length)) bad(`${buf.length - at} bytes after the last table`)
-  for (let c = 1; c < N; c++) if (parents[c - 1]! < 0 || parents[c - 1]! >= c) bad(`trie edge to node ${c} comes from node ${parents[c - 1]}`)
-  for (let i = 0; i < NF; i++) if (nodeFeature[i]! < -1 || nodeFeature[i]! >= F) bad(`node ${i}'s feature ${nodeFeature[i]} is not one of the ${F} features`)
-  const words = new Map<string, number>()
-  const text = wordText.toString('utf8')
-  for (let w = 0, from = 0; w < W; w++) {
-    const end = text.indexOf('\n', from)
-    if (end < 0) bad(`${W} words announced, ${w} found`)
-    const id = wordIds[w]!
-    if (id < 0 || id >= F) bad(`word ${w}'s feature ${id} is not one of the ${F} features`)
-    words.set(text.slice(from, end), id)
-    from = end + 1
-  }
-  const trie = createTrie(N)
-  trie.load(N, parents, cps)
-  return Object.freeze({
-    languages: h.languages,
-    maxOrder: h.maxOrder,
-    temperature: h.temperature,
-    floors: h.floors,
-    featureCount: F,
-    // Copies: the file's other tables (edges, words) are not kept alive by views of it.
-    costs: costs.slice(),
-    words,
-    child: trie.frozen(),
-    nodeFeature: nodeFeature.slice(),
-  })
-}
-
-/**
- * Read and compile a model file (the committed one by default). Its compiled form beside it (`model.bin`) is read
- * instead when it was compiled from that very text; otherwise the text is compiled. Throws naming the file when
- * missing or malformed.
- */
+/** Read and compile a model file (the committed one by default). Throws naming the file when missing or malformed. */
 export function loadCompiledLanguageModel(path?: string, dataDir?: string): CompiledLanguageModel {
-  const file = path ?? defaultLanguageModelPath(dataDir)
-  let text: Buffer | undefined
-  try {
-    text = readFileSync(file)
-    const compiled = readFileSync(compiledLanguageModelPath(file))
-    return decodeCompiledLanguageModel(compiled, compiledLanguageModelPath(file), languageModelTextSha256(text))
-  } catch {
-    // No compiled form, or one of another text (or damaged): compile the text (which names a missing file).
-  }
-  return compileLanguageModelText(text?.toString('utf8') ?? readLanguageModelFile(path, dataDir), file)
+  return compileLanguageModelText(readLanguageModelFile(path, dataDir), path ?? defaultLanguageModelPath(dataDir))
 }

@@ -1,8 +1,7 @@
 /** Language identification: the public surface of `src/langid/`. */
 export { createLanguageIdentifier, type LanguageIdentification, type LanguageIdentifier, type LanguageScore } from './identify.ts'
 export {
-  compileLanguageModel, compileLanguageModelText, compiledLanguageModelPath, decodeCompiledLanguageModel, encodeCompiledLanguageModel,
-  languageModelTextSha256, loadCompiledLanguageModel, type CompiledLanguageModel,
+  compileLanguageModel, compileLanguageModelText, loadCompiledLanguageModel, type CompiledLanguageModel,
 } from './compiled.ts'
 export { findLanguageEntry, LANGUAGES, type LanguageEntry, type ScriptGroup } from './languages.ts'
 export {

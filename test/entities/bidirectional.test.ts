@@ -10,7 +10,6 @@ const label = (name: string): number => LABELS.indexOf(name as (typeof LABELS)[n
 
 describe('the right-to-left tagger and the combination of both directions', () => {
   it('names the reverse weights after the forward ones', () => {
-    expect(reverseFileName('tagger.bin')).toBe('tagger-rev.bin')
     expect(reverseFileName('tagger.bin.gz')).toBe('tagger-rev.bin.gz')
     expect(reverseFileName('tagger-open.bin.gz')).toBe('tagger-open-rev.bin.gz')
   })

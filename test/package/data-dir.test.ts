@@ -71,7 +71,7 @@ describe('createEngine dataDir', () => {
   })
 
   it('should read no model at createEngine, and name the missing file and the fixes when an analysis needs it', async () => {
-    for (const missing of [join('langid', 'model.tsv'), join('en', 'ner', 'tagger.bin'), join('en', 'sentiment-model.json')]) {
+    for (const missing of [join('langid', 'model.tsv'), join('en', 'ner', 'tagger.bin.gz'), join('en', 'sentiment-model.json')]) {
       const dir = copyOfData([missing])
       const engine = createEngine({ dataDir: dir }) // would throw here if the models loaded eagerly
       try {

@@ -63,8 +63,8 @@ describe('the packed package', () => {
   it('should hold the build, the data, the licence and changelog, and no sources or tests', () => {
     const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter((l) => l !== '')
     for (const f of ['package/package.json', 'package/README.md', 'package/LICENSE', 'package/CHANGELOG.md', 'package/dist/src/index.js',
-      'package/dist/src/index.d.ts', 'package/dist/src/cli.js', 'package/bin/textengine.js', 'package/lexicons/langid/model.tsv', 'package/lexicons/langid/model.bin',
-      'package/lexicons/en/sentiment-model.json', 'package/lexicons/en/ner/tagger.bin', 'package/dist/browser/client.js',
+      'package/dist/src/index.d.ts', 'package/dist/src/cli.js', 'package/bin/textengine.js', 'package/lexicons/langid/model.tsv',
+      'package/lexicons/en/sentiment-model.json', 'package/lexicons/en/ner/tagger.bin.gz', 'package/dist/browser/client.js',
       'package/playground/index.html']) {
       expect(listing, f).toContain(f)
     }
