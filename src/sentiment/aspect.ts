@@ -874,6 +874,7 @@ export function checkAspectModelData(json: unknown, where: string): AspectModelD
   }
   if (d === null || typeof d !== 'object') bad('should be a JSON object')
   if (d?.format !== 'textengine-aspect-model/1') bad(`format should be "textengine-aspect-model/1", instead found ${JSON.stringify(d?.format)}`)
+  if (typeof d?.trained !== 'object' || d.trained === null || Array.isArray(d.trained)) bad('trained should be an object')
   if (!Array.isArray(d?.features) || d.features.join(',') !== ASPECT_FEATURES.join(',')) bad(`features should be ${ASPECT_FEATURES.join(',')}`)
   if (!Array.isArray(d?.weights) || d.weights.length !== 3) bad('weights should have 3 rows (negative, neutral, positive)')
   d?.weights?.forEach((row, k) => {
@@ -930,7 +931,6 @@ function packedAspectModel(json: unknown, where: string): AspectModel {
   }
   // The header as the unpacked form has it.
   const header = checkAspectModelData({ format: 'textengine-aspect-model/1', trained: d.trained, features: d.features, weights: d.weights, words: {} }, where)
-  if (typeof d.trained !== 'object' || d.trained === null || Array.isArray(d.trained)) bad('trained should be an object')
   const table = unpackTable(d.words, d.wordWeights, header.weights.length, { names: 'words', weights: 'wordWeights', item: 'word' }, bad)
   const { words: _none, ...rest } = header
   // (A word written twice is read as JSON reads a key written twice: the later weights count.)

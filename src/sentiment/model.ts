@@ -590,8 +590,7 @@ function checkedPacked(json: unknown, where: string): { header: Omit<SentimentMo
   const { ngrams: _none, ...header } = checkModelData({ ...rest, format: 'textengine-sentiment-model/1', ngrams: {} }, where)
   const table = unpackTable(d['ngrams'], d['ngramWeights'], MODEL_CLASSES.length, { names: 'ngrams', weights: 'ngramWeights', item: 'n-gram' }, bad)
   const names = table.count === 0 ? [] : table.names.slice(0, -1).split('\n')
-  const weights = table.weights
-  return { header: { ...header, format: 'textengine-sentiment-model/1' }, names, weights }
+  return { header, names, weights: table.weights }
 }
 
 /** The header and n-gram table of a packed weight file (an n-gram written twice: the later weights count, as JSON reads a key). */
