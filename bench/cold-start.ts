@@ -22,7 +22,7 @@ import { spawnSync } from 'node:child_process'
 import { availableParallelism, loadavg } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { record } from './samples.ts'
+import { median, record } from './samples.ts'
 import { buildPackageInto } from './build-dist.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -73,11 +73,6 @@ function run(code: string, name: string): Sample {
   return { ms, cpu, wall, check }
 }
 
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
 
 if (!process.argv.includes('--no-build') && !process.argv.includes('--dist') && buildArg < 0) {
   buildPackageInto(ROOT, BUILD)

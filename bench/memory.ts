@@ -30,7 +30,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { dataDir, loadSamples, record } from './samples.ts'
+import { dataDir, loadSamples, median, record } from './samples.ts'
 import { buildPackageInto } from './build-dist.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -139,11 +139,6 @@ if (only === undefined || only === 'tsx') {
 }
 
 const stage = (s: Stage): string => `RSS ${s.rss}, heap ${s.heapUsed} of ${s.heapTotal}, array buffers ${s.arrayBuffers}`
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = s.length >> 1
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
-}
 console.log(`backlog of ${N} documents (${texts.length} sample texts repeated), batches of ${BATCH}, ${backlogRuns} fresh process(es) per run; MiB\n`)
 console.log('| run | processed in | loaded | outputs held | taken | peak RSS | highest sampled |')
 console.log('| --- | ---: | --- | --- | --- | ---: | --- |')

@@ -45,6 +45,13 @@ export function benchSets(dir: string): { name: string; texts: string[] }[] {
   return [pick('tweets', 'tweets'), pick('hotel-reviews', 'reviews'), pick('news-articles', 'news')]
 }
 
+/** The median of `xs` (the mean of the middle two for an even count). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+
 /** One figure of a benchmark, for `bench/run.ts`'s comparison with bench/baseline.json. */
 export interface BenchFigure {
   readonly key: string

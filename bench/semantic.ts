@@ -19,7 +19,7 @@ import { defaultConfigurationSettings } from '../src/engine/settings.ts'
 import { emptyTuning } from '../src/engine/templates.ts'
 import type { StoredConfiguration } from '../src/storage/types.ts'
 import { createSemanticModel } from '../src/semantic/index.ts'
-import { dataDir, loadSamples } from './samples.ts'
+import { dataDir, loadSamples, median } from './samples.ts'
 
 if (process.argv[2] === '--load') {
   // Child process: measure the load alone.
@@ -138,10 +138,6 @@ const sum = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0)
 if (firstOnly) {
   console.log(JSON.stringify({ on: sum(cpu.on.map((x) => x[0]!)), off: sum(cpu.off.map((x) => x[0]!)) }))
   process.exit(0)
-}
-const median = (xs: readonly number[]): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 === 1 ? s[s.length >> 1]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2
 }
 // The first pass: one in this process and one in each of FIRST_RUNS fresh processes (a single pass moves with
 // the machine and with where the collector and the compiler happen to work: -7% to 28% over single runs of one
