@@ -11,6 +11,21 @@ export interface Pipeline {
    * `timings` is given, each analyzer's milliseconds (run and mapping) are added to it by name.
    */
   run(doc: AnnotatedDocument, ctx: AnalyzeContext, out: DocumentOutput, timings?: Map<string, number>): Partial<Sections>
+  /**
+   * {@link run} over several documents under one context, step by step: each analyzer runs on every document before
+   * the next analyzer starts, then each document's output is filled. Each document gets exactly what `run` gives it
+   * (analyzers are pure functions of a document and the context), but one analyzer's models and lexicons stay in the
+   * processor's caches across the batch instead of being evicted by the other analyzers' between two documents: on
+   * tweets, batches of 8 take about 20% less CPU than the same documents one at a time (see `createAnalysisCore`).
+   * Returns each document's sections and, in `errors`, `{ error }` with what an analyzer (or output mapping) threw
+   * for it, or undefined; a document whose analyzer threw is left out of the later steps, the others go on.
+   */
+  runMany(
+    docs: readonly AnnotatedDocument[],
+    ctx: AnalyzeContext,
+    outs: readonly DocumentOutput[],
+    timings?: Map<string, number>,
+  ): { sections: Partial<Sections>[]; errors: ({ error: unknown } | undefined)[] }
 }
 
 /**
@@ -46,32 +61,69 @@ export function createPipeline(analyzers: readonly Analyzer[]): Pipeline {
   return {
     order: ordered.map((a) => a.name),
     run(doc, ctx, out, timings) {
-      // An analyzer runs when it is enabled or when an enabled analyzer (transitively) needs it.
-      const wanted = new Set<SectionName>()
-      for (let i = ordered.length - 1; i >= 0; i--) {
-        const a = ordered[i]!
-        if (wanted.has(a.name) || a.enabled(ctx)) {
-          wanted.add(a.name)
-          for (const n of a.needs) wanted.add(n)
+      const { sections, errors } = runAll([doc], ctx, [out], timings)
+      if (errors[0] !== undefined) throw errors[0].error
+      return sections[0]!
+    },
+    runMany: runAll,
+  }
+
+  function runAll(
+    docs: readonly AnnotatedDocument[],
+    ctx: AnalyzeContext,
+    outs: readonly DocumentOutput[],
+    timings: Map<string, number> | undefined,
+  ): { sections: Partial<Sections>[]; errors: ({ error: unknown } | undefined)[] } {
+    const sections: Partial<Sections>[] = docs.map(() => ({}))
+    let wanted: Set<SectionName>
+    try {
+      wanted = wantedBy(ctx)
+    } catch (e) {
+      // An analyzer that cannot say whether it runs (its model is missing) fails every document.
+      return { sections, errors: docs.map(() => ({ error: e })) }
+    }
+    const errors = new Array<{ error: unknown } | undefined>(docs.length).fill(undefined)
+    for (const a of ordered) {
+      if (!wanted.has(a.name)) continue
+      const t0 = timings === undefined ? 0 : performance.now()
+      for (let i = 0; i < docs.length; i++) {
+        if (errors[i] !== undefined) continue
+        try {
+          ;(sections[i] as Record<string, unknown>)[a.name] = a.run(docs[i]!, sections[i]!, ctx)
+        } catch (e) {
+          errors[i] = { error: e }
         }
       }
-      const sections: Partial<Sections> = {}
-      for (const a of ordered) {
-        if (!wanted.has(a.name)) continue
-        const t0 = timings === undefined ? 0 : performance.now()
-        const value = a.run(doc, sections, ctx)
-        ;(sections as Record<string, unknown>)[a.name] = value
-        if (timings !== undefined) timings.set(a.name, (timings.get(a.name) ?? 0) + performance.now() - t0)
+      if (timings !== undefined) timings.set(a.name, (timings.get(a.name) ?? 0) + performance.now() - t0)
+    }
+    for (let i = 0; i < docs.length; i++) {
+      if (errors[i] !== undefined) continue
+      try {
+        for (const a of ordered) {
+          if (a.toWire === undefined || !a.enabled(ctx)) continue
+          const t0 = timings === undefined ? 0 : performance.now()
+          const value = (sections[i] as Record<string, unknown>)[a.name]
+          ;(a.toWire as (v: unknown, o: DocumentOutput, c: AnalyzeContext, d: AnnotatedDocument) => void)(value, outs[i]!, ctx, docs[i]!)
+          if (timings !== undefined) timings.set(a.name, (timings.get(a.name) ?? 0) + performance.now() - t0)
+        }
+      } catch (e) {
+        errors[i] = { error: e }
       }
-      for (const a of ordered) {
-        if (a.toWire === undefined || !a.enabled(ctx)) continue
-        const t0 = timings === undefined ? 0 : performance.now()
-        const value = (sections as Record<string, unknown>)[a.name]
-        ;(a.toWire as (v: unknown, o: DocumentOutput, c: AnalyzeContext, d: AnnotatedDocument) => void)(value, out, ctx, doc)
-        if (timings !== undefined) timings.set(a.name, (timings.get(a.name) ?? 0) + performance.now() - t0)
+    }
+    return { sections, errors }
+  }
+
+  /** The analyzers that run under `ctx`: the enabled ones and, transitively, those they need. */
+  function wantedBy(ctx: AnalyzeContext): Set<SectionName> {
+    const wanted = new Set<SectionName>()
+    for (let i = ordered.length - 1; i >= 0; i--) {
+      const a = ordered[i]!
+      if (wanted.has(a.name) || a.enabled(ctx)) {
+        wanted.add(a.name)
+        for (const n of a.needs) wanted.add(n)
       }
-      return sections
-    },
+    }
+    return wanted
   }
 }
 

@@ -55,6 +55,52 @@ describe('createPipeline', () => {
   })
 })
 
+describe('Pipeline.runMany', () => {
+  /** An analyzer logging `name:text` per run, throwing for the texts `failOn` names, writing its section to the output. */
+  const logging = (name: string, needs: string[], log: string[], failOn = '', wireFailOn = ''): Analyzer =>
+    ({
+      name,
+      needs,
+      enabled: () => true,
+      run: (doc: { text: string }, sections: Record<string, unknown>) => {
+        log.push(`${name}:${doc.text}`)
+        if (doc.text === failOn) throw new Error(`${name} failed on ${doc.text}`)
+        for (const n of needs) if (sections[n] === undefined) throw new Error(`${name} ran before ${n}`)
+        return `${name}(${doc.text})`
+      },
+      toWire: (value: string, out: Record<string, unknown>, _ctx: unknown, doc: { text: string }) => {
+        if (doc.text === wireFailOn) throw new Error(`${name} could not map ${doc.text}`)
+        out[name] = value
+      },
+    }) as unknown as Analyzer
+  const outs = (n: number) => Array.from({ length: n }, (_, i) => ({ id: String(i), config_id: 'c', status: 'PROCESSED' as const }))
+
+  it('should run each analyzer over every document before the next one, and fill each output as run() would', () => {
+    const log: string[] = []
+    const p = createPipeline([logging('b', ['a'], log), logging('a', [], log)])
+    const docs = ['x', 'y', 'z'].map((t) => annotator.annotate(t))
+    const many = outs(3)
+    expect(p.runMany(docs, ctx, many).errors).toEqual([undefined, undefined, undefined])
+    expect(log).toEqual(['a:x', 'a:y', 'a:z', 'b:x', 'b:y', 'b:z'])
+    const one = outs(3)
+    docs.forEach((d, i) => p.run(d, ctx, one[i]!))
+    expect(many).toEqual(one)
+    expect(many[1]).toMatchObject({ a: 'a(y)', b: 'b(y)' })
+  })
+
+  it('should fail only the document an analyzer or a mapping threw for, and skip its later steps', () => {
+    const log: string[] = []
+    const p = createPipeline([logging('a', [], log, 'y'), logging('b', ['a'], log, '', 'z')])
+    const docs = ['x', 'y', 'z'].map((t) => annotator.annotate(t))
+    const many = outs(3)
+    const { errors } = p.runMany(docs, ctx, many)
+    expect(errors.map((e) => (e === undefined ? undefined : (e.error as Error).message))).toEqual([undefined, 'a failed on y', 'b could not map z'])
+    // y never reached b; x and z did.
+    expect(log).toEqual(['a:x', 'a:y', 'a:z', 'b:x', 'b:z'])
+    expect(many[0]).toMatchObject({ a: 'a(x)', b: 'b(x)' })
+  })
+})
+
 describe('content checks', () => {
   it('should count letters and digits of any script and ignore whitespace and punctuation', () => {
     expect(alphanumericShare('Hello, world!')).toBe(100)
