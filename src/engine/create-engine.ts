@@ -5,7 +5,7 @@ import type { Storage, StoredConfiguration } from '../storage/types.ts'
 import { createMemoryStorage } from '../storage/memory.ts'
 import { resolveOptions, type EngineOptions } from './options.ts'
 import { buildSubscription } from './account.ts'
-import { AnalysisStopped, createAnalysisCore, type AnalysisCore, type DocumentMeta, type PreparingAnalyzer } from './analysis.ts'
+import { ANALYSIS_BATCH, ANALYSIS_BATCH_CHARS, AnalysisStopped, analysisBatches, createAnalysisCore, type AnalysisCore, type DocumentMeta, type PreparingAnalyzer } from './analysis.ts'
 import { createAnalysisPool, PoolClosedError, workersUnavailable, type AnalysisPool } from './workers.ts'
 import { createBackgroundWorker, type Executor } from './workers-loop.ts'
 import { builtinAnalyzers, checkLanguage, engineFeatureSettings } from './features.ts'
@@ -196,16 +196,20 @@ export function createEngine(options: EngineOptions = {}): Engine {
       })
       const cacheKey = `${s.key}/${stored.configuration.config_id}`
       if (pool !== undefined) return Promise.all(jobs.map((j) => pool.analyzeDocument(j.text, j.meta, stored, s.subscription, cacheKey)))
-      // In-process: one text after another, letting other work in every few milliseconds.
+      // In-process: small batches of texts one after another (see analyzeDocuments), letting other work in every few
+      // milliseconds.
       const out: DocumentOutput[] = []
       let since = performance.now()
-      for (const j of jobs) {
+      for (const batch of analysisBatches(jobs)) {
         if (performance.now() - since >= SLICE_MS) {
           await yieldToEventLoop()
           open()
           since = performance.now()
         }
-        out.push(core!.analyzeDocument(j.text, j.meta, stored, s.subscription, cacheKey))
+        for (const r of core!.analyzeDocuments(batch, stored, s.subscription, cacheKey)) {
+          if (r.output === undefined) throw r.error
+          out.push(r.output)
+        }
       }
       return out
     },
@@ -235,8 +239,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
 /**
  * Longest in-process run between two yields to the event loop (ms): collections, `analyzeMany` and the queue's
- * in-process worker between two items, where requests wait on it and polls find what it finished since the last
- * one. `bench:load -- --seconds 15 --workers 0`, one run each: a turn before every item processed 845 docs/s, status
+ * in-process worker between two batches of texts (see `analysisBatches`), where requests wait on it and polls find
+ * what it finished since the last one. `bench:load -- --seconds 15 --workers 0`, one run each: a turn before every item processed 845 docs/s, status
  * call p50 / p99 / max 1.9 / 14.8 / 52 ms; 4 ms 973 docs/s, 7.6 / 23.4 / 71 ms; 10 ms 1,148 docs/s, 16.0 / 39.4 /
  * 143 ms (issue 18's target: p99 under 100). `bench/http.ts`, tweets, HTTP end to end against the in-process queue:
  * 0.57, 0.71-0.81 and 0.90-1.2.
@@ -246,19 +250,35 @@ const SLICE_MS = 10
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
 /**
- * In-process analysis for the background worker: one item at a time (collections in slices), with a yield to the
- * event loop before an item once SLICE_MS have passed since the last one, so requests are served every few
- * milliseconds (between two documents) without a turn of the event loop per short document: a poll then finds a
- * slice's worth of documents rather than one or two. It holds two items (the one analysed and the next): a claimed
- * item never waits behind a long line of others while its lease runs.
+ * In-process analysis for the background worker: one batch at a time (documents analysed together, see
+ * `analyzeDocuments`; collections alone, in slices), with a yield to the event loop before a batch once SLICE_MS have
+ * passed since the last one, so requests are served every few milliseconds (between two batches), and before a batch
+ * that is not full, so that the items claimed with its first join it. A batch takes the waiting documents of one
+ * configuration, in the order they came, up to {@link ANALYSIS_BATCH} texts and {@link ANALYSIS_BATCH_CHARS}
+ * characters. It holds two batches' worth of items (the one analysed and the next): a claimed item never waits
+ * behind a long line of others while its lease runs.
  */
 function inProcessExecutor(core: AnalysisCore, isClosed: () => boolean): Executor {
-  const capacity = 2
+  interface Waiting {
+    readonly text: string
+    readonly meta: DocumentMeta
+    readonly stored: StoredConfiguration
+    readonly subscription: Subscription
+    readonly cacheKey: string
+    readonly resolve: (o: DocumentOutput) => void
+    readonly reject: (e: unknown) => void
+  }
+  const waiting: Waiting[] = []
   let turn: Promise<unknown> = Promise.resolve()
   let lastYield = Number.NEGATIVE_INFINITY
-  const exclusive = <T>(f: () => T | Promise<T>): Promise<T> => {
+  /**
+   * Run `f` after everything asked for before it (nothing when `idle()` says so), after a turn of the event loop when
+   * SLICE_MS have passed since the last one or when `wait()` says more work may come with one.
+   */
+  const exclusive = <T>(f: () => T | Promise<T>, idle: () => boolean = () => false, wait: () => boolean = () => false): Promise<T | undefined> => {
     const p = turn.then(async () => {
-      if (performance.now() - lastYield >= SLICE_MS) {
+      if (idle()) return undefined
+      if (wait() || performance.now() - lastYield >= SLICE_MS) {
         await yieldToEventLoop()
         lastYield = performance.now()
       }
@@ -268,11 +288,41 @@ function inProcessExecutor(core: AnalysisCore, isClosed: () => boolean): Executo
     turn = p.catch(() => {})
     return p
   }
+  /** Analyse the next batch of waiting documents (none left: nothing). */
+  const nextBatch = (): void => {
+    if (waiting.length === 0) return
+    const first = waiting[0]!
+    let n = 1
+    let chars = first.text.length
+    while (n < waiting.length && n < ANALYSIS_BATCH) {
+      const w = waiting[n]!
+      if (w.stored !== first.stored || w.subscription !== first.subscription || w.cacheKey !== first.cacheKey || chars + w.text.length > ANALYSIS_BATCH_CHARS) break
+      chars += w.text.length
+      n++
+    }
+    const batch = waiting.splice(0, n)
+    const results = core.analyzeDocuments(batch, first.stored, first.subscription, first.cacheKey)
+    batch.forEach((w, i) => {
+      const r = results[i]!
+      if (r.output !== undefined) w.resolve(r.output)
+      else w.reject(r.error)
+    })
+  }
   return {
-    capacity,
-    document: (text, meta, stored, subscription, cacheKey) => exclusive(() => core.analyzeDocument(text, meta, stored, subscription, cacheKey)),
+    capacity: 2 * ANALYSIS_BATCH,
+    document: (text, meta, stored, subscription, cacheKey) =>
+      new Promise<DocumentOutput>((resolve, reject) => {
+        waiting.push({ text, meta, stored, subscription, cacheKey, resolve, reject })
+        // One turn per document asked for: a turn finding its document already analysed (in an earlier batch) does
+        // nothing. Documents asked for while a turn waits join its batch.
+        // A batch not yet full waits one turn of the event loop: the items claimed with this one join it then.
+        exclusive(nextBatch, () => waiting.length === 0, () => waiting.length < ANALYSIS_BATCH).catch((e: unknown) => {
+          // Closing: every document still waiting is given up (its item goes back to the queue).
+          for (const w of waiting.splice(0)) w.reject(e)
+        })
+      }),
     collection: (texts, meta, stored, subscription, cacheKey) =>
-      exclusive(() => core.analyzeCollectionSliced(texts, meta, stored, subscription, cacheKey, { sliceMs: SLICE_MS, stop: isClosed })),
+      exclusive(() => core.analyzeCollectionSliced(texts, meta, stored, subscription, cacheKey, { sliceMs: SLICE_MS, stop: isClosed })) as Promise<CollectionOutput>,
     isStopped: (e) => e instanceof AnalysisStopped,
   }
 }

@@ -11,6 +11,7 @@ import { createQueryGrammar } from '../query/index.ts'
 import type { StoredConfiguration } from '../storage/types.ts'
 import type { Subscription } from '../model/account.ts'
 import type { CollectionOutput, DocumentOutput } from '../model/output.ts'
+import type { DocumentMeta } from './analysis.ts'
 import type { WorkerData, WorkerReply, WorkerRequest, WorkerTask } from './workers.ts'
 
 /** The nice value of an analysis thread on Linux (0 is the default priority, 19 the lowest). */
@@ -38,14 +39,55 @@ const configs = new Map<string, { revision: number; stored: StoredConfiguration;
 
 const coreOf = (): AnalysisCore => (core ??= createAnalysisCore(builtinAnalyzers(data.dataDir, createQueryGrammar())))
 
-/** Analyse one task of a batch. */
-function run(m: WorkerTask): DocumentOutput | CollectionOutput {
+/** The configuration a task runs under (sent with it, or kept from an earlier task of the same revision). */
+function configOf(m: WorkerTask): { stored: StoredConfiguration; subscription: Subscription } {
   if (m.config !== undefined) configs.set(m.cacheKey, { revision: m.revision, stored: m.config.stored, subscription: m.config.subscription })
   const c = configs.get(m.cacheKey)
   if (c === undefined || c.revision !== m.revision) throw new Error(`configuration ${m.cacheKey} revision ${m.revision} was not sent to this worker`)
-  return m.kind === 'document'
-    ? coreOf().analyzeDocument(m.text, m.meta, c.stored, c.subscription, m.cacheKey)
-    : coreOf().analyzeCollection(m.texts, m.meta, c.stored, c.subscription, m.cacheKey)
+  return c
+}
+
+/**
+ * Analyse a batch's tasks in order: consecutive documents of one configuration together (`analyzeDocuments`, each
+ * with the output it would get alone), a collection alone. Per task: its output, or the error it failed with.
+ */
+function runAll(tasks: readonly WorkerTask[]): ({ output: DocumentOutput | CollectionOutput } | { error: unknown })[] {
+  const results: ({ output: DocumentOutput | CollectionOutput } | { error: unknown })[] = []
+  for (let i = 0; i < tasks.length; ) {
+    const m = tasks[i]!
+    let c: { stored: StoredConfiguration; subscription: Subscription }
+    try {
+      c = configOf(m)
+    } catch (e) {
+      results.push({ error: e })
+      i++
+      continue
+    }
+    if (m.kind === 'collection') {
+      try {
+        results.push({ output: coreOf().analyzeCollection(m.texts, m.meta, c.stored, c.subscription, m.cacheKey) })
+      } catch (e) {
+        results.push({ error: e })
+      }
+      i++
+      continue
+    }
+    const jobs: { text: string; meta: DocumentMeta }[] = [{ text: m.text, meta: m.meta }]
+    let j = i + 1
+    for (; j < tasks.length; j++) {
+      const n = tasks[j]!
+      if (n.kind !== 'document' || n.cacheKey !== m.cacheKey || n.revision !== m.revision) break
+      if (n.config !== undefined) configOf(n)
+      jobs.push({ text: n.text, meta: n.meta })
+    }
+    try {
+      for (const r of coreOf().analyzeDocuments(jobs, c.stored, c.subscription, m.cacheKey)) results.push(r.output !== undefined ? { output: r.output } : { error: r.error })
+    } catch (e) {
+      for (let k = i; k < j; k++) results.push({ error: e })
+    }
+    i = j
+  }
+  return results
 }
 
 port.on('message', (m: WorkerRequest) => {
@@ -57,14 +99,21 @@ port.on('message', (m: WorkerRequest) => {
   const ids: number[] = []
   const failed: (string | null)[] = []
   const outputs: string[] = []
-  for (const task of m.tasks) {
+  const results = runAll(m.tasks)
+  m.tasks.forEach((task, i) => {
     ids.push(task.id)
-    try {
-      outputs.push(JSON.stringify(run(task)))
-      failed.push(null)
-    } catch (e) {
-      failed.push(e instanceof Error ? e.message : String(e))
+    const r = results[i]!
+    if ('output' in r) {
+      try {
+        outputs.push(JSON.stringify(r.output))
+        failed.push(null)
+        return
+      } catch (e) {
+        failed.push(e instanceof Error ? e.message : String(e))
+        return
+      }
     }
-  }
+    failed.push(r.error instanceof Error ? r.error.message : String(r.error))
+  })
   port.postMessage({ type: 'results', ids, failed, outputs: `[${outputs.join(',')}]` } satisfies WorkerReply)
 })

@@ -1,5 +1,5 @@
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
-import { RecentCache } from '../nlp/recent-cache.ts'
+import { BATCH_DOCUMENTS, RecentCache } from '../nlp/recent-cache.ts'
 import type { WordVectors } from './vectors.ts'
 
 /**
@@ -131,8 +131,8 @@ interface TokenTerms {
   /** The whole text's vector with the default options (categories and concept topics share it). */
   whole: TextVector | undefined
 }
-/** Those of the documents read last (categories and concept topics read one document after the other). */
-const recentTerms = new RecentCache<AnnotatedDocument, TokenTerms>(2)
+/** Those of the documents read last (categories and concept topics read them; a batch of documents goes through each). */
+const recentTerms = new RecentCache<AnnotatedDocument, TokenTerms>(BATCH_DOCUMENTS)
 
 function tokenTerms(vectors: WordVectors, doc: AnnotatedDocument): TokenTerms {
   let hit = recentTerms.get(doc)

@@ -17,7 +17,7 @@
 import { readFileSync } from 'node:fs'
 import { dataPath, missingDataHint } from '../resources.ts'
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
-import { RecentCache } from '../nlp/recent-cache.ts'
+import { BATCH_DOCUMENTS, RecentCache } from '../nlp/recent-cache.ts'
 import { FeatureTable } from '../entities/tagger-hash.ts'
 import { packTable, unpackTable } from '../packed-table.ts'
 
@@ -273,8 +273,8 @@ interface DocumentFeatures {
   readonly generation: number
 }
 
-/** The tables of the documents whose mentions were scored last (one document's mentions are scored together). */
-const recentFeatures = new RecentCache<AnnotatedDocument, DocumentFeatures>(2)
+/** The tables of the documents whose mentions were scored last (a batch of documents goes through each analyzer). */
+const recentFeatures = new RecentCache<AnnotatedDocument, DocumentFeatures>(BATCH_DOCUMENTS)
 
 function featuresOf(doc: AnnotatedDocument, contrastTokens: ReadonlySet<number>): DocumentFeatures {
   const hit = recentFeatures.get(doc)

@@ -14,6 +14,11 @@ describe('golden outputs (every output on)', () => {
     for (let i = 0; i < TEXTS.length; i++) expect(now[i], `text ${i}: ${TEXTS[i]!}`).toBe(recorded[i])
   }, 60_000)
 
+  it('should reproduce them when the texts are analysed together (analyzeMany: batches through the pipeline step by step)', async () => {
+    const now = await goldenOutputs(TEXTS, true)
+    for (let i = 0; i < TEXTS.length; i++) expect(now[i], `text ${i}: ${TEXTS[i]!}`).toBe(recorded[i])
+  }, 60_000)
+
   it('should not depend on what the process analysed before (reverse order, fresh engine)', async () => {
     const reversed = [...TEXTS].reverse()
     const now = (await goldenOutputs(reversed)).reverse()
