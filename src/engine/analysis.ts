@@ -30,14 +30,15 @@ export type AnalysisOutcome = { readonly output: DocumentOutput; readonly error?
 
 /**
  * Most texts analysed together in one batch (`analyzeDocuments`) by `analyzeMany`, the queue's in-process worker and a
- * worker thread. On the sample tweets (default configuration, one thread, CPU time, this 2-core machine) batches of 4,
- * 8, 16 and 32 took 17%, 18%, 20% and 25% less CPU per text than one text at a time; 8 keeps a batch's latency small.
+ * worker thread. On the sample tweets (default configuration, one thread, CPU time, this 2-core machine, one run each)
+ * batches of 4, 8, 16 and 32 took 17%, 18%, 20% and 25% less CPU per text than one text at a time (`bench/batch.ts`
+ * reads 13-25% for 8 from run to run); 8 keeps a batch's latency small.
  */
 export const ANALYSIS_BATCH = BATCH_DOCUMENTS
 
 /**
  * Most characters of the texts of one batch (a single longer text makes a batch of its own): long texts gain less
- * from sharing the caches (news stories, 8 at a time: 13% less CPU), and a batch runs without a turn of the event loop.
+ * from sharing the caches (news stories: 1-15% less CPU), and a batch runs without a turn of the event loop.
  */
 export const ANALYSIS_BATCH_CHARS = 4000
 

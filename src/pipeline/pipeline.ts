@@ -16,7 +16,7 @@ export interface Pipeline {
    * the next analyzer starts, then each document's output is filled. Each document gets exactly what `run` gives it
    * (analyzers are pure functions of a document and the context), but one analyzer's models and lexicons stay in the
    * processor's caches across the batch instead of being evicted by the other analyzers' between two documents: on
-   * tweets, batches of 8 take about 20% less CPU than the same documents one at a time (see `createAnalysisCore`).
+   * tweets, batches of 8 take 13-25% less CPU than the same documents one at a time (`bench/batch.ts`).
    * Returns each document's sections and, in `errors`, `{ error }` with what an analyzer (or output mapping) threw
    * for it, or undefined; a document whose analyzer threw is left out of the later steps, the others go on.
    */
