@@ -1,4 +1,11 @@
 /**
+ * Documents a pipeline has in hand at once: the engine analyses up to this many together, one analyzer over all of
+ * them before the next (`ANALYSIS_BATCH` of engine/analysis.ts is this number), so a per-document cache read by
+ * several analyzers remembers this many documents.
+ */
+export const BATCH_DOCUMENTS = 8
+
+/**
  * A cache of what was computed for the last few objects it was asked about (documents: the analyzers of one
  * pipeline run ask for the same document's token vectors or aspect features, one document after another). Not a
  * WeakMap keyed by the object: V8 clears a WeakMap's entries only in a full collection, so every document's values
@@ -6,13 +13,6 @@
  * aspect features so kept). The WeakMaps of theme candidates, theme rankings and shared entity extraction were
  * tried this way too and moved the peak by less than the bench's noise (about 20 MiB), so they were left as they are.
  */
-/**
- * Documents a pipeline has in hand at once: the engine analyses up to this many together, one analyzer over all of
- * them before the next (`ANALYSIS_BATCH` of engine/analysis.ts is this number), so a per-document cache read by
- * several analyzers remembers this many documents.
- */
-export const BATCH_DOCUMENTS = 8
-
 export class RecentCache<K extends object, V> {
   private readonly keys: (K | undefined)[]
   private readonly values: (V | undefined)[]
