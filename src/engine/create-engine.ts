@@ -313,9 +313,8 @@ function inProcessExecutor(core: AnalysisCore, isClosed: () => boolean): Executo
     document: (text, meta, stored, subscription, cacheKey) =>
       new Promise<DocumentOutput>((resolve, reject) => {
         waiting.push({ text, meta, stored, subscription, cacheKey, resolve, reject })
-        // One turn per document asked for: a turn finding its document already analysed (in an earlier batch) does
-        // nothing. Documents asked for while a turn waits join its batch.
-        // A batch not yet full waits one turn of the event loop: the items claimed with this one join it then.
+        // One turn per document asked for; a turn that finds every document analysed (in earlier batches) does
+        // nothing. A batch not yet full waits one turn of the event loop: the items claimed with this one join it.
         exclusive(nextBatch, () => waiting.length === 0, () => waiting.length < ANALYSIS_BATCH).catch((e: unknown) => {
           // Closing: every document still waiting is given up (its item goes back to the queue).
           for (const w of waiting.splice(0)) w.reject(e)
