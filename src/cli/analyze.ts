@@ -4,6 +4,13 @@ import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
 import { DEFAULT_BASIC_SETTINGS, DEFAULT_BILLING_SETTINGS, defaultLicenseFeatures, parseSubscriptionOverrides, type SubscriptionOverrides } from '../engine/account.ts'
 import { ANALYZE_USAGE, EXIT } from './usage.ts'
+import type { DocumentOutput } from '../model/output.ts'
+
+/**
+ * Texts per `analyzeMany` call when the texts are known up front (the engine analyses them in batches of 8, about a
+ * fifth less CPU per short text than one `analyze` call each); with --jsonl, lines come out a chunk at a time.
+ */
+const CHUNK = 32
 
 /** A problem with an input or configuration file (exit code 3) or the command line (exit code 2). */
 class CliError extends Error {
@@ -197,34 +204,70 @@ async function analyze(argv: readonly string[]): Promise<number> {
     }
     const total = texts?.length ?? 0
     const bar = process.stderr.isTTY === true && values['no-progress'] !== true && total > 1 ? await createBar(total) : undefined
+    /**
+     * The outcomes of `chunk` (ids from `firstId`): one analyzeMany call, which analyses the texts together (batched,
+     * the bytes analyze gives each); when it refuses a text, each text alone, so that each failure is that text's own.
+     */
+    const analyzeChunk = async (chunk: readonly string[], firstId: number): Promise<({ out: DocumentOutput } | { error: unknown })[]> => {
+      try {
+        return (await engine.analyzeMany(chunk.map((text, k) => ({ text, id: String(firstId + k) })))).map((out) => ({ out }))
+      } catch {
+        const each: ({ out: DocumentOutput } | { error: unknown })[] = []
+        for (const [k, text] of chunk.entries()) {
+          try {
+            each.push({ out: await engine.analyze(text, { id: String(firstId + k) }) })
+          } catch (e) {
+            each.push({ error: e })
+          }
+        }
+        return each
+      }
+    }
     try {
       if (!jsonl) {
-        const outs = []
-        for (let i = 0; i < texts!.length; i++) {
-          outs.push(await engine.analyze(texts![i]!, { id: String(i + 1) }))
-          bar?.increment()
+        const outs: DocumentOutput[] = []
+        for (let i = 0; i < texts!.length; i += CHUNK) {
+          for (const r of await analyzeChunk(texts!.slice(i, i + CHUNK), i + 1)) {
+            if ('error' in r) throw r.error
+            outs.push(r.out)
+            bar?.increment()
+          }
         }
         bar?.stop()
         process.stdout.write(render(outs.length === 1 ? outs[0] : outs) + '\n')
         return EXIT.ok
       }
-      // --jsonl: one line per document as it finishes; a failure is reported and the others go on. A reader that
-      // goes away (`| head`) ends the run quietly: writeLine answers false.
+      // --jsonl: one line per document as it finishes (texts from a file or the arguments: a chunk at a time; from
+      // stdin: each line as it arrives); a failure is reported and the others go on. A reader that goes away
+      // (`| head`) ends the run quietly: writeLine answers false.
       process.stdout.on('error', () => {})
       let failed = 0
       let n = 0
-      const source: Iterable<string> | AsyncIterable<string> = texts ?? stdinLines()
-      for await (const text of source) {
-        n++
-        try {
-          const out = await engine.analyze(text, { id: String(n) })
-          if (!(await writeLine(render(out)))) break
-        } catch (e) {
-          failed++
-          // Over a drawn bar: clear its line first; the bar redraws below on its next update.
-          process.stderr.write(`${bar === undefined ? '' : '\r\x1b[2K'}document ${n}: ${describe(e)}\n`)
+      const report = (e: unknown): void => {
+        failed++
+        // Over a drawn bar: clear its line first; the bar redraws below on its next update.
+        process.stderr.write(`${bar === undefined ? '' : '\r\x1b[2K'}document ${n}: ${describe(e)}\n`)
+      }
+      if (texts !== undefined) {
+        outer: for (let i = 0; i < texts.length; i += CHUNK) {
+          for (const r of await analyzeChunk(texts.slice(i, i + CHUNK), i + 1)) {
+            n++
+            if ('error' in r) report(r.error)
+            else if (!(await writeLine(render(r.out)))) break outer
+            bar?.increment()
+          }
         }
-        bar?.increment()
+      } else {
+        for await (const text of stdinLines()) {
+          n++
+          try {
+            const out = await engine.analyze(text, { id: String(n) })
+            if (!(await writeLine(render(out)))) break
+          } catch (e) {
+            report(e)
+          }
+          bar?.increment()
+        }
       }
       bar?.stop()
       if (n === 0) throw new CliError('no text to analyse', EXIT.usage)

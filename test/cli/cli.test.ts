@@ -125,6 +125,26 @@ describe('textengine analyze', () => {
     expect(JSON.parse(over.stdout)).toMatchObject({ id: '1', status: 'PROCESSED' })
   })
 
+  it('should give a file of texts, analysed in chunks, the outputs one text at a time gives, each failure its own', async () => {
+    const file = join(dir, 'texts.txt')
+    const texts = Array.from({ length: 35 }, (_, i) => (i === 33 ? 'This line is far longer than sixty characters, so it is refused.' : `Review ${i}: the staff were ${i % 2 === 0 ? 'great' : 'rude'}.`))
+    writeFileSync(file, texts.join('\n') + '\n')
+    const jsonl = await cli(['analyze', '--jsonl', '--max-length', '60', '--file', file])
+    expect(jsonl.code).toBe(1)
+    expect(jsonl.stderr).toBe('document 34: ERR_DOCUMENT_TOO_LONG (413): text has 64 characters, more than the limit of 60\n')
+    const lines = jsonl.stdout.trim().split('\n')
+    expect(lines.map((l) => (JSON.parse(l) as { id: string }).id)).toEqual([...Array.from({ length: 33 }, (_, i) => String(i + 1)), '35'])
+    // Each line as `analyze` prints that text alone (its id and the run's configuration id aside).
+    const strip = (line: string): string => line.replace(/^\{"id":"\d+","config_id":"[^"]+"/, '')
+    for (const k of [0, 1, 32, 33]) {
+      const alone = await cli(['analyze', '--max-length', '60', texts[k === 33 ? 34 : k]!])
+      expect(strip(lines[k]!)).toBe(strip(alone.stdout.trim()))
+    }
+    const whole = await cli(['analyze', '--file', file])
+    expect(whole.code).toBe(0)
+    expect((JSON.parse(whole.stdout) as unknown[]).length).toBe(35)
+  }, 120_000)
+
   it('should stream --jsonl: each document as it finishes, failures on stderr and exit code 1', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'analyze', '--jsonl', '--max-length', '20'], { cwd: root, stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
