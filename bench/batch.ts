@@ -6,8 +6,9 @@
  * First it checks that both give the same bytes for every text of the set. Then chunks of 200 texts go through both
  * ways, which goes first alternating from chunk to chunk and pass to pass, so both see the same mix of load on a
  * shared machine; CPU time of the process (user + system) per text, summed over every chunk, after one untimed pass
- * of each. Printed: microseconds per text each way and their ratio. Then why batches pay: wink's `readDoc` of the
- * first set's texts timed in a tight loop, between two of our analyses, and after reading 32 MB of memory.
+ * of each. Printed: microseconds per text each way and their ratio; the same per pipeline step (all sets together);
+ * then why batches pay: wink's `readDoc` of the first set's texts timed in a tight loop, between two of our analyses,
+ * and after reading 32 MB of memory.
  */
 import { createAnalysisCore, analysisBatches, type AnalysisJob } from '../src/engine/analysis.ts'
 import { builtinAnalyzers } from '../src/engine/features.ts'
@@ -88,6 +89,42 @@ for (const s of sets) {
   console.log(
     `${s.name.padEnd(10)} ${String(jobs.length).padStart(6)} ${`${same}/${jobs.length}`.padStart(10)} ${((one / n) * 1000).toFixed(0).padStart(14)} ${((many / n) * 1000).toFixed(0).padStart(9)} ${(one / many).toFixed(2).padStart(6)}`,
   )
+}
+
+// Where it pays: per-step wall time per text (the pipeline's `timings`), one at a time against batched, every text of
+// every set with the configuration above, alternating chunks as above (two cores of ours, one per way).
+{
+  const oneT = new Map<string, number>()
+  const manyT = new Map<string, number>()
+  const oneCore = createAnalysisCore(builtinAnalyzers(), { timings: oneT })
+  const manyCore = createAnalysisCore(builtinAnalyzers(), { timings: manyT })
+  const jobs = sets.flatMap((s) => s.texts).map((text, i) => ({ text, meta: { id: `d${i}` } }))
+  const one = (js: readonly AnalysisJob[]): void => js.forEach((j) => oneCore.analyzeDocument(j.text, j.meta, stored, subscription, 'bench'))
+  const many = (js: readonly AnalysisJob[]): void => analysisBatches(js).forEach((b) => manyCore.analyzeDocuments(b, stored, subscription, 'bench'))
+  one(jobs)
+  many(jobs)
+  oneT.clear()
+  manyT.clear()
+  const passes = 2
+  for (let p = 0; p < passes; p++) {
+    for (let i = 0, k = 0; i < jobs.length; i += CHUNK, k++) {
+      const c = jobs.slice(i, i + CHUNK)
+      if ((p + k) % 2 === 0) {
+        one(c)
+        many(c)
+      } else {
+        many(c)
+        one(c)
+      }
+    }
+  }
+  const n = passes * jobs.length
+  const us = (m: Map<string, number>, k: string): number => ((m.get(k) ?? 0) / n) * 1000
+  console.log(`\nper step, wall us per text over all ${jobs.length} texts (annotate and each analyzer: run and output mapping)`)
+  console.log(`${'step'.padEnd(18)} ${'one at a time'.padStart(14)} ${'batched'.padStart(9)} ${'ratio'.padStart(6)}`)
+  for (const k of [...oneT.keys()].sort((a, b) => oneT.get(b)! - oneT.get(a)!)) {
+    console.log(`${k.padEnd(18)} ${us(oneT, k).toFixed(0).padStart(14)} ${us(manyT, k).toFixed(0).padStart(9)} ${(us(oneT, k) / us(manyT, k)).toFixed(2).padStart(6)}`)
+  }
 }
 
 // Why: wink's readDoc of the same texts, timed alone, in a tight loop; each one between two of our analyses; and each
