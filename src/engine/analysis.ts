@@ -158,6 +158,15 @@ export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[], opti
     return out
   }
 
+  /** A text annotated under a configuration, its part-of-speech tags refined (timed as 'annotate'). */
+  function annotate(text: string, config: Configuration): AnnotatedDocument {
+    const t0 = timings === undefined ? 0 : performance.now()
+    const doc = annotator.annotate(text, { html: config.process_html, oneSentence: config.one_sentence_mode })
+    refineTags(doc)
+    if (timings !== undefined) timings.set('annotate', (timings.get('annotate') ?? 0) + performance.now() - t0)
+    return doc
+  }
+
   function analyzeDocuments(jobs: readonly AnalysisJob[], stored: StoredConfiguration, subscription: Subscription, cacheKey: string): AnalysisOutcome[] {
     const config = stored.configuration
     const results = new Array<AnalysisOutcome>(jobs.length)
@@ -176,11 +185,7 @@ export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[], opti
       }
       try {
         ctx ??= { configuration: config, subscription, resources: resourcesFor(stored, subscription, cacheKey) }
-        const t0 = timings === undefined ? 0 : performance.now()
-        const doc = annotator.annotate(text, { html: config.process_html, oneSentence: config.one_sentence_mode })
-        refineTags(doc)
-        if (timings !== undefined) timings.set('annotate', (timings.get('annotate') ?? 0) + performance.now() - t0)
-        docs.push(doc)
+        docs.push(annotate(text, config))
         outs.push(out)
         at.push(i)
       } catch (e) {
@@ -266,9 +271,7 @@ export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[], opti
         const indices: number[] = []
         for (const { text, index } of batch) {
           if (contentProblem(text, config.alphanumeric_threshold) !== undefined) continue
-          const doc = annotator.annotate(text, { html: config.process_html, oneSentence: config.one_sentence_mode })
-          refineTags(doc)
-          docs.push(doc)
+          docs.push(annotate(text, config))
           indices.push(index)
         }
         const scratch = docs.map((): DocumentOutput => ({ id: '', config_id: '', status: 'PROCESSED' }))
