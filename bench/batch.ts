@@ -12,32 +12,16 @@
  */
 import { createAnalysisCore, analysisBatches, type AnalysisJob } from '../src/engine/analysis.ts'
 import { builtinAnalyzers } from '../src/engine/features.ts'
-import { buildSubscription } from '../src/engine/account.ts'
-import { defaultConfigurationSettings } from '../src/engine/settings.ts'
-import { emptyTuning } from '../src/engine/templates.ts'
-import type { StoredConfiguration } from '../src/storage/types.ts'
 import { EVERY_OUTPUT_ON } from '../test/fixtures/golden/golden.ts'
 import winkNLP from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
 import { benchSets, dataDir } from './samples.ts'
+import { benchConfiguration } from './configuration.ts'
 
 const every = process.argv.includes('--every-output')
 const sets = benchSets(dataDir(process.argv.slice(2).find((a) => !a.startsWith('--'))))
 const core = createAnalysisCore(builtinAnalyzers())
-const settings = defaultConfigurationSettings('English')
-const stored: StoredConfiguration = {
-  configuration: {
-    ...settings,
-    id: 'bench',
-    config_id: 'bench',
-    is_primary: true,
-    modified: 0,
-    document: every ? { ...settings.document, ...EVERY_OUTPUT_ON.document } : settings.document,
-  },
-  tuning: emptyTuning(),
-  revision: 1,
-}
-const subscription = buildSubscription(undefined, 'bench')
+const { stored, subscription } = benchConfiguration(every ? EVERY_OUTPUT_ON.document : {})
 const CHUNK = 200
 /** At least this many texts timed per set and way (a small set is passed over again). */
 const MIN_TIMED = 3000

@@ -17,14 +17,11 @@ import model from 'wink-eng-lite-web-model'
 import { createEngine } from '../src/engine/create-engine.ts'
 import { createAnalysisCore } from '../src/engine/analysis.ts'
 import { builtinAnalyzers } from '../src/engine/features.ts'
-import { buildSubscription } from '../src/engine/account.ts'
-import { defaultConfigurationSettings } from '../src/engine/settings.ts'
-import { emptyTuning } from '../src/engine/templates.ts'
 import { createEntityTagger } from '../src/entities/tagger.ts'
 import { createSentimentScorer } from '../src/sentiment/index.ts'
 import { createLanguageIdentifier } from '../src/langid/index.ts'
-import type { StoredConfiguration } from '../src/storage/types.ts'
 import { benchSets, dataDir, peakRssMiB, record } from './samples.ts'
+import { benchConfiguration } from './configuration.ts'
 import { EVERY_OUTPUT_ON as GOLDEN_SETTINGS } from '../test/fixtures/golden/golden.ts'
 
 /** Every document output on, with non-zero limits: the settings the golden outputs are recorded with. */
@@ -138,13 +135,7 @@ console.log(`analyzeMany against analyze (texts analysed together in batches of 
 const texts = sets.flatMap((s) => s.texts)
 const timings = new Map<string, number>()
 const core = createAnalysisCore(builtinAnalyzers(), { timings })
-const settings = defaultConfigurationSettings('English')
-const stored: StoredConfiguration = {
-  configuration: { ...settings, id: 'bench', config_id: 'bench', is_primary: true, modified: 0, document: { ...settings.document, ...EVERY_OUTPUT_ON } },
-  tuning: emptyTuning(),
-  revision: 1,
-}
-const subscription = buildSubscription(undefined, 'bench')
+const { stored, subscription } = benchConfiguration(EVERY_OUTPUT_ON)
 for (const t of texts.slice(0, 200)) core.analyzeDocument(t, { id: 'b' }, stored, subscription, 'bench')
 timings.clear()
 const s0 = performance.now()

@@ -14,12 +14,9 @@ import { fileURLToPath } from 'node:url'
 import { createEngine } from '../src/index.ts'
 import { createAnalysisCore } from '../src/engine/analysis.ts'
 import { builtinAnalyzers } from '../src/engine/features.ts'
-import { buildSubscription } from '../src/engine/account.ts'
-import { defaultConfigurationSettings } from '../src/engine/settings.ts'
-import { emptyTuning } from '../src/engine/templates.ts'
-import type { StoredConfiguration } from '../src/storage/types.ts'
 import { createSemanticModel } from '../src/semantic/index.ts'
 import { dataDir, loadSamples, median } from './samples.ts'
+import { benchConfiguration } from './configuration.ts'
 
 if (process.argv[2] === '--load') {
   // Child process: measure the load alone.
@@ -59,16 +56,10 @@ const STEP_CATEGORIES = CATEGORIES.map((c, i) => ({ ...c, id: `c${i}`, modified:
 const sets = loadSamples(dataDir(firstOnly ? process.argv[3] : process.argv[2]))
 // Per step, per set, on a fresh analysis core (every text and word new to it): 300 texts of each set at most.
 if (!firstOnly) {
-  const settings = defaultConfigurationSettings('English')
-  const config: StoredConfiguration = {
-    configuration: {
-      ...settings, id: 'b', config_id: 'b', is_primary: true, modified: 0,
-      document: { ...settings.document, concept_topics: true, auto_categories: true, auto_categories_limit: 5, concept_topics_limit: 5 },
-    },
-    tuning: { ...emptyTuning(), categories: STEP_CATEGORIES },
-    revision: 1,
-  }
-  const subscription = buildSubscription(undefined, 'bench')
+  const { stored: config, subscription } = benchConfiguration(
+    { concept_topics: true, auto_categories: true, auto_categories_limit: 5, concept_topics_limit: 5 },
+    { categories: STEP_CATEGORIES },
+  )
   const timings = new Map<string, number>()
   const core = createAnalysisCore(builtinAnalyzers(), { timings })
   core.analyzeDocument('Load the models: the staff at the hotel were friendly.', { id: 'w' }, config, subscription, 'b')

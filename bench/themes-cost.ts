@@ -10,11 +10,8 @@ import { pathToFileURL } from 'node:url'
 import { resolve } from 'node:path'
 import { createAnalysisCore } from '../src/engine/analysis.ts'
 import { builtinAnalyzers } from '../src/engine/features.ts'
-import { buildSubscription } from '../src/engine/account.ts'
-import { defaultConfigurationSettings } from '../src/engine/settings.ts'
-import type { StoredConfiguration } from '../src/storage/types.ts'
-import { emptyTuning } from '../src/engine/templates.ts'
 import { dataDir, loadSamples } from './samples.ts'
+import { benchConfiguration } from './configuration.ts'
 import { EVERY_OUTPUT_ON } from '../test/fixtures/golden/golden.ts'
 
 const args = process.argv.slice(2)
@@ -22,13 +19,7 @@ const opt = (name: string): string | undefined => (args.includes(name) ? args[ar
 const passes = Number(opt('--passes') ?? 3) || 3
 const other = opt('--ab')
 const sets = loadSamples(dataDir(args.find((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'))))
-const settings = defaultConfigurationSettings('English')
-const config: StoredConfiguration = {
-  configuration: { ...settings, id: 'b', config_id: 'b', is_primary: true, modified: 0, document: { ...settings.document, ...EVERY_OUTPUT_ON.document } },
-  tuning: emptyTuning(),
-  revision: 1,
-}
-const subscription = buildSubscription(undefined, 'bench')
+const { stored: config, subscription } = benchConfiguration(EVERY_OUTPUT_ON.document)
 type Core = ReturnType<typeof createAnalysisCore>
 const cores: { label: string; core: Core; timings: Map<string, number> }[] = []
 {
