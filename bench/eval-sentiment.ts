@@ -40,7 +40,7 @@ import { createSentimentScorer } from '../src/sentiment/scorer.ts'
 import { parseGroundTruth } from '../src/sentiment/corpus.ts'
 import { createSentimentModel, loadSentimentModel, type SentimentModel } from '../src/sentiment/model.ts'
 import { trainSentimentModel } from '../src/sentiment/train.ts'
-import { cls, f1Scores, pearson, createSafeAnnotate, readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit, SEMEVAL, TWEETEVAL, type RatedDoc } from './sentiment-data.ts'
+import { classTable, cls, f1Scores, pearson, createSafeAnnotate, readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit, CLASS_SYSTEMS, SEMEVAL, TWEETEVAL, type RatedDoc } from './sentiment-data.ts'
 import type { AnnotatedDocument } from '../src/nlp/types.ts'
 import type { LexiconFeatures } from '../src/sentiment/scorer.ts'
 
@@ -191,22 +191,6 @@ if (heldOutDir !== undefined) {
       lines.push(`${`${c.name} (${items.length})`.padEnd(22)} ${name.padEnd(26)} ${pearson(scores, human).toFixed(3).padStart(6)} ${f1.weighted.toFixed(3).padStart(6)} ${f1.macro.toFixed(3).padStart(6)}   predicted ${predicted} (human ${goldCounts})${paper}`)
     }
   }
-}
-
-/** The systems of the 3-class tables (TweetEval test and validation, SemEval), in the order their predictions come. */
-const CLASS_SYSTEMS = ['ours (document score)', 'ours lexicon only', 'model_sentiment', 'VADER (vader-sentiment)', 'sentiment (AFINN)'] as const
-
-/** Rows of a 3-class table: per system, macro recall, accuracy, per-class recall and predicted counts (%). */
-function classTable(names: readonly string[], confusion: readonly (readonly (readonly number[])[])[], total: number): string[] {
-  const rows = [`${'system'.padEnd(26)} ${'macro R'.padStart(8)} ${'acc'.padStart(6)}   recall neg / neu / pos   predicted neg / neu / pos`]
-  names.forEach((n, k) => {
-    const c = confusion[k]!
-    const recall = [0, 1, 2].map((y) => c[y]![y]! / Math.max(1, c[y]!.reduce((x, v) => x + v, 0)))
-    const acc = [0, 1, 2].reduce((x, y) => x + c[y]![y]!, 0) / total
-    const predicted = [0, 1, 2].map((p) => c.reduce((x, row) => x + row[p]!, 0))
-    rows.push(`${n.padEnd(26)} ${((100 * recall.reduce((x, v) => x + v, 0)) / 3).toFixed(1).padStart(8)} ${(100 * acc).toFixed(1).padStart(6)}   ${recall.map((v) => (100 * v).toFixed(1)).join(' / ')}   ${predicted.join(' / ')}`)
-  })
-  return rows
 }
 
 // TweetEval's test split, never trained on: the committed model, as the engine scores. Classes as for the validation

@@ -24,6 +24,8 @@ export function sentimentDirOrExit(dataArg: string = fileURLToPath(new URL('../.
 /** One rated text, annotated and featurised. */
 export interface RatedDoc {
   readonly corpus: string
+  /** The item's id in its corpus (a SemEval tweet's names its file: `semeval-twitter-2016test-<id>`). */
+  readonly id: string
   readonly text: string
   /** Mean human rating / 4 (-1..1). */
   readonly target: number
@@ -142,7 +144,7 @@ export function readRatedDocs(
       const target = it.mean / 4
       const w = c.balance ? (weight * c.items.length) / (3 * (perClass[cls(target)] ?? 1)) : weight
       const ex: TrainingExample = { grams: ngramsOf(doc, r.features.nameWords), dense: denseFeatures(r.features), lexicon: r.features, target, weight: w }
-      docs.push({ corpus: c.name, text: it.text, target, ex, doc, lexicon: r.lexicon_score, heldOut: c.heldOut })
+      docs.push({ corpus: c.name, id: it.id, text: it.text, target, ex, doc, lexicon: r.lexicon_score, heldOut: c.heldOut })
     }
   }
   return docs
@@ -189,4 +191,20 @@ export function f1Scores(pred: readonly number[], gold: readonly number[]): { we
     macro += f1 / 3
   }
   return { weighted, macro }
+}
+
+/** The systems of the 3-class tables (TweetEval test and validation, SemEval), in the order their predictions come. */
+export const CLASS_SYSTEMS = ['ours (document score)', 'ours lexicon only', 'model_sentiment', 'VADER (vader-sentiment)', 'sentiment (AFINN)'] as const
+
+/** Rows of a 3-class table: per system, macro recall, accuracy, per-class recall and predicted counts (%). */
+export function classTable(names: readonly string[], confusion: readonly (readonly (readonly number[])[])[], total: number): string[] {
+  const rows = [`${'system'.padEnd(26)} ${'macro R'.padStart(8)} ${'acc'.padStart(6)}   recall neg / neu / pos   predicted neg / neu / pos`]
+  names.forEach((n, k) => {
+    const c = confusion[k]!
+    const recall = [0, 1, 2].map((y) => c[y]![y]! / Math.max(1, c[y]!.reduce((x, v) => x + v, 0)))
+    const acc = [0, 1, 2].reduce((x, y) => x + c[y]![y]!, 0) / total
+    const predicted = [0, 1, 2].map((p) => c.reduce((x, row) => x + row[p]!, 0))
+    rows.push(`${n.padEnd(26)} ${((100 * recall.reduce((x, v) => x + v, 0)) / 3).toFixed(1).padStart(8)} ${(100 * acc).toFixed(1).padStart(6)}   ${recall.map((v) => (100 * v).toFixed(1)).join(' / ')}   ${predicted.join(' / ')}`)
+  })
+  return rows
 }
