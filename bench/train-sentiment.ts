@@ -3,8 +3,9 @@
  *
  *   npx tsx bench/train-sentiment.ts [dataDir] [out.json] [--semeval DIR]   (default ../shared/data, or its sentiment/ folder)
  *
- * Training data, pooled (no feature says which corpus a text came from), each source weighing the same in the loss
- * but the SemEval tweets, which weigh twice as much (`SOURCE_WEIGHT` in bench/sentiment-data.ts says why):
+ * Training data, pooled (no feature says which corpus a text came from), each source weighing in the loss by its
+ * `SOURCE_WEIGHT` (bench/sentiment-data.ts says why): the SemEval tweets 2, the VADER tweets and movie snippets 0.25
+ * each:
  * - the VADER ground truth (tweets, movie review snippets; Hutto and Gilbert 2014, MIT);
  * - TweetEval's training data (Barbieri et al. 2020): the SemEval 2013-2016 Task 4A tweets, 3 classes, class-balanced,
  *   from `--semeval DIR` (or `sentiment/semeval-2013-2016/` of the data folder): the files `twitter-201*-A.tsv` of
@@ -22,7 +23,7 @@ import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { trainSentimentModel } from '../src/sentiment/train.ts'
 import { packSentimentModel } from '../src/sentiment/model.ts'
-import { readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit } from './sentiment-data.ts'
+import { readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit, SOURCE_WEIGHT } from './sentiment-data.ts'
 
 const args = process.argv.slice(2)
 const semAt = args.indexOf('--semeval')
@@ -40,7 +41,10 @@ const model = trainSentimentModel(examples, {
       semEval === undefined
         ? ' and TweetEval sentiment validation (SemEval-2017 4A, research use)'
         : " and TweetEval's training data, the SemEval 2013-2016 Task 4A tweets (Twitter's terms, research use; TweetEval validation tweets left out)"
-    }; each source weighted equally${semEval === undefined ? '' : ' but the SemEval tweets, weighted twice'}, tweet classes balanced`,
+    }; sources weighted ${Object.entries(SOURCE_WEIGHT)
+      .filter(([name]) => sources.includes(name))
+      .map(([name, w]) => `${name} x${w}`)
+      .join(', ')}, the others x1, tweet classes balanced`,
   },
 })
 // Packed: the n-gram table as one string and one array of weights (see packSentimentModel: the engine loads it faster).

@@ -6,6 +6,7 @@ import {
   CALIBRATION_INPUTS,
   DENSE_FEATURES,
   calibratedScore,
+  neutralGated,
   checkModelData,
   createSentimentModel,
   decisionMap,
@@ -152,9 +153,35 @@ describe('neutral gate of the document score', () => {
     expect(chooseDecision(scores.slice(0, 4), probs.slice(0, 4), examples.slice(0, 4)).neutral).toBeUndefined()
   })
 
-  it('rejects a gate outside (0, 1]', () => {
+  it('rejects a gate outside (0, 1] and any word but "likeliest"', () => {
     const bad = damaged((d) => ((d.calibrator as Record<string, unknown>).neutral = 1.5))
-    expect(() => checkModelData(bad, 'm.json')).toThrow('calibrator.neutral should be a number in (0, 1], instead found 1.5')
+    expect(() => checkModelData(bad, 'm.json')).toThrow('calibrator.neutral should be a number in (0, 1] or "likeliest", instead found 1.5')
+    const word = damaged((d) => ((d.calibrator as Record<string, unknown>).neutral = 'likely'))
+    expect(() => checkModelData(word, 'm.json')).toThrow('calibrator.neutral should be a number in (0, 1] or "likeliest", instead found "likely"')
+    expect(() => checkModelData(damaged((d) => ((d.calibrator as Record<string, unknown>).neutral = 'likeliest')), 'm.json')).not.toThrow()
+  })
+
+  it('with the gate "likeliest", reads a text neutral when neutral is its likeliest class, whatever its likelihood', () => {
+    const cal = { bias: 0.6, weights: CALIBRATION_INPUTS.map(() => 0), thresholds: [-0.05, 0.05] as [number, number], neutral: 'likeliest' as const }
+    // Neutral likeliest at 0.4: gated; neutral at 0.45 but positive likelier: not gated; a tie goes to neutral.
+    expect(calibratedScore(cal, lexicon, [0.3, 0.4, 0.3])).toBeLessThanOrEqual(0.05)
+    expect(calibratedScore(cal, lexicon, [0.05, 0.45, 0.5])).toBeGreaterThan(0.05)
+    expect(calibratedScore(cal, lexicon, [0.1, 0.45, 0.45])).toBeLessThanOrEqual(0.05)
+    expect(neutralGated('likeliest', [0.1, 0.45, 0.45])).toBe(true)
+    expect(neutralGated(0.5, [0.1, 0.45, 0.45])).toBe(false)
+    expect(neutralGated(undefined, [0, 1, 0])).toBe(false)
+  })
+
+  it('chooses the thresholds under the gate "likeliest" with the texts it leaves polar', () => {
+    const scores = [-0.4, -0.3, 0.3, 0.4, 0.35, -0.35, 0.3, -0.3]
+    const probs = [[0.8, 0.1, 0.1], [0.7, 0.2, 0.1], [0.1, 0.2, 0.7], [0.1, 0.1, 0.8], [0.3, 0.4, 0.3], [0.3, 0.4, 0.3], [0.2, 0.65, 0.15], [0.15, 0.65, 0.2]]
+    const examples = [ex(-0.5), ex(-0.5), ex(0.5), ex(0.5), ex(0), ex(0), ex(0), ex(0)]
+    const d = chooseDecision(scores, probs, examples, 0.05, 'likeliest')
+    expect(d.neutral).toBe('likeliest')
+    // Every neutral text is gated, so the polar cuts stay as near +-0.05 as the polar scores allow.
+    expect(d.thresholds).toEqual([-0.05, 0.05])
+    // The learned gate needs 0.4 or less for the two texts at 0.4, and takes the highest that does as well.
+    expect(chooseDecision(scores, probs, examples).neutral).toBe(0.4)
   })
 })
 
@@ -241,9 +268,17 @@ describe('model_sentiment n-grams of names', () => {
     const { grams, nameWords } = read('We watched Fantastic Four before the Super Bowl with Miss Marple fans.')
     expect(nameWords.length).toBe(3)
     expect(grams).toContain('<name>')
-    expect(grams).toContain('<name> four')
-    expect(grams).toContain('the <name>')
     for (const word of ['fantastic', 'super', 'miss']) expect(grams.filter((g) => g.split(' ').includes(word))).toEqual([])
+    // No bigram with <name>: "<name> bowl" would be "Super Bowl" by another spelling. The other words stay.
+    expect(grams.filter((g) => g.includes('<name>'))).toEqual(['<name>'])
+    expect(grams).toEqual(expect.arrayContaining(['four', 'bowl', 'marple', 'watched', 'before the', 'marple fans']))
+  })
+
+  it('makes no bigram with a negated name word either, nor one that ends a sentence on it', () => {
+    const { grams, nameWords } = read('Nobody saw Fantastic Four. They met Chief Justice')
+    expect(nameWords).toEqual([2, 8])
+    expect(grams.filter((g) => g.includes('<name>'))).toEqual(['<name>', 'not_<name>'])
+    expect(grams).toEqual(expect.arrayContaining(['nobody not_saw', 'not_four </s>', 'they met']))
   })
 
   it('keeps the word where it evaluates, and names without lexicon words as written', () => {
