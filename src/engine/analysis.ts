@@ -38,9 +38,11 @@ export const ANALYSIS_BATCH = BATCH_DOCUMENTS
 
 /**
  * Most characters of the texts of one batch (a single longer text makes a batch of its own): long texts gain less
- * from sharing the caches (news stories: 1-15% less CPU), and a batch runs without a turn of the event loop.
+ * from sharing the caches (news stories: 1-15% less CPU), and a batch runs without a turn of the event loop. At 4,000,
+ * four texts of 1,000 characters held the event loop about 45 ms on this machine, and the queue's timers test
+ * (test/engine/queue-background.test.ts: a tick per 40 ms) failed 2 runs in 3; 2,000 still batches 8 tweets.
  */
-export const ANALYSIS_BATCH_CHARS = 4000
+export const ANALYSIS_BATCH_CHARS = 2000
 
 /**
  * Cut `jobs` into consecutive batches of at most {@link ANALYSIS_BATCH} texts and {@link ANALYSIS_BATCH_CHARS}
