@@ -45,23 +45,31 @@ export const ANALYSIS_BATCH = BATCH_DOCUMENTS
 export const ANALYSIS_BATCH_CHARS = 2000
 
 /**
- * Cut `jobs` into consecutive batches of at most {@link ANALYSIS_BATCH} texts and {@link ANALYSIS_BATCH_CHARS}
- * characters (a longer text alone), in order.
+ * How many of `jobs`, from `from` on, make the next batch: at most {@link ANALYSIS_BATCH} texts and
+ * {@link ANALYSIS_BATCH_CHARS} characters (a longer text alone), each of them one that `joins` the first.
  */
+export function batchLength<T extends { readonly text: string }>(jobs: readonly T[], from = 0, joins: (first: T, next: T) => boolean = () => true): number {
+  const first = jobs[from]
+  if (first === undefined) return 0
+  let n = 1
+  let chars = first.text.length
+  while (from + n < jobs.length && n < ANALYSIS_BATCH) {
+    const next = jobs[from + n]!
+    if (chars + next.text.length > ANALYSIS_BATCH_CHARS || !joins(first, next)) break
+    chars += next.text.length
+    n++
+  }
+  return n
+}
+
+/** Cut `jobs` into consecutive batches of {@link batchLength}, in order. */
 export function analysisBatches<T extends { readonly text: string }>(jobs: readonly T[]): T[][] {
   const out: T[][] = []
-  let batch: T[] = []
-  let chars = 0
-  for (const j of jobs) {
-    if (batch.length > 0 && (batch.length >= ANALYSIS_BATCH || chars + j.text.length > ANALYSIS_BATCH_CHARS)) {
-      out.push(batch)
-      batch = []
-      chars = 0
-    }
-    batch.push(j)
-    chars += j.text.length
+  for (let i = 0; i < jobs.length; ) {
+    const n = batchLength(jobs, i)
+    out.push(jobs.slice(i, i + n))
+    i += n
   }
-  if (batch.length > 0) out.push(batch)
   return out
 }
 

@@ -5,7 +5,7 @@ import type { Storage, StoredConfiguration } from '../storage/types.ts'
 import { createMemoryStorage } from '../storage/memory.ts'
 import { resolveOptions, type EngineOptions } from './options.ts'
 import { buildSubscription } from './account.ts'
-import { ANALYSIS_BATCH, ANALYSIS_BATCH_CHARS, AnalysisStopped, analysisBatches, createAnalysisCore, type AnalysisCore, type DocumentMeta, type PreparingAnalyzer } from './analysis.ts'
+import { ANALYSIS_BATCH, ANALYSIS_BATCH_CHARS, AnalysisStopped, analysisBatches, batchLength, createAnalysisCore, type AnalysisCore, type DocumentMeta, type PreparingAnalyzer } from './analysis.ts'
 import { createAnalysisPool, PoolClosedError, workersUnavailable, type AnalysisPool } from './workers.ts'
 import { createBackgroundWorker, type Executor } from './workers-loop.ts'
 import { builtinAnalyzers, checkLanguage, engineFeatureSettings } from './features.ts'
@@ -292,15 +292,7 @@ function inProcessExecutor(core: AnalysisCore, isClosed: () => boolean): Executo
   const nextBatch = (): void => {
     if (waiting.length === 0) return
     const first = waiting[0]!
-    let n = 1
-    let chars = first.text.length
-    while (n < waiting.length && n < ANALYSIS_BATCH) {
-      const w = waiting[n]!
-      if (w.stored !== first.stored || w.subscription !== first.subscription || w.cacheKey !== first.cacheKey || chars + w.text.length > ANALYSIS_BATCH_CHARS) break
-      chars += w.text.length
-      n++
-    }
-    const batch = waiting.splice(0, n)
+    const batch = waiting.splice(0, batchLength(waiting, 0, (a, b) => b.stored === a.stored && b.subscription === a.subscription && b.cacheKey === a.cacheKey))
     const results = core.analyzeDocuments(batch, first.stored, first.subscription, first.cacheKey)
     batch.forEach((w, i) => {
       const r = results[i]!

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ANALYSIS_BATCH, ANALYSIS_BATCH_CHARS, analysisBatches, createAnalysisCore, type PreparingAnalyzer } from '../../src/engine/analysis.ts'
+import { ANALYSIS_BATCH, ANALYSIS_BATCH_CHARS, analysisBatches, batchLength, createAnalysisCore, type PreparingAnalyzer } from '../../src/engine/analysis.ts'
 import { builtinAnalyzers } from '../../src/engine/features.ts'
 import { buildSubscription } from '../../src/engine/account.ts'
 import { defaultConfigurationSettings } from '../../src/engine/settings.ts'
@@ -35,6 +35,16 @@ describe('analysisBatches', () => {
     expect(batches.map((b) => b.map((j) => j.i))).toEqual([[0], [99], [1, 100], [2]])
     expect(batches.flat()).toEqual(mixed)
     expect(analysisBatches([])).toEqual([])
+  })
+
+  it('should end the next batch (batchLength) at the first job that does not join the first one, from any position', () => {
+    const jobs = ['a', 'a', 'b', 'a', 'a'].map((k, i) => ({ text: 'x', k, i }))
+    const sameK = (a: { k: string }, b: { k: string }): boolean => a.k === b.k
+    expect(batchLength(jobs, 0, sameK)).toBe(2)
+    expect(batchLength(jobs, 2, sameK)).toBe(1)
+    expect(batchLength(jobs, 3, sameK)).toBe(2)
+    expect(batchLength(jobs, 5, sameK)).toBe(0)
+    expect(batchLength(jobs)).toBe(5)
   })
 })
 
