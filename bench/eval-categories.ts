@@ -128,7 +128,7 @@ if (headArg !== undefined) {
   const sha1 = createHash('sha1').update(readFileSync(dataPath(undefined, 'en', 'vectors.bin'))).digest('hex')
   const head = parseCategoryHead(readFileSync(headArg, 'utf8'), shipped.taxonomy, shipped.vectors.dims, sha1, headArg)
   if (head === undefined) throw new Error(`${headArg}: trained on other word vectors`)
-  semantic = { vectors: shipped.vectors, taxonomy: shipped.taxonomy, head }
+  semantic = { vectors: shipped.vectors, vectorsSha1: shipped.vectorsSha1, taxonomy: shipped.taxonomy, head }
 }
 /** What the head was trained on (its file's `about`): when 500N-KPCrowd stories were among its examples, the figures of those stories are not held out. */
 const headAbout = existsSync(headPath) ? (JSON.parse(readFileSync(headPath, 'utf8')) as { about?: string }).about ?? '' : '(no learned head)'
@@ -153,6 +153,7 @@ const bowClass = bagOfWords(Object.keys(CONCEPTS), classNameWords)
 const variants: Array<[string, Score]> = []
 const withTaxonomy = (corpusWeight: number, balanced: boolean): SemanticModel => ({
   vectors: semantic.vectors,
+  vectorsSha1: semantic.vectorsSha1,
   head: semantic.head,
   taxonomy: loadTaxonomyModel(dataPath(undefined, 'en', 'iab-taxonomy.tsv'), semantic.vectors, { corpusWeight, balanced }),
 })

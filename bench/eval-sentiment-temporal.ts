@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url'
 import { createSentimentModel } from '../src/sentiment/model.ts'
 import { trainSentimentModel } from '../src/sentiment/train.ts'
 import { createSentimentScorer } from '../src/sentiment/scorer.ts'
-import { CLASS_SYSTEMS, classTable, cls, createSafeAnnotate, readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit, SEMEVAL, TWEETEVAL, type RatedDoc } from './sentiment-data.ts'
+import { CLASS_SYSTEMS, classTable, cls, createSafeAnnotate, readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit, SEMEVAL, TWEETEVAL, trainingEmbedding, trainingVectors, type RatedDoc } from './sentiment-data.ts'
 
 const require = createRequire(import.meta.url)
 const vader = require('vader-sentiment') as { SentimentIntensityAnalyzer: { polarity_scores(t: string): { compound: number } } }
@@ -47,7 +47,7 @@ const train = docs.filter((d) => !d.heldOut && !isDev(d))
 const dev = docs.filter(isDev)
 const validation = docs.filter((d) => d.corpus === TWEETEVAL)
 process.stderr.write(`training on ${train.length} texts (${dev.length} ${TEMPORAL_DEV_FILE} tweets and ${validation.length} TweetEval validation tweets left out)\n`)
-const model = createSentimentModel(trainSentimentModel(train.map((d) => d.ex)))
+const model = createSentimentModel(trainSentimentModel(train.map((d) => d.ex), { embedding: trainingEmbedding() }), { vectors: trainingVectors })
 
 const afinn = new SentimentPkg()
 const lines: string[] = []

@@ -40,7 +40,7 @@ import { createSentimentScorer } from '../src/sentiment/scorer.ts'
 import { parseGroundTruth } from '../src/sentiment/corpus.ts'
 import { createSentimentModel, loadSentimentModel, type SentimentModel } from '../src/sentiment/model.ts'
 import { trainSentimentModel } from '../src/sentiment/train.ts'
-import { classTable, cls, f1Scores, pearson, createSafeAnnotate, readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit, CLASS_SYSTEMS, SEMEVAL, TWEETEVAL, type RatedDoc } from './sentiment-data.ts'
+import { classTable, cls, f1Scores, pearson, createSafeAnnotate, readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit, CLASS_SYSTEMS, SEMEVAL, TWEETEVAL, trainingEmbedding, trainingVectors, type RatedDoc } from './sentiment-data.ts'
 import type { AnnotatedDocument } from '../src/nlp/types.ts'
 import type { LexiconFeatures } from '../src/sentiment/scorer.ts'
 
@@ -103,7 +103,7 @@ const predictInto = (m: SentimentModel, i: number): void => {
 // training set: each is scored by the model of its fold, which never saw it nor any other held-out document.
 for (let f = 0; f < K; f++) {
   const train = docs.filter((d, i) => i % K !== f && !d.heldOut).map((d) => d.ex)
-  const m = createSentimentModel(trainSentimentModel(train))
+  const m = createSentimentModel(trainSentimentModel(train, { embedding: trainingEmbedding() }), { vectors: trainingVectors })
   for (let i = f; i < docs.length; i += K) predictInto(m, i)
   process.stderr.write(`fold ${f + 1}/${K} done\n`)
 }

@@ -21,7 +21,7 @@ import { createRequire } from 'node:module'
 import { createSentimentScorer, type SentimentScorerOptions } from '../src/sentiment/scorer.ts'
 import { calibratedScore, calibrationInputs, classProbabilities, ngramTable } from '../src/sentiment/model.ts'
 import { fitRidge, outOfFoldProbabilities, trainRegressionWeights } from '../src/sentiment/train.ts'
-import { cls, f1Scores, pearson, readRatedDocs, sentimentDirOrExit, type RatedDoc } from './sentiment-data.ts'
+import { cls, f1Scores, pearson, readRatedDocs, sentimentDirOrExit, trainingEmbedding, type RatedDoc } from './sentiment-data.ts'
 
 const require = createRequire(import.meta.url)
 const vader = require('vader-sentiment') as { SentimentIntensityAnalyzer: { polarity_scores(t: string): { compound: number } } }
@@ -57,14 +57,14 @@ function folds(set: readonly RatedDoc[]): Fold[] {
   for (let f = 0; f < K; f++) {
     const train = set.filter((_, i) => i % K !== f)
     const examples = train.map((d) => d.ex)
-    const full = trainRegressionWeights(examples)
+    const full = trainRegressionWeights(examples, { embedding: trainingEmbedding() })
     const table = ngramTable(full)
     const test = set.flatMap((_, i) => (i % K === f ? [i] : []))
     const testProbs = test.map((i) => {
       const d = set[i] as RatedDoc
       return classProbabilities(full, d.ex.grams, d.ex.dense, table)
     })
-    out.push({ train, trainProbs: outOfFoldProbabilities(examples), test, testProbs })
+    out.push({ train, trainProbs: outOfFoldProbabilities(examples, { embedding: trainingEmbedding() }), test, testProbs })
     process.stderr.write('.')
   }
   return out

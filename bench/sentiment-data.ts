@@ -6,7 +6,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createAnnotator } from '../src/nlp/annotate.ts'
 import { createSentimentScorer, type SentimentScorer } from '../src/sentiment/scorer.ts'
-import { denseFeatures, ngramsOf } from '../src/sentiment/model.ts'
+import { denseFeatures, loadSentimentVectors, ngramsOf, vectorFeatures, type SentimentVectors } from '../src/sentiment/model.ts'
+import { dataPath } from '../src/resources.ts'
 import { findSemEvalDir, findSentimentDir, findTweetEvalDir, readSemEvalTweets, readTweetEval, readVaderCorpora, tweetKey, type RatedText } from '../src/sentiment/corpus.ts'
 import type { TrainingExample } from '../src/sentiment/train.ts'
 import type { AnnotatedDocument } from '../src/nlp/types.ts'
@@ -71,6 +72,24 @@ export function semEvalDirFromArgs(args: readonly string[], dataDir: string): st
     return found
   }
   return findSemEvalDir(dataDir, join(dataDir, '..'))
+}
+
+let vectors: SentimentVectors | undefined
+
+/**
+ * The committed word vectors (`lexicons/en/vectors.bin`), read once: every training example's dense features end with
+ * their text vector (`vectorFeatures`), so every model trained here is trained with {@link trainingEmbedding} and
+ * built with these vectors.
+ */
+export function trainingVectors(): SentimentVectors {
+  vectors ??= loadSentimentVectors(dataPath(undefined, 'en', 'vectors.bin'))
+  return vectors
+}
+
+/** The `embedding` option of every `trainSentimentModel` call on {@link readRatedDocs}' examples. */
+export function trainingEmbedding(): { vectors: string; dims: number } {
+  const v = trainingVectors()
+  return { vectors: v.sha1, dims: v.vectors.dims }
 }
 
 /** Options of {@link readRatedDocs}. */
@@ -150,7 +169,8 @@ export function readRatedDocs(
       const r = lexScorer.score(doc)
       const target = it.mean / 4
       const w = c.balance ? (weight * c.items.length) / (3 * (perClass[cls(target)] ?? 1)) : weight
-      const ex: TrainingExample = { grams: ngramsOf(doc, r.features.nameWords), dense: denseFeatures(r.features), lexicon: r.features, target, weight: w }
+      const dense = [...denseFeatures(r.features), ...vectorFeatures(trainingVectors().vectors, doc, r.features.nameWords)]
+      const ex: TrainingExample = { grams: ngramsOf(doc, r.features.nameWords), dense, lexicon: r.features, target, weight: w }
       docs.push({ corpus: c.name, id: it.id, text: it.text, target, ex, doc, lexicon: r.lexicon_score, heldOut: c.heldOut })
     }
   }

@@ -23,7 +23,7 @@ import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { trainSentimentModel } from '../src/sentiment/train.ts'
 import { packSentimentModel } from '../src/sentiment/model.ts'
-import { readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit, SOURCE_WEIGHT } from './sentiment-data.ts'
+import { readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit, SOURCE_WEIGHT, trainingEmbedding } from './sentiment-data.ts'
 
 const args = process.argv.slice(2)
 const semAt = args.indexOf('--semeval')
@@ -36,6 +36,7 @@ const examples = docs.map((d) => d.ex)
 const sources = [...new Set(docs.map((d) => d.corpus))]
 const t0 = performance.now()
 const model = trainSentimentModel(examples, {
+  embedding: trainingEmbedding(),
   trained: {
     data: `${sources.join(' + ')}: VADER ground truth (MIT)${
       semEval === undefined

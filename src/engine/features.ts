@@ -10,7 +10,7 @@ import { loadThemePrior } from '../themes/index.ts'
 import { createLanguageAnalyzer } from '../pipeline/analyzers/language.ts'
 import { createTopicsAnalyzer, queryIndexAnalyzer } from '../pipeline/analyzers/topics.ts'
 import { createCategoriesAnalyzer } from '../pipeline/analyzers/categories.ts'
-import { createSemanticModel } from '../semantic/index.ts'
+import { createSemanticModel, type SemanticModel, type WordVectors } from '../semantic/index.ts'
 import { createQueryGrammar, type QueryGrammar } from '../query/index.ts'
 import { createEntityExtractor, type EntityExtractor, type EntityTagger } from '../entities/index.ts'
 import { createLanguageIdentifier, loadCompiledLanguageModel, type LanguageIdentifier } from '../langid/index.ts'
@@ -43,9 +43,11 @@ function once<T>(make: () => T): () => T {
  * `createEngine` (and any program that only imports the engine, such as `textengine --help`) reads no model file.
  * Loading is a pure function of the files, so results are the same bytes whenever it happens.
  */
-function lazyModels(dataDir: string | undefined): { identifier: LanguageIdentifier; scorer: SentimentScorer; extractor: EntityExtractor } {
+function lazyModels(dataDir: string | undefined, semantic: SemanticModel): { identifier: LanguageIdentifier; scorer: SentimentScorer; extractor: EntityExtractor } {
   const identifier = once(() => createLanguageIdentifier(loadCompiledLanguageModel(undefined, dataDir)))
-  const scorer = once(() => createSentimentScorer(dataDir === undefined ? {} : { dataDir }))
+  // The sentiment model's text vector reads the word vectors of the semantic layer: one copy per engine.
+  const vectors = (): { vectors: WordVectors; sha1: string } => ({ vectors: semantic.vectors, sha1: semantic.vectorsSha1 })
+  const scorer = once(() => createSentimentScorer(dataDir === undefined ? { vectors } : { dataDir, vectors }))
   const extractor = once(() => createEntityExtractor(dataDir === undefined ? {} : { dataDir }))
   return {
     identifier: {
@@ -81,11 +83,11 @@ function lazyModels(dataDir: string | undefined): { identifier: LanguageIdentifi
  * `dataDir` (see `resolveDataDir`) and load on first use.
  */
 export function builtinAnalyzers(dataDir?: string, grammar: QueryGrammar = createQueryGrammar()): PreparingAnalyzer[] {
-  const models = lazyModels(dataDir)
+  // Word vectors and the built-in taxonomy: read when sentiment's model, concept topics or auto-categories first run.
+  const semantic = createSemanticModel(dataDir)
+  const models = lazyModels(dataDir, semantic)
   // The theme background frequency list, read on first use, shared by themes and entity themes.
   const background = lazyBackground(dataDir)
-  // Word vectors and the built-in taxonomy: read only when concept topics or auto-categories first run.
-  const semantic = createSemanticModel(dataDir)
   // Entities, relations and opinions read one extraction per document.
   const extractor = shareExtraction(models.extractor)
   const relationResources = once(() => loadRelationResources(dataDir))

@@ -17,6 +17,8 @@ export { loadTaxonomyModel, parseTaxonomyModel, nearestTable, type TaxonomyModel
  */
 export interface SemanticModel {
   readonly vectors: WordVectors
+  /** SHA-1 (hex) of the `vectors.bin` that {@link SemanticModel.vectors} were read from (models trained on vectors name it). */
+  readonly vectorsSha1: string
   readonly taxonomy: TaxonomyModel
   /**
    * The learned head of `auto_categories` (`lexicons/en/category-model.json`), when that file exists and was
@@ -54,6 +56,10 @@ export function createSemanticModel(dataDir?: string): SemanticModel {
         vectorsDigest = new Uint8Array(createHash('sha1').update(bytes).digest())
       }
       return vectors
+    },
+    get vectorsSha1() {
+      void model.vectors
+      return Buffer.from(vectorsDigest!).toString('hex')
     },
     get taxonomy() {
       if (taxonomy === undefined) {

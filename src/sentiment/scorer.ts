@@ -20,7 +20,7 @@ import {
   type SentimentLexicon,
   type WeightedEntry,
 } from './lexicon.ts'
-import { loadSentimentModel, NO_EVIDENCE_MARGIN, type ModelSentiment, type SentimentModel } from './model.ts'
+import { loadSentimentModel, NO_EVIDENCE_MARGIN, type ModelSentiment, type SentimentModel, type SentimentVectors } from './model.ts'
 import { aspectMentionScore, createAspectModel, loadAspectModel, type AspectModelData, type AspectSpan } from './aspect.ts'
 
 /** Contract polarity strings. */
@@ -48,6 +48,11 @@ export interface SentimentScorerOptions {
    * (document score = lexicon score). @defaultValue the committed model `lexicons/en/sentiment-model.json`
    */
   readonly model?: SentimentModel | false
+  /**
+   * The word vectors of the default model's text vector (see `SentimentModelOptions.vectors`). @defaultValue
+   * `en/vectors.bin` of the data folder
+   */
+  readonly vectors?: () => SentimentVectors
   /**
    * Aspect model of `aspectSentiment` (see `aspect.ts`); `false` reads a mention's sentiment as the mean
    * score of its sentences. @defaultValue the committed model `lexicons/en/aspect-model.json`
@@ -175,7 +180,7 @@ export interface SentimentResult {
 
 /** A scorer: lexicons and model loaded once, options frozen. */
 export interface SentimentScorer {
-  readonly options: Readonly<Required<Omit<SentimentScorerOptions, 'lexiconDir' | 'lexicon' | 'model' | 'dataDir' | 'aspectModel'>>>
+  readonly options: Readonly<Required<Omit<SentimentScorerOptions, 'lexiconDir' | 'lexicon' | 'model' | 'dataDir' | 'aspectModel' | 'vectors'>>>
   readonly lexicon: SentimentLexicon
   readonly model: SentimentModel | undefined
   /** Score a document; `userPhrases` (weight -2..2, up to three words) override or extend the lexicon. */
@@ -255,7 +260,10 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
   }
   const dataDir = options.dataDir
   const lexicon = options.lexicon ?? loadSentimentLexicon(options.lexiconDir, dataDir)
-  const model = options.model === false ? undefined : (options.model ?? loadSentimentModel(undefined, dataDir === undefined ? {} : { dataDir }))
+  const model =
+    options.model === false
+      ? undefined
+      : (options.model ?? loadSentimentModel(undefined, { ...(dataDir === undefined ? {} : { dataDir }), ...(options.vectors === undefined ? {} : { vectors: options.vectors }) }))
   const aspectModel =
     options.aspectModel === false ? undefined : options.aspectModel === undefined ? loadAspectModel(undefined, dataDir) : createAspectModel(options.aspectModel)
   const multiWordStarts = new Set<string>()

@@ -9,6 +9,7 @@
 import {
   CALIBRATION_INPUTS,
   DENSE_FEATURES,
+  denseNames,
   calibratedScore,
   MODEL_CLASSES,
   neutralGated,
@@ -71,6 +72,12 @@ export interface TrainOptions {
    * training texts. @defaultValue 'likeliest'
    */
   readonly neutralGate?: 'likeliest' | 'learned'
+  /**
+   * The word vectors whose text vector (`vectorFeatures`) each example's `dense` ends with: their SHA-1 (hex) and
+   * dimensions, written into the model so that it is used with those vectors only. @defaultValue none (the dense
+   * features are the lexicon evidence alone)
+   */
+  readonly embedding?: { readonly vectors: string; readonly dims: number }
   /** Provenance written into the model. */
   readonly trained?: Readonly<Record<string, string | number>>
   readonly modelName?: string
@@ -204,7 +211,7 @@ export function chooseDecision(
 }
 
 /** Train the logistic regression alone (deterministic). */
-function trainRegression(examples: readonly TrainingExample[], o: Required<Omit<TrainOptions, 'trained' | 'modelName'>>): Regression {
+function trainRegression(examples: readonly TrainingExample[], o: ResolvedOptions): Regression {
   // Vocabulary by document frequency.
   const df = new Map<string, number>()
   for (const ex of examples) for (const g of ex.grams) df.set(g, (df.get(g) ?? 0) + 1)
@@ -216,7 +223,7 @@ function trainRegression(examples: readonly TrainingExample[], o: Required<Omit<
   vocab.sort()
   const index = new Map(vocab.map((g, i) => [g, i] as const))
   const C = MODEL_CLASSES.length
-  const D = DENSE_FEATURES.length + 1 // bias first
+  const D = checkedDenseNames(examples, o).length + 1 // bias first
   const V = vocab.length
   const P = D + V
   const rows = examples.map((ex) => {
@@ -424,7 +431,7 @@ function boundedSolve(A: readonly (readonly number[])[], b: readonly number[], n
 export const SIGNED_CALIBRATION_INPUTS: ReadonlySet<string> = new Set(['model_neutral'])
 
 /** Resolved hyper-parameters of {@link trainSentimentModel}. */
-type ResolvedOptions = Required<Omit<TrainOptions, 'trained' | 'modelName'>>
+type ResolvedOptions = Required<Omit<TrainOptions, 'trained' | 'modelName' | 'embedding'>> & { readonly embedding: TrainOptions['embedding'] | undefined }
 
 function resolveOptions(options: TrainOptions): ResolvedOptions {
   return {
@@ -441,7 +448,19 @@ function resolveOptions(options: TrainOptions): ResolvedOptions {
     neutralBand: options.neutralBand ?? 0.05,
     thresholds: options.thresholds ?? true,
     neutralGate: options.neutralGate ?? 'likeliest',
+    embedding: options.embedding,
   }
+}
+
+/** The dense feature names of a model trained with `o`, checked against each example's dense features. */
+function checkedDenseNames(examples: readonly TrainingExample[], o: Pick<ResolvedOptions, 'embedding'>): string[] {
+  const names = denseNames(o.embedding)
+  examples.forEach((ex, i) => {
+    if (ex.dense.length !== names.length) {
+      throw new Error(`training example ${i}: ${ex.dense.length} dense features, expected ${names.length} (${DENSE_FEATURES.length} lexicon features${o.embedding === undefined ? '; a text vector needs the embedding option' : ` and a text vector of ${o.embedding.dims}`})`)
+    }
+  })
+  return names
 }
 
 /**
@@ -456,7 +475,8 @@ export function trainRegressionWeights(examples: readonly TrainingExample[], opt
     format: 'textengine-sentiment-model/1',
     model_name: options.modelName ?? 'textengine-lr-ngram-lexicon-en',
     trained: {},
-    dense: DENSE_FEATURES,
+    dense: denseNames(o.embedding),
+    ...(o.embedding === undefined ? {} : { embedding: o.embedding }),
     ...part,
     calibrator: { inputs: CALIBRATION_INPUTS, bias: 0, weights: CALIBRATION_INPUTS.map(() => 0) },
   }
@@ -473,7 +493,7 @@ export function outOfFoldProbabilities(examples: readonly TrainingExample[], opt
   for (let f = 0; f < o.calibrationFolds; f++) {
     const train = examples.filter((_, i) => i % o.calibrationFolds !== f)
     const part = regressionData(trainRegression(train, o), o.decimals)
-    const data = { ...part, dense: DENSE_FEATURES, format: 'textengine-sentiment-model/1' } as unknown as SentimentModelData
+    const data = { ...part, dense: denseNames(o.embedding), format: 'textengine-sentiment-model/1' } as unknown as SentimentModelData
     const table = ngramTable(data)
     examples.forEach((ex, i) => {
       if (i % o.calibrationFolds === f) oof[i] = classProbabilities(data, ex.grams, ex.dense, table)
@@ -539,7 +559,8 @@ export function trainSentimentModel(examples: readonly TrainingExample[], option
       ridge: o.ridge,
       neutralGate: o.neutralGate,
     },
-    dense: DENSE_FEATURES,
+    dense: denseNames(o.embedding),
+    ...(o.embedding === undefined ? {} : { embedding: o.embedding }),
     denseWeights: full.denseWeights,
     ngrams: full.ngrams,
     calibrator,

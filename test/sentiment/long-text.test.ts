@@ -6,12 +6,15 @@ import {
   defaultModelPath,
   denseFeatures,
   loadSentimentModel,
+  loadSentimentVectors,
   ngramScale,
   ngramTable,
   ngramsOf,
   readModelData,
   softmax,
+  vectorFeatures,
 } from '../../src/sentiment/model.ts'
+import { dataPath } from '../../src/resources.ts'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
 import { createSentimentScorer } from '../../src/sentiment/scorer.ts'
 
@@ -47,6 +50,7 @@ describe('model_sentiment on long texts', () => {
     const model = loadSentimentModel()
     const data = readModelData(JSON.parse(readFileSync(defaultModelPath(), 'utf8')), 'committed')
     const table = ngramTable(data)
+    const vectors = loadSentimentVectors(dataPath(undefined, 'en', 'vectors.bin')).vectors
     const sentence = 'The hotel was quiet and the staff were kind.'
     const long = [
       sentence,
@@ -64,9 +68,12 @@ describe('model_sentiment on long texts', () => {
       expect(features.words > LONG_TEXT_WORDS).toBe(scaled)
       const grams = ngramsOf(doc, features.nameWords)
       const p = model.predict(doc, features).probabilities
-      expect(p).toEqual(classProbabilities(data, grams, denseFeatures(features), table, ngramScale(features.words)))
-      if (!scaled) expect(p).toEqual(classProbabilities(data, grams, denseFeatures(features), table))
-      else expect(p).not.toEqual(classProbabilities(data, grams, denseFeatures(features), table))
+      // The lexicon evidence, then the text vector of the committed model.
+      const dense = [...denseFeatures(features), ...vectorFeatures(vectors, doc, features.nameWords)]
+      expect(dense).toHaveLength(data.dense.length)
+      expect(p).toEqual(classProbabilities(data, grams, dense, table, ngramScale(features.words)))
+      if (!scaled) expect(p).toEqual(classProbabilities(data, grams, dense, table))
+      else expect(p).not.toEqual(classProbabilities(data, grams, dense, table))
     }
   })
 })

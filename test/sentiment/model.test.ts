@@ -11,13 +11,17 @@ import {
   createSentimentModel,
   decisionMap,
   defaultModelPath,
+  denseNames,
   loadSentimentModel,
+  loadSentimentVectors,
   ngramsOf,
   PACKED_MODEL_FORMAT,
   packSentimentModel,
   readModelData,
+  vectorFeatures,
   type SentimentModelData,
 } from '../../src/sentiment/model.ts'
+import { dataPath } from '../../src/resources.ts'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
 import { createSentimentScorer } from '../../src/sentiment/scorer.ts'
 import { SIGNED_CALIBRATION_INPUTS, chooseDecision, chooseThresholds, fitRidge, trainRegressionWeights, type TrainingExample } from '../../src/sentiment/train.ts'
@@ -366,5 +370,84 @@ describe('packed sentiment model file', () => {
     ]
     for (const [json, message] of cases) expect(() => loadSentimentModel(write('bad.json', JSON.stringify(json)))).toThrow(message)
     expect(() => packSentimentModel({ ...valid(), ngrams: { 'a\nb': [0, 0, 0] } })).toThrow('holds a line feed')
+  })
+})
+
+describe('model_sentiment text vector (word vectors beside the n-grams)', () => {
+  const annotator = createAnnotator()
+  const scorer = createSentimentScorer({ model: false })
+  const shipped = loadSentimentVectors(dataPath(undefined, 'en', 'vectors.bin'))
+  const dims = shipped.vectors.dims
+  // A valid model that reads a text vector: one weight on its first component.
+  const withVector = (sha1 = shipped.sha1): SentimentModelData => ({
+    ...valid(),
+    dense: denseNames({ dims }),
+    embedding: { vectors: sha1, dims },
+    denseWeights: [0, 0, 0].map((_, c) => [0, ...DENSE_FEATURES.map(() => 0), ...Array.from({ length: dims }, (_v, i) => (i === 0 ? c - 1 : 0))]),
+  })
+
+  it('is the unit-length mean of the words\' vectors, leaving out the lexicon words of names', () => {
+    const doc = annotator.annotate('We watched Fantastic Four before the Super Bowl.')
+    const { nameWords = [] } = scorer.score(doc).features
+    expect(nameWords.length).toBe(2)
+    const all = vectorFeatures(shipped.vectors, doc)
+    const named = vectorFeatures(shipped.vectors, doc, nameWords)
+    expect(all).toHaveLength(dims)
+    expect(Math.hypot(...all)).toBeCloseTo(1, 5)
+    expect(Math.hypot(...named)).toBeCloseTo(1, 5)
+    // "fantastic" and "super" are out of it: the text's vector without them equals that of the same text without them.
+    expect(named).not.toEqual(all)
+    const without = annotator.annotate('We watched Four before the Bowl.')
+    named.forEach((x, i) => expect(x).toBeCloseTo(vectorFeatures(shipped.vectors, without)[i]!, 6))
+    // A text without a word that has a vector has the zero vector.
+    expect(vectorFeatures(shipped.vectors, annotator.annotate('!!! :)'))).toEqual(new Array<number>(dims).fill(0))
+  })
+
+  it('predicts with the vector: the same text, with the weights on it or not, reads differently', () => {
+    const doc = annotator.annotate('The hotel was quiet.')
+    const features = scorer.score(doc).features
+    const withIt = createSentimentModel(withVector(), { vectors: () => shipped }).predict(doc, features).probabilities
+    const plain = createSentimentModel(valid()).predict(doc, features).probabilities
+    expect(withIt).not.toEqual(plain)
+    // Written packed and read back, it predicts the same.
+    const dir = mkdtempSync(join(tmpdir(), 'te-vector-model-'))
+    const path = join(dir, 'm.json')
+    writeFileSync(path, packSentimentModel(withVector()))
+    expect(loadSentimentModel(path, { vectors: () => shipped }).predict(doc, features).probabilities).toEqual(withIt)
+    // By default the vectors come from the data folder.
+    expect(loadSentimentModel(path).predict(doc, features).probabilities).toEqual(withIt)
+  })
+
+  it('refuses vectors other than those it was trained with, naming both', () => {
+    const other = 'f'.repeat(40)
+    expect(() => createSentimentModel(withVector(other), { vectors: () => shipped })).toThrow(`trained with the word vectors of SHA-1 ${other} (${dims} dimensions), but the vectors at hand are ${shipped.sha1}`)
+  })
+
+  it('rejects a malformed embedding and dense names that do not match it', () => {
+    const bad = (edit: (d: Record<string, unknown>) => void): unknown => {
+      const d = JSON.parse(JSON.stringify(withVector())) as Record<string, unknown>
+      edit(d)
+      return d
+    }
+    expect(() => checkModelData(bad((d) => ((d.embedding as Record<string, unknown>).vectors = 'abc')), 'm.json')).toThrow('m.json: embedding.vectors should be the SHA-1 (40 hex digits) of the word vectors, instead found "abc"')
+    expect(() => checkModelData(bad((d) => ((d.embedding as Record<string, unknown>).dims = 0)), 'm.json')).toThrow('embedding.dims should be an integer within 1..4096, instead found 0')
+    expect(() => checkModelData(bad((d) => delete d.embedding), 'm.json')).toThrow(`dense should be ${DENSE_FEATURES.join(',')}`)
+    expect(() => checkModelData(bad((d) => ((d.embedding as Record<string, unknown>).dims = dims - 1)), 'm.json')).toThrow(`then vector_0..vector_${dims - 2}`)
+  })
+
+  it('trains only on examples whose dense features match the option', () => {
+    const lexicon = scorer.score(annotator.annotate('ok')).features
+    const examples: TrainingExample[] = [0, 1, 2, 3, 4, 5].map((i) => ({ grams: ['w'], dense: [...DENSE_FEATURES.map(() => 0), 0.5, 0.5], lexicon, target: (i % 3) - 1 }))
+    expect(() => trainRegressionWeights(examples)).toThrow(`training example 0: ${DENSE_FEATURES.length + 2} dense features, expected ${DENSE_FEATURES.length} (${DENSE_FEATURES.length} lexicon features; a text vector needs the embedding option)`)
+    const data = trainRegressionWeights(examples, { embedding: { vectors: shipped.sha1, dims: 2 }, minDf: 1, iterations: 5 })
+    expect(data.dense).toEqual([...DENSE_FEATURES, 'vector_0', 'vector_1'])
+    expect(data.embedding).toEqual({ vectors: shipped.sha1, dims: 2 })
+    expect(data.denseWeights[0]).toHaveLength(DENSE_FEATURES.length + 3)
+  })
+
+  it('is read by the committed model, with the shipped vectors', () => {
+    const data = readModelData(JSON.parse(readFileSync(defaultModelPath(), 'utf8')), 'committed')
+    expect(data.embedding).toEqual({ vectors: shipped.sha1, dims })
+    expect(data.dense).toEqual(denseNames({ dims }))
   })
 })
