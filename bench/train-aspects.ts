@@ -33,7 +33,7 @@ const data =
     : `SemEval-2014 Task 4 aspect-term polarity training sets (restaurants + laptops), research use; MAMS-ATSA train+val+test (siat-nlp/MAMS-for-ABSA, Apache-2.0) less ${mams.dropped.test} SemEval-2014 test and ${mams.dropped.train} SemEval-2014 training sentences, weight ${ADDED_WEIGHT}`
 const fit = [...items, ...mams.items].filter((it) => it.x !== undefined)
 const model = fitAspects(fit, { trained: { data, items: fit.length } })
-// Packed: the word table as one string and one array of weights (see packAspectModel: the engine loads it faster).
+// Packed: the word table as one string and its weights as scaled integers (see packAspectModel: the engine loads it faster).
 const json = packAspectModel(model)
 writeFileSync(out, json + '\n')
 console.log(`trained on ${fit.length} aspects (${mams.items.length} from MAMS); ${Object.keys(model.words).length} words; in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${json.length} bytes -> ${out}`)

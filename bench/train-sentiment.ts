@@ -48,7 +48,7 @@ const model = trainSentimentModel(examples, {
       .join(', ')}, the others x1, tweet classes balanced`,
   },
 })
-// Packed: the n-gram table as one string and one array of weights (see packSentimentModel: the engine loads it faster).
+// Packed: the n-gram table as one string and its weights as scaled integers (see packSentimentModel: the engine loads it faster).
 const json = packSentimentModel(model)
 writeFileSync(out, json + '\n')
 console.log(`trained on ${examples.length} texts in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${Object.keys(model.ngrams).length} n-grams; ${(json.length / 1024).toFixed(0)} KiB -> ${out}`)

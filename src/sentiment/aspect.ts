@@ -166,9 +166,10 @@ export const PACKED_ASPECT_FORMAT = 'textengine-aspect-model/2'
 /**
  * The weight file of model data (`lexicons/en/aspect-model.json`, written by `bench/train-aspects.ts`): JSON whose
  * word table is packed, `words` one string of the words each ended by a line feed and `wordWeights` their per-class
- * weights end to end, in the table's order. Read back ({@link loadAspectModel}) it scores exactly as the data. The
- * same words as an object of 69k arrays took the engine's cold start 125 ms to parse, this 50 (2026-12-06), and the
- * object was only ever read into this form.
+ * weights end to end, in the table's order (as scaled integers when they have at most 6 decimals, `encodeWeights` in
+ * src/packed-table.ts: the trainer's 5 decimals parse in 20 ms where an array of 207k numbers took 54). Read back
+ * ({@link loadAspectModel}) it scores exactly as the data. The same words as an object of 69k arrays took the engine's
+ * cold start 125 ms to parse, the array 50 (2026-12-06), and the object was only ever read into this form.
  */
 export function packAspectModel(data: AspectModelData): string {
   const { names, weights } = packTable(data.words, data.weights.length, 'aspect model: word')

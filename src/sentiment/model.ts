@@ -666,8 +666,8 @@ export const PACKED_MODEL_FORMAT = 'textengine-sentiment-model/2'
 /**
  * The weight file of model data (`lexicons/en/sentiment-model.json`, written by `bench/train-sentiment.ts`): JSON whose
  * n-gram table is packed, `ngrams` one string of the n-grams each ended by a line feed and `ngramWeights` their
- * per-class weights end to end, in the table's order. Read back ({@link loadSentimentModel}) it predicts exactly as the
- * data. The n-grams as an object of 25k arrays took 60-70 ms of the engine's cold start to parse, packed about 20
+ * per-class weights end to end, in the table's order (as scaled integers, `encodeWeights` in src/packed-table.ts, when
+ * they have at most 6 decimals). Read back ({@link loadSentimentModel}) it predicts exactly as the data. The n-grams as an object of 25k arrays took 60-70 ms of the engine's cold start to parse, packed about 20
  * (2026-12-06), and the object was only ever read into the n-gram table.
  */
 export function packSentimentModel(data: SentimentModelData): string {

@@ -52,10 +52,15 @@ describe('aspect model word table', () => {
   })
 
   it('should hold each word of the shipped model with the weights of its file', () => {
-    const file = JSON.parse(readFileSync(defaultAspectModelPath(), 'utf8')) as { format: string; words: string; wordWeights: number[] }
+    const file = JSON.parse(readFileSync(defaultAspectModelPath(), 'utf8')) as { format: string; words: string; wordWeights: string }
     expect(file.format).toBe(PACKED_ASPECT_FORMAT)
+    // The weights as scaled integers (5 decimals), read here by the file's own rule, not by the engine's loader.
+    expect(file.wordWeights.startsWith('i32e5:')).toBe(true)
+    const bytes = Buffer.from(file.wordWeights.slice('i32e5:'.length), 'base64')
+    const weights = Array.from({ length: bytes.length / 4 }, (_, i) => bytes.readInt32LE(4 * i) / 1e5)
     const names = file.words.slice(0, -1).split('\n')
-    const all = names.map((w, i) => [w, file.wordWeights.slice(3 * i, 3 * i + 3)] as const)
+    expect(weights.length).toBe(3 * names.length)
+    const all = names.map((w, i) => [w, weights.slice(3 * i, 3 * i + 3)] as const)
     expect(new Set(names).size).toBe(names.length)
     const shipped = loadAspectModel()
     expect(shipped.words.size).toBe(all.length)

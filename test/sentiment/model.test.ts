@@ -333,7 +333,10 @@ describe('packed sentiment model file', () => {
   it('predicts exactly as its data, reads back as its data, and the unpacked form still loads', () => {
     const data = valid()
     const packed = packSentimentModel(data)
-    expect(JSON.parse(packed)).toMatchObject({ format: PACKED_MODEL_FORMAT, ngrams: 'good\nnot_good </s>\n', ngramWeights: [-1, 0, 1, 1, 0, -1] })
+    // Whole numbers: written as int32s with no decimal (see encodeWeights in src/packed-table.ts).
+    const ints = Buffer.alloc(24)
+    ;[-1, 0, 1, 1, 0, -1].forEach((k, i) => ints.writeInt32LE(k, 4 * i))
+    expect(JSON.parse(packed)).toMatchObject({ format: PACKED_MODEL_FORMAT, ngrams: 'good\nnot_good </s>\n', ngramWeights: `i32e0:${ints.toString('base64')}` })
     expect(readModelData(JSON.parse(packed), 'p')).toEqual(data)
     expect(packSentimentModel(JSON.parse(JSON.stringify(data)) as SentimentModelData)).toBe(packed)
     const fromPacked = loadSentimentModel(write('packed.json', packed + '\n'))
@@ -365,6 +368,9 @@ describe('packed sentiment model file', () => {
       [{ ...good, ngramWeights: [-1, 0, 1, 1, 0] }, 'bad.json: ngramWeights should hold 3 numbers for each of the 2 n-grams, instead found 5'],
       [{ ...good, ngramWeights: [-1, 0, 1, 1, null, -1] }, 'bad.json: ngramWeights[4] (n-gram "not_good </s>") should be a finite number, instead found null'],
       [{ ...good, ngrams: 'good\nnot_good </s>' }, 'bad.json: ngrams should be a string of n-grams, each ended by a line feed'],
+      [{ ...good, ngramWeights: 'f64:AAAA' }, 'bad.json: ngramWeights should be an array of numbers or a string "i32e<decimals 0-6>:<base64>", instead found a string starting "f64:AAAA"'],
+      [{ ...good, ngramWeights: 'i32e3:AA*A' }, 'bad.json: ngramWeights: the part after "i32e3:" should be base64'],
+      [{ ...good, ngramWeights: `i32e3:${Buffer.alloc(20).toString('base64')}` }, 'bad.json: ngramWeights should hold 6 int32s (24 bytes) for the n-grams, instead found 20 bytes'],
       [{ ...good, calibrator: { ...(good['calibrator'] as object), bias: 'x' } }, 'bad.json: calibrator.bias should be a finite number, instead found "x"'],
       [{ ...good, format: 'textengine-sentiment-model/7' }, 'bad.json: format should be "textengine-sentiment-model/2" (or the unpacked "textengine-sentiment-model/1"), instead found "textengine-sentiment-model/7"'],
     ]
