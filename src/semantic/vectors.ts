@@ -221,13 +221,16 @@ export function decodeWordVectors(bytes: Uint8Array, source = 'word vectors'): W
   }
 }
 
-/** Load word vectors from a file (see {@link decodeWordVectors}). */
-export function loadWordVectors(path: string): WordVectors {
-  let bytes: Uint8Array
+/** The bytes of a word vectors file; the error names the file. */
+export function readWordVectorsFile(path: string): Buffer {
   try {
-    bytes = readFileSync(path)
+    return readFileSync(path)
   } catch (e) {
     throw new Error(`cannot read word vectors ${path}: ${(e as Error).message}`)
   }
-  return decodeWordVectors(bytes, path)
+}
+
+/** Load word vectors from a file (see {@link decodeWordVectors}). */
+export function loadWordVectors(path: string): WordVectors {
+  return decodeWordVectors(readWordVectorsFile(path), path)
 }

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { dataPath, missingDataHint } from '../resources.ts'
-import { decodeWordVectors, type WordVectors } from '../semantic/vectors.ts'
+import { decodeWordVectors, readWordVectorsFile, type WordVectors } from '../semantic/vectors.ts'
 import { normalize, spanVector, termWeight, tokenId } from '../semantic/embed.ts'
 import { packTable, unpackTable } from '../packed-table.ts'
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
@@ -157,12 +157,7 @@ export interface SentimentVectors {
 
 /** Read word vectors (`vectors.bin`) and their SHA-1; the error names the file. */
 export function loadSentimentVectors(path: string): SentimentVectors {
-  let bytes: Buffer
-  try {
-    bytes = readFileSync(path)
-  } catch (e) {
-    throw new Error(`cannot read word vectors ${path}: ${(e as Error).message}`)
-  }
+  const bytes = readWordVectorsFile(path)
   return { vectors: decodeWordVectors(bytes, path), sha1: createHash('sha1').update(bytes).digest('hex') }
 }
 
