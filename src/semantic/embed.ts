@@ -22,6 +22,11 @@ export interface EmbedOptions {
   readonly keepNegated?: boolean
   /** The `a` of the `sif` weight a / (a + p). @defaultValue 1e-4 */
   readonly sifA?: number
+  /**
+   * Token indices, ascending, whose words do not count (the sentiment model leaves out the lexicon words it read as
+   * words of a name: "Fantastic Four"). @defaultValue none
+   */
+  readonly exclude?: readonly number[]
 }
 
 const SIF_A = 1e-4
@@ -161,11 +166,13 @@ function tokenTerms(vectors: WordVectors, doc: AnnotatedDocument): TokenTerms {
 export function spanVector(vectors: WordVectors, doc: AnnotatedDocument, start = 0, end = doc.tokens.length, options: EmbedOptions = {}, into?: Float32Array): TextVector {
   const weighting = options.weighting ?? 'sif'
   const keepNegated = options.keepNegated ?? true
+  const exclude = options.exclude ?? []
   const cached = weighting === 'sif' && (options.sifA ?? SIF_A) === SIF_A ? tokenTerms(vectors, doc) : undefined
-  const whole = cached !== undefined && keepNegated && start === 0 && end === doc.tokens.length
+  const all = keepNegated && exclude.length === 0
+  const whole = cached !== undefined && all && start === 0 && end === doc.tokens.length
   if (whole && cached.whole !== undefined) return cached.whole
   const acc = into ?? new Float32Array(vectors.dims)
-  if (cached !== undefined && keepNegated && cached.whole !== undefined) {
+  if (cached !== undefined && all && cached.whole !== undefined) {
     // A part of the text (a sentence): its terms are a run of the whole text's, shared, added in the same order.
     const all = cached.whole.terms
     let lo = 0
@@ -182,9 +189,14 @@ export function spanVector(vectors: WordVectors, doc: AnnotatedDocument, start =
     return { vector: normalize(acc), terms }
   }
   const terms: Term[] = []
+  let skip = 0
   for (let i = start; i < end; i++) {
     const t = doc.tokens[i]!
     if (!keepNegated && t.negated) continue
+    if (skip < exclude.length) {
+      while (skip < exclude.length && exclude[skip]! < i) skip++
+      if (exclude[skip] === i) continue
+    }
     let id: number
     let w: number
     if (cached !== undefined) {

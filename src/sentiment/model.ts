@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { dataPath, missingDataHint } from '../resources.ts'
 import { decodeWordVectors, readWordVectorsFile, type WordVectors } from '../semantic/vectors.ts'
-import { normalize, spanVector, termWeight, tokenId } from '../semantic/embed.ts'
+import { spanVector } from '../semantic/embed.ts'
 import { packTable, unpackTable } from '../packed-table.ts'
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
 import type { LexiconFeatures } from './scorer.ts'
@@ -136,17 +136,7 @@ export function denseNames(embedding?: { readonly dims: number }): string[] {
  * -> 65.8 / 65.8 (document score / model_sentiment, `npm run eval:sentiment-temporal`).
  */
 export function vectorFeatures(vectors: WordVectors, doc: AnnotatedDocument, nameWords: readonly number[] = []): number[] {
-  if (nameWords.length === 0) return Array.from(spanVector(vectors, doc).vector)
-  const acc = new Float32Array(vectors.dims)
-  let next = 0
-  const tokens = doc.tokens as readonly Token[]
-  for (let i = 0; i < tokens.length; i++) {
-    while (next < nameWords.length && (nameWords[next] ?? 0) < i) next++
-    if (nameWords[next] === i) continue
-    const id = tokenId(vectors, tokens[i]!)
-    if (id >= 0) vectors.addTo(acc, id, termWeight(vectors, id))
-  }
-  return Array.from(normalize(acc))
+  return Array.from(spanVector(vectors, doc, 0, doc.tokens.length, nameWords.length === 0 ? {} : { exclude: nameWords }).vector)
 }
 
 /** Word vectors and the SHA-1 (hex) of the file they were read from. */

@@ -61,6 +61,16 @@ describe('text vectors and similarity', () => {
     expect(without.terms.map((t) => doc.tokens[t.token]!.normal)).toEqual(['pool'])
   })
 
+  it('should leave out the tokens it is told to, and keep the whole text\'s shared vector as it was', () => {
+    const doc = annotator.annotate('The concierge was very rude to us.')
+    const before = Array.from(spanVector(semantic.vectors, doc).vector)
+    const concierge = doc.tokens.findIndex((t) => t.normal === 'concierge')
+    const without = spanVector(semantic.vectors, doc, 0, doc.tokens.length, { exclude: [concierge] })
+    expect(without.terms.map((t) => doc.tokens[t.token]!.normal)).toEqual(['rude'])
+    expect(Array.from(without.vector)).toEqual(Array.from(spanVector(semantic.vectors, annotator.annotate('rude')).vector))
+    expect(Array.from(spanVector(semantic.vectors, doc).vector)).toEqual(before)
+  })
+
   it('should compare a phrase sample by its words', () => {
     const a = phraseVector(semantic.vectors, 'front desk').vector
     const b = phraseVector(semantic.vectors, 'reception').vector
