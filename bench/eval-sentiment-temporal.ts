@@ -47,7 +47,7 @@ const train = docs.filter((d) => !d.heldOut && !isDev(d))
 const dev = docs.filter(isDev)
 const validation = docs.filter((d) => d.corpus === TWEETEVAL)
 process.stderr.write(`training on ${train.length} texts (${dev.length} ${TEMPORAL_DEV_FILE} tweets and ${validation.length} TweetEval validation tweets left out)\n`)
-const model = createSentimentModel(trainSentimentModel(train.map((d) => d.ex), { embedding: trainingEmbedding() }), { vectors: trainingVectors })
+const model = createSentimentModel(trainSentimentModel(train.map((d) => d.ex), { embedding: trainingEmbedding() }), { vectors: trainingVectors() })
 
 const afinn = new SentimentPkg()
 const lines: string[] = []

@@ -103,7 +103,7 @@ const predictInto = (m: SentimentModel, i: number): void => {
 // training set: each is scored by the model of its fold, which never saw it nor any other held-out document.
 for (let f = 0; f < K; f++) {
   const train = docs.filter((d, i) => i % K !== f && !d.heldOut).map((d) => d.ex)
-  const m = createSentimentModel(trainSentimentModel(train, { embedding: trainingEmbedding() }), { vectors: trainingVectors })
+  const m = createSentimentModel(trainSentimentModel(train, { embedding: trainingEmbedding() }), { vectors: trainingVectors() })
   for (let i = f; i < docs.length; i += K) predictInto(m, i)
   process.stderr.write(`fold ${f + 1}/${K} done\n`)
 }

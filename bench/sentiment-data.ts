@@ -6,8 +6,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createAnnotator } from '../src/nlp/annotate.ts'
 import { createSentimentScorer, type SentimentScorer } from '../src/sentiment/scorer.ts'
-import { denseFeatures, loadSentimentVectors, ngramsOf, vectorFeatures, type SentimentVectors } from '../src/sentiment/model.ts'
-import { dataPath } from '../src/resources.ts'
+import { denseFeatures, ngramsOf, vectorFeatures } from '../src/sentiment/model.ts'
+import { createSemanticModel, type SemanticModel } from '../src/semantic/index.ts'
 import { findSemEvalDir, findSentimentDir, findTweetEvalDir, readSemEvalTweets, readTweetEval, readVaderCorpora, tweetKey, type RatedText } from '../src/sentiment/corpus.ts'
 import type { TrainingExample } from '../src/sentiment/train.ts'
 import type { AnnotatedDocument } from '../src/nlp/types.ts'
@@ -74,22 +74,22 @@ export function semEvalDirFromArgs(args: readonly string[], dataDir: string): st
   return findSemEvalDir(dataDir, join(dataDir, '..'))
 }
 
-let vectors: SentimentVectors | undefined
+let semantic: SemanticModel | undefined
 
 /**
- * The committed word vectors (`lexicons/en/vectors.bin`), read once: every training example's dense features end with
- * their text vector (`vectorFeatures`), so every model trained here is trained with {@link trainingEmbedding} and
- * built with these vectors.
+ * The committed word vectors (`lexicons/en/vectors.bin`, through a semantic layer as an engine reads them), read once:
+ * every training example's dense features end with their text vector (`vectorFeatures`), so every model trained here
+ * is trained with {@link trainingEmbedding} and built with these vectors.
  */
-export function trainingVectors(): SentimentVectors {
-  vectors ??= loadSentimentVectors(dataPath(undefined, 'en', 'vectors.bin'))
-  return vectors
+export function trainingVectors(): SemanticModel {
+  semantic ??= createSemanticModel()
+  return semantic
 }
 
 /** The `embedding` option of every `trainSentimentModel` call on {@link readRatedDocs}' examples. */
 export function trainingEmbedding(): { vectors: string; dims: number } {
   const v = trainingVectors()
-  return { vectors: v.sha1, dims: v.vectors.dims }
+  return { vectors: v.vectorsSha1, dims: v.vectors.dims }
 }
 
 /** Options of {@link readRatedDocs}. */

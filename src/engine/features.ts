@@ -10,7 +10,7 @@ import { loadThemePrior } from '../themes/index.ts'
 import { createLanguageAnalyzer } from '../pipeline/analyzers/language.ts'
 import { createTopicsAnalyzer, queryIndexAnalyzer } from '../pipeline/analyzers/topics.ts'
 import { createCategoriesAnalyzer } from '../pipeline/analyzers/categories.ts'
-import { createSemanticModel, type SemanticModel, type WordVectors } from '../semantic/index.ts'
+import { createSemanticModel, type SemanticModel } from '../semantic/index.ts'
 import { createQueryGrammar, type QueryGrammar } from '../query/index.ts'
 import { createEntityExtractor, type EntityExtractor, type EntityTagger } from '../entities/index.ts'
 import { createLanguageIdentifier, loadCompiledLanguageModel, type LanguageIdentifier } from '../langid/index.ts'
@@ -46,8 +46,7 @@ function once<T>(make: () => T): () => T {
 function lazyModels(dataDir: string | undefined, semantic: SemanticModel): { identifier: LanguageIdentifier; scorer: SentimentScorer; extractor: EntityExtractor } {
   const identifier = once(() => createLanguageIdentifier(loadCompiledLanguageModel(undefined, dataDir)))
   // The sentiment model's text vector reads the word vectors of the semantic layer: one copy per engine.
-  const vectors = (): { vectors: WordVectors; sha1: string } => ({ vectors: semantic.vectors, sha1: semantic.vectorsSha1 })
-  const scorer = once(() => createSentimentScorer(dataDir === undefined ? { vectors } : { dataDir, vectors }))
+  const scorer = once(() => createSentimentScorer(dataDir === undefined ? { vectors: semantic } : { dataDir, vectors: semantic }))
   const extractor = once(() => createEntityExtractor(dataDir === undefined ? {} : { dataDir }))
   return {
     identifier: {

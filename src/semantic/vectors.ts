@@ -221,16 +221,13 @@ export function decodeWordVectors(bytes: Uint8Array, source = 'word vectors'): W
   }
 }
 
-/** The bytes of a word vectors file; the error names the file. */
-export function readWordVectorsFile(path: string): Buffer {
+/** Load word vectors from a file (see {@link decodeWordVectors}). */
+export function loadWordVectors(path: string): WordVectors {
+  let bytes: Uint8Array
   try {
-    return readFileSync(path)
+    bytes = readFileSync(path)
   } catch (e) {
     throw new Error(`cannot read word vectors ${path}: ${(e as Error).message}`)
   }
-}
-
-/** Load word vectors from a file (see {@link decodeWordVectors}). */
-export function loadWordVectors(path: string): WordVectors {
-  return decodeWordVectors(readWordVectorsFile(path), path)
+  return decodeWordVectors(bytes, path)
 }

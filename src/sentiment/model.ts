@@ -6,11 +6,9 @@
  * Weights are trained by `bench/train-sentiment.ts` and committed as `lexicons/en/sentiment-model.json`
  * (format in `lexicons/README.md`). Prediction is pure arithmetic over those weights: deterministic.
  */
-import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { dataPath, missingDataHint } from '../resources.ts'
-import { decodeWordVectors, readWordVectorsFile, type WordVectors } from '../semantic/vectors.ts'
-import { spanVector } from '../semantic/embed.ts'
+import { createSemanticModel, spanVector, type SemanticModel, type WordVectors } from '../semantic/index.ts'
 import { packTable, unpackTable } from '../packed-table.ts'
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
 import type { LexiconFeatures } from './scorer.ts'
@@ -139,17 +137,8 @@ export function vectorFeatures(vectors: WordVectors, doc: AnnotatedDocument, nam
   return Array.from(spanVector(vectors, doc, 0, doc.tokens.length, nameWords.length === 0 ? {} : { exclude: nameWords }).vector)
 }
 
-/** Word vectors and the SHA-1 (hex) of the file they were read from. */
-export interface SentimentVectors {
-  readonly vectors: WordVectors
-  readonly sha1: string
-}
-
-/** Read word vectors (`vectors.bin`) and their SHA-1; the error names the file. */
-export function loadSentimentVectors(path: string): SentimentVectors {
-  const bytes = readWordVectorsFile(path)
-  return { vectors: decodeWordVectors(bytes, path), sha1: createHash('sha1').update(bytes).digest('hex') }
-}
+/** Word vectors and the SHA-1 (hex) of their file, as an engine's semantic layer holds them (read when first asked for). */
+export type SentimentVectors = Pick<SemanticModel, 'vectors' | 'vectorsSha1'>
 
 /** Inputs of the calibrator, in order. */
 export const CALIBRATION_INPUTS = [
@@ -553,11 +542,11 @@ export interface SentimentModelOptions {
   /** Data folder holding `en/sentiment-model.json` when no path is given. @defaultValue see `resolveDataDir` */
   readonly dataDir?: string
   /**
-   * The word vectors of a model with a text vector (model data `embedding`), asked for once, when the model is built
-   * (an engine hands over those of its semantic layer, so that they are read once). They must be the vectors the model
-   * was trained with (the same SHA-1). @defaultValue `en/vectors.bin` of the data folder
+   * The word vectors of a model with a text vector (model data `embedding`), read when the model is built (an engine
+   * hands over its semantic layer, so that they are read once). They must be the vectors the model was trained with
+   * (the same SHA-1). @defaultValue the semantic layer of the data folder (`en/vectors.bin`)
    */
-  readonly vectors?: () => SentimentVectors
+  readonly vectors?: SentimentVectors
 }
 
 /** Build a model from weight data (already parsed and checked). */
@@ -608,13 +597,14 @@ function modelOfTable(data: Omit<SentimentModelData, 'ngrams'>, table: NgramTabl
 
 /** The word vectors of a model with a text vector, checked against the ones it was trained with. */
 function modelVectors(embedding: NonNullable<SentimentModelData['embedding']>, options: SentimentModelOptions, where: string): WordVectors {
-  const got = options.vectors?.() ?? loadSentimentVectors(dataPath(options.dataDir, 'en', 'vectors.bin'))
-  if (got.sha1 !== embedding.vectors || got.vectors.dims !== embedding.dims) {
+  const got = options.vectors ?? createSemanticModel(options.dataDir)
+  const { vectors, vectorsSha1 } = got
+  if (vectorsSha1 !== embedding.vectors || vectors.dims !== embedding.dims) {
     throw new Error(
-      `${where}: trained with the word vectors of SHA-1 ${embedding.vectors} (${embedding.dims} dimensions), but the vectors at hand are ${got.sha1} (${got.vectors.dims} dimensions): retrain it with bench/train-sentiment.ts`,
+      `${where}: trained with the word vectors of SHA-1 ${embedding.vectors} (${embedding.dims} dimensions), but the vectors at hand are ${vectorsSha1} (${vectors.dims} dimensions): retrain it with bench/train-sentiment.ts`,
     )
   }
-  return got.vectors
+  return vectors
 }
 
 /** Load the committed model (or the file at `path`). Throws naming the file when it is missing or malformed. */

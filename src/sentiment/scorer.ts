@@ -52,7 +52,7 @@ export interface SentimentScorerOptions {
    * The word vectors of the default model's text vector (see `SentimentModelOptions.vectors`). @defaultValue
    * `en/vectors.bin` of the data folder
    */
-  readonly vectors?: () => SentimentVectors
+  readonly vectors?: SentimentVectors
   /**
    * Aspect model of `aspectSentiment` (see `aspect.ts`); `false` reads a mention's sentiment as the mean
    * score of its sentences. @defaultValue the committed model `lexicons/en/aspect-model.json`

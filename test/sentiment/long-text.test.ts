@@ -6,7 +6,6 @@ import {
   defaultModelPath,
   denseFeatures,
   loadSentimentModel,
-  loadSentimentVectors,
   ngramScale,
   ngramTable,
   ngramsOf,
@@ -14,7 +13,7 @@ import {
   softmax,
   vectorFeatures,
 } from '../../src/sentiment/model.ts'
-import { dataPath } from '../../src/resources.ts'
+import { createSemanticModel } from '../../src/semantic/index.ts'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
 import { createSentimentScorer } from '../../src/sentiment/scorer.ts'
 
@@ -50,7 +49,7 @@ describe('model_sentiment on long texts', () => {
     const model = loadSentimentModel()
     const data = readModelData(JSON.parse(readFileSync(defaultModelPath(), 'utf8')), 'committed')
     const table = ngramTable(data)
-    const vectors = loadSentimentVectors(dataPath(undefined, 'en', 'vectors.bin')).vectors
+    const vectors = createSemanticModel().vectors
     const sentence = 'The hotel was quiet and the staff were kind.'
     const long = [
       sentence,

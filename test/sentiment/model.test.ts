@@ -13,7 +13,6 @@ import {
   defaultModelPath,
   denseNames,
   loadSentimentModel,
-  loadSentimentVectors,
   ngramsOf,
   PACKED_MODEL_FORMAT,
   packSentimentModel,
@@ -21,7 +20,7 @@ import {
   vectorFeatures,
   type SentimentModelData,
 } from '../../src/sentiment/model.ts'
-import { dataPath } from '../../src/resources.ts'
+import { createSemanticModel } from '../../src/semantic/index.ts'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
 import { createSentimentScorer } from '../../src/sentiment/scorer.ts'
 import { SIGNED_CALIBRATION_INPUTS, chooseDecision, chooseThresholds, fitRidge, trainRegressionWeights, type TrainingExample } from '../../src/sentiment/train.ts'
@@ -382,10 +381,10 @@ describe('packed sentiment model file', () => {
 describe('model_sentiment text vector (word vectors beside the n-grams)', () => {
   const annotator = createAnnotator()
   const scorer = createSentimentScorer({ model: false })
-  const shipped = loadSentimentVectors(dataPath(undefined, 'en', 'vectors.bin'))
+  const shipped = createSemanticModel()
   const dims = shipped.vectors.dims
   // A valid model that reads a text vector: one weight on its first component.
-  const withVector = (sha1 = shipped.sha1): SentimentModelData => ({
+  const withVector = (sha1 = shipped.vectorsSha1): SentimentModelData => ({
     ...valid(),
     dense: denseNames({ dims }),
     embedding: { vectors: sha1, dims },
@@ -412,21 +411,21 @@ describe('model_sentiment text vector (word vectors beside the n-grams)', () => 
   it('predicts with the vector: the same text, with the weights on it or not, reads differently', () => {
     const doc = annotator.annotate('The hotel was quiet.')
     const features = scorer.score(doc).features
-    const withIt = createSentimentModel(withVector(), { vectors: () => shipped }).predict(doc, features).probabilities
+    const withIt = createSentimentModel(withVector(), { vectors: shipped }).predict(doc, features).probabilities
     const plain = createSentimentModel(valid()).predict(doc, features).probabilities
     expect(withIt).not.toEqual(plain)
     // Written packed and read back, it predicts the same.
     const dir = mkdtempSync(join(tmpdir(), 'te-vector-model-'))
     const path = join(dir, 'm.json')
     writeFileSync(path, packSentimentModel(withVector()))
-    expect(loadSentimentModel(path, { vectors: () => shipped }).predict(doc, features).probabilities).toEqual(withIt)
+    expect(loadSentimentModel(path, { vectors: shipped }).predict(doc, features).probabilities).toEqual(withIt)
     // By default the vectors come from the data folder.
     expect(loadSentimentModel(path).predict(doc, features).probabilities).toEqual(withIt)
   })
 
   it('refuses vectors other than those it was trained with, naming both', () => {
     const other = 'f'.repeat(40)
-    expect(() => createSentimentModel(withVector(other), { vectors: () => shipped })).toThrow(`trained with the word vectors of SHA-1 ${other} (${dims} dimensions), but the vectors at hand are ${shipped.sha1}`)
+    expect(() => createSentimentModel(withVector(other), { vectors: shipped })).toThrow(`trained with the word vectors of SHA-1 ${other} (${dims} dimensions), but the vectors at hand are ${shipped.vectorsSha1}`)
   })
 
   it('rejects a malformed embedding and dense names that do not match it', () => {
@@ -445,15 +444,15 @@ describe('model_sentiment text vector (word vectors beside the n-grams)', () => 
     const lexicon = scorer.score(annotator.annotate('ok')).features
     const examples: TrainingExample[] = [0, 1, 2, 3, 4, 5].map((i) => ({ grams: ['w'], dense: [...DENSE_FEATURES.map(() => 0), 0.5, 0.5], lexicon, target: (i % 3) - 1 }))
     expect(() => trainRegressionWeights(examples)).toThrow(`training example 0: ${DENSE_FEATURES.length + 2} dense features, expected ${DENSE_FEATURES.length} (${DENSE_FEATURES.length} lexicon features; a text vector needs the embedding option)`)
-    const data = trainRegressionWeights(examples, { embedding: { vectors: shipped.sha1, dims: 2 }, minDf: 1, iterations: 5 })
+    const data = trainRegressionWeights(examples, { embedding: { vectors: shipped.vectorsSha1, dims: 2 }, minDf: 1, iterations: 5 })
     expect(data.dense).toEqual([...DENSE_FEATURES, 'vector_0', 'vector_1'])
-    expect(data.embedding).toEqual({ vectors: shipped.sha1, dims: 2 })
+    expect(data.embedding).toEqual({ vectors: shipped.vectorsSha1, dims: 2 })
     expect(data.denseWeights[0]).toHaveLength(DENSE_FEATURES.length + 3)
   })
 
   it('is read by the committed model, with the shipped vectors', () => {
     const data = readModelData(JSON.parse(readFileSync(defaultModelPath(), 'utf8')), 'committed')
-    expect(data.embedding).toEqual({ vectors: shipped.sha1, dims })
+    expect(data.embedding).toEqual({ vectors: shipped.vectorsSha1, dims })
     expect(data.dense).toEqual(denseNames({ dims }))
   })
 })
