@@ -16,25 +16,15 @@
  * VADER and AFINN in this run. Classes as `bench/eval-sentiment.ts`: ours and VADER by the +-0.05 rule, model_sentiment
  * by its polarity, AFINN by the sign of its score. Deterministic.
  */
-import { createRequire } from 'node:module'
-import { fileURLToPath } from 'node:url'
 import { createSentimentModel } from '../src/sentiment/model.ts'
 import { trainSentimentModel } from '../src/sentiment/train.ts'
 import { createSentimentScorer } from '../src/sentiment/scorer.ts'
-import { CLASS_SYSTEMS, classTable, cls, createSafeAnnotate, readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit, SEMEVAL, TWEETEVAL, trainingEmbedding, trainingVectors, type RatedDoc } from './sentiment-data.ts'
-
-const require = createRequire(import.meta.url)
-const vader = require('vader-sentiment') as { SentimentIntensityAnalyzer: { polarity_scores(t: string): { compound: number } } }
-const SentimentPkg = require('sentiment') as new () => { analyze(t: string): { comparative: number } }
+import { CLASS_SYSTEMS, classTable, cls, createSafeAnnotate, readRatedDocs, sentimentArgs, SEMEVAL, systemClasses, TWEETEVAL, trainingEmbedding, trainingVectors, type RatedDoc } from './sentiment-data.ts'
 
 /** The file whose tweets are scored: the newest of TweetEval's training data. */
 export const TEMPORAL_DEV_FILE = 'twitter-2016test'
 
-const args = process.argv.slice(2)
-const semAt = args.indexOf('--semeval')
-const positional = args.filter((a, i) => !a.startsWith('--') && (semAt < 0 || i !== semAt + 1))
-const dir = sentimentDirOrExit(positional[0])
-const semEval = semEvalDirFromArgs(args, positional[0] ?? fileURLToPath(new URL('../../shared/data', import.meta.url)))
+const { dir, semEval } = sentimentArgs(process.argv.slice(2))
 if (semEval === undefined) {
   console.error('no SemEval 2013-2016 Task 4A tweets: name their folder with --semeval DIR (see bench/train-sentiment.ts)')
   process.exit(2)
@@ -49,7 +39,6 @@ const validation = docs.filter((d) => d.corpus === TWEETEVAL)
 process.stderr.write(`training on ${train.length} texts (${dev.length} ${TEMPORAL_DEV_FILE} tweets and ${validation.length} TweetEval validation tweets left out)\n`)
 const model = createSentimentModel(trainSentimentModel(train.map((d) => d.ex), { embedding: trainingEmbedding() }), { vectors: trainingVectors() })
 
-const afinn = new SentimentPkg()
 const lines: string[] = []
 for (const [title, set] of [
   [`SemEval ${TEMPORAL_DEV_FILE} (${dev.length} tweets; the newest file of TweetEval's training data, left out of this model's training)`, dev],
@@ -58,9 +47,7 @@ for (const [title, set] of [
   const confusion = CLASS_SYSTEMS.map(() => [0, 1, 2].map(() => [0, 0, 0]))
   for (const d of set) {
     const out = model.predict(d.doc, d.ex.lexicon)
-    const p = out.model_sentiment.sentiment_polarity
-    const a = afinn.analyze(d.text).comparative
-    const pred = [cls(Math.round(out.calibrated * 1e4) / 1e4), cls(d.lexicon), p === 'positive' ? 2 : p === 'negative' ? 0 : 1, cls(vader.SentimentIntensityAnalyzer.polarity_scores(d.text).compound), a > 0 ? 2 : a < 0 ? 0 : 1]
+    const pred = systemClasses(d.text, Math.round(out.calibrated * 1e4) / 1e4, d.lexicon, out.model_sentiment.sentiment_polarity)
     pred.forEach((k, s) => confusion[s]![cls(d.target)]![k]!++)
   }
   lines.push('', `${title}: macro recall and accuracy, %.`, ...classTable(CLASS_SYSTEMS, confusion, set.length))

@@ -33,20 +33,16 @@
  * recall and accuracy as for the validation split, beside VADER and AFINN and the published test figures.
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
 import { createSentimentScorer } from '../src/sentiment/scorer.ts'
 import { parseGroundTruth } from '../src/sentiment/corpus.ts'
 import { createSentimentModel, loadSentimentModel, type SentimentModel } from '../src/sentiment/model.ts'
 import { trainSentimentModel } from '../src/sentiment/train.ts'
-import { classTable, cls, f1Scores, pearson, createSafeAnnotate, readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit, CLASS_SYSTEMS, SEMEVAL, TWEETEVAL, trainingEmbedding, trainingVectors, type RatedDoc } from './sentiment-data.ts'
+import { afinnScore, classTable, cls, f1Scores, pearson, createSafeAnnotate, readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit, systemClasses, vaderScore, CLASS_SYSTEMS, SEMEVAL, TWEETEVAL, trainingEmbedding, trainingVectors, type RatedDoc } from './sentiment-data.ts'
 import type { AnnotatedDocument } from '../src/nlp/types.ts'
 import type { LexiconFeatures } from '../src/sentiment/scorer.ts'
 
-const require = createRequire(import.meta.url)
-const vader = require('vader-sentiment') as { SentimentIntensityAnalyzer: { polarity_scores(t: string): { compound: number } } }
-const SentimentPkg = require('sentiment') as new () => { analyze(t: string): { comparative: number } }
 
 const repo = fileURLToPath(new URL('..', import.meta.url))
 const args = process.argv.slice(2)
@@ -78,9 +74,6 @@ const HELD_OUT_CORPORA = [
 ] as const
 
 const t0 = performance.now()
-const vaderScore = (t: string): number => vader.SentimentIntensityAnalyzer.polarity_scores(t).compound
-const afinn = new SentimentPkg()
-const afinnScore = (t: string): number => afinn.analyze(t).comparative
 const lexScorer = createSentimentScorer({ model: false })
 const annotateSafe = createSafeAnnotate()
 
@@ -211,9 +204,7 @@ if (tweetEvalTestDir !== undefined) {
   const confusion = CLASS_SYSTEMS.map(() => [0, 1, 2].map(() => [0, 0, 0]))
   texts.forEach((t, i) => {
     const r = scorer.score(annotateSafe(t))
-    const ms = r.model_sentiment
-    const a = afinnScore(t)
-    const pred = [cls(r.sentiment_score), cls(r.lexicon_score), ms?.sentiment_polarity === 'positive' ? 2 : ms?.sentiment_polarity === 'negative' ? 0 : 1, cls(vaderScore(t)), a > 0 ? 2 : a < 0 ? 0 : 1]
+    const pred = systemClasses(t, r.sentiment_score, r.lexicon_score, r.model_sentiment?.sentiment_polarity)
     pred.forEach((p, k) => confusion[k]![gold[i]!]![p]!++)
   })
   lines.push('')

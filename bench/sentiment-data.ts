@@ -2,6 +2,7 @@
  * Shared by the sentiment evaluation scripts: the VADER ground truth featurised as the trainer sees it,
  * and the metrics the VADER paper reports (Pearson r, 3-class F1 with the ±0.05 rule).
  */
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createAnnotator } from '../src/nlp/annotate.ts'
@@ -90,6 +91,18 @@ export function trainingVectors(): SemanticModel {
 export function trainingEmbedding(): { vectors: string; dims: number } {
   const v = trainingVectors()
   return { vectors: v.vectorsSha1, dims: v.vectors.dims }
+}
+
+/**
+ * The arguments of the scripts that train on the rated corpora: `[dataDir] [...] [--semeval DIR]`. `dir`: the VADER
+ * ground truth under the data folder (exits naming it when absent); `semEval`: see {@link semEvalDirFromArgs};
+ * `positional`: the arguments besides `--semeval DIR`, the data folder first.
+ */
+export function sentimentArgs(args: readonly string[]): { dir: string; semEval: string | undefined; positional: string[] } {
+  const semAt = args.indexOf('--semeval')
+  const positional = args.filter((a, i) => !a.startsWith('--') && (semAt < 0 || i !== semAt + 1))
+  const dir = sentimentDirOrExit(positional[0])
+  return { dir, semEval: semEvalDirFromArgs(args, positional[0] ?? fileURLToPath(new URL('../../shared/data', import.meta.url))), positional }
 }
 
 /** Options of {@link readRatedDocs}. */
@@ -218,6 +231,24 @@ export function f1Scores(pred: readonly number[], gold: readonly number[]): { we
     macro += f1 / 3
   }
   return { weighted, macro }
+}
+
+const require = createRequire(import.meta.url)
+const vader = require('vader-sentiment') as { SentimentIntensityAnalyzer: { polarity_scores(t: string): { compound: number } } }
+const afinn = new (require('sentiment') as new () => { analyze(t: string): { comparative: number } })()
+
+/** VADER's compound score of a text (the peer of every sentiment evaluation). */
+export const vaderScore = (t: string): number => vader.SentimentIntensityAnalyzer.polarity_scores(t).compound
+/** AFINN's comparative score of a text (the `sentiment` package). */
+export const afinnScore = (t: string): number => afinn.analyze(t).comparative
+
+/**
+ * The classes (0 negative, 1 neutral, 2 positive) of {@link CLASS_SYSTEMS} for one text: our document and lexicon
+ * scores by the +-0.05 rule, model_sentiment by its polarity, VADER by the +-0.05 rule and AFINN by the sign of its score.
+ */
+export function systemClasses(text: string, documentScore: number, lexiconScore: number, polarity: string | undefined): number[] {
+  const a = afinnScore(text)
+  return [cls(documentScore), cls(lexiconScore), polarity === 'positive' ? 2 : polarity === 'negative' ? 0 : 1, cls(vaderScore(text)), a > 0 ? 2 : a < 0 ? 0 : 1]
 }
 
 /** The systems of the 3-class tables (TweetEval test and validation, SemEval), in the order their predictions come. */

@@ -23,14 +23,10 @@ import { writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { trainSentimentModel } from '../src/sentiment/train.ts'
 import { packSentimentModel } from '../src/sentiment/model.ts'
-import { readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit, SOURCE_WEIGHT, trainingEmbedding } from './sentiment-data.ts'
+import { readRatedDocs, sentimentArgs, SOURCE_WEIGHT, trainingEmbedding } from './sentiment-data.ts'
 
-const args = process.argv.slice(2)
-const semAt = args.indexOf('--semeval')
-const positional = args.filter((a, i) => !a.startsWith('--') && (semAt < 0 || i !== semAt + 1))
-const dir = sentimentDirOrExit(positional[0])
+const { dir, semEval, positional } = sentimentArgs(process.argv.slice(2))
 const out = positional[1] ?? fileURLToPath(new URL('../lexicons/en/sentiment-model.json', import.meta.url))
-const semEval = semEvalDirFromArgs(args, positional[0] ?? fileURLToPath(new URL('../../shared/data', import.meta.url)))
 const docs = readRatedDocs(dir, undefined, undefined, { semEval }).filter((d) => !d.heldOut)
 const examples = docs.map((d) => d.ex)
 const sources = [...new Set(docs.map((d) => d.corpus))]
