@@ -1,18 +1,21 @@
 /**
  * `npx tsx bench/http.ts [data dir]`: end-to-end throughput of the HTTP adapter over loopback, against the
- * in-process engine on the same texts in the same run.
+ * in-process engine and its queue on the same texts in the same run.
  *
- * - HTTP: every text submitted in signed `POST /document/batch.json` calls of 100 documents while a second
- *   client polls `GET /document/processed.json` (signed) until every document came back; documents per second
- *   from the first submit to the last retrieval, plus the submit-only rate.
  * - In-process: `engine.analyze(text)` on each text, one after another.
+ * - Queue: `submitDocuments` in batches of 100, `drain()`, `takeProcessedDocuments` until every document came back.
+ * - HTTP: signed `POST /document/batch.json` calls of 100 documents while a second client polls
+ *   `GET /document/processed.json` (signed) until every document came back.
  *
- * Each runs per sample set (tweets, hotel reviews, news; `BENCH_DOCS` caps each set), after an untimed warm-up:
- * every run sends every text of the set through its own path once first (in-process, queue or HTTP), so each engine
- * has seen the same documents before it is timed.
- * The client runs in the same process as the server (its JSON parsing and signing count against the HTTP rate).
- * `BENCH_POLL_MS` is the wait after an empty poll. Call limits are lifted for the bench account, since
- * the contract's 10 calls per second would measure the limiter, not the adapter.
+ * One engine serves all three paths (the same models and caches), after an untimed warm-up of `WARM_PASSES` (default
+ * 2) passes of every text of every set through each path. Then per sample set (tweets, hotel reviews, news;
+ * `BENCH_DOCS` caps each set), `ROUNDS` rounds (default 3) of chunks of `CHUNK` texts (default 200): each chunk goes
+ * through the three paths in turn, the order rotating from chunk to chunk, and each path's CPU time (user + system
+ * of this process) is summed over its chunks. On a shared machine a path that ran alone in a quiet or a busy minute
+ * read 0.77 to 1.49 of `analyze` for the queue, and the HTTP path faster than the queue it runs on; taking turns puts
+ * the same load on all three. The client runs in the same process as the server (its JSON parsing and signing count
+ * against the HTTP rate). `BENCH_POLL_MS` is the wait after an empty poll (idle, no CPU). Call limits are lifted for
+ * the bench account, since the contract's 10 calls per second would measure the limiter, not the adapter.
  */
 import { Agent, createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -27,11 +30,12 @@ import { benchSets, dataDir, record } from './samples.ts'
 const KEY = 'bench-key'
 const SECRET = 'bench-secret'
 const BATCH = 100
-/**
- * Texts sent through before each timed run (JIT and caches warm), not timed: every text of the set, as the in-process
- * run analyses every text once first (a fresh engine's caches are cold; the same documents warm every path alike).
- */
-const WARM = Infinity
+/** Untimed passes of every text of every set through each path before timing (`WARM_PASSES`). */
+const WARM_PASSES = Math.max(1, Number(process.env['WARM_PASSES'] ?? 2))
+/** Timed rounds over each set (`ROUNDS`). */
+const ROUNDS = Math.max(1, Number(process.env['ROUNDS'] ?? 3))
+/** Texts per turn of a path (`CHUNK`). */
+const CHUNK = Math.max(1, Number(process.env['CHUNK'] ?? 200))
 /** Wait after a poll that found nothing (`BENCH_POLL_MS`). */
 const POLL_MS = Number(process.env['BENCH_POLL_MS'] ?? 20)
 
@@ -72,26 +76,40 @@ function signed(port: number, method: string, path: string, body?: string): Prom
   })
 }
 
-async function httpRun(texts: readonly string[]): Promise<{ seconds: number; submitSeconds: number; polls: number; handlerMs: Map<string, number> }> {
-  const engine = createEngine({ accounts: [{ key: KEY, secret: SECRET, subscription: unlimited }] })
-  // Time spent inside the handler per endpoint (signature check, decoding, engine call, encoding).
-  const handlerMs = new Map<string, number>()
-  const log = (e: { endpoint: string | undefined; ms: number }): void => {
-    handlerMs.set(e.endpoint ?? '-', (handlerMs.get(e.endpoint ?? '-') ?? 0) + e.ms)
-  }
-  const server = createServer(toNodeListener(createHttpHandler(engine, { log })))
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
-  const port = (server.address() as AddressInfo).port
-  // Warm-up: one small batch through the whole path, not timed.
-  const warm = Math.min(WARM, texts.length)
-  for (let i = 0; i < warm; i += BATCH) {
-    await signed(port, 'POST', '/document/batch.json', JSON.stringify(texts.slice(i, Math.min(warm, i + BATCH)).map((text, j) => ({ id: `w${i + j}`, text }))))
+/** Time inside the handler per endpoint (signature check, decoding, engine call, encoding), summed over the timed chunks. */
+const handlerMs = new Map<string, number>()
+let timing = false
+const engine = createEngine({ accounts: [{ key: KEY, secret: SECRET, subscription: unlimited }] })
+const api = engine.account(KEY)
+const server = createServer(
+  toNodeListener(
+    createHttpHandler(engine, {
+      log: (e) => {
+        if (timing) handlerMs.set(e.endpoint ?? '-', (handlerMs.get(e.endpoint ?? '-') ?? 0) + e.ms)
+      },
+    }),
+  ),
+)
+await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
+const port = (server.address() as AddressInfo).port
+
+/** In-process: `engine.analyze(text)` on each text, one after another. */
+async function viaAnalyze(texts: readonly string[]): Promise<void> {
+  for (const t of texts) await engine.analyze(t)
+}
+
+/** The engine's own queue without HTTP: submitDocuments in batches of 100, drain, takeProcessedDocuments. */
+async function viaQueue(texts: readonly string[], tag: string): Promise<void> {
+  for (let i = 0; i < texts.length; i += BATCH) {
+    await api.submitDocuments(texts.slice(i, i + BATCH).map((text, j) => ({ id: `${tag}-${i + j}`, text })), { batch: true })
   }
   await engine.drain()
-  while ((await signed(port, 'GET', '/document/processed.json')).status === 200);
+  let retrieved = 0
+  while (retrieved < texts.length) retrieved += (await api.takeProcessedDocuments({})).length
+}
 
-  handlerMs.clear()
-  const t0 = cpuNow()
+/** HTTP: signed batch submits while a second client polls `processed.json` until every document came back. */
+async function viaHttp(texts: readonly string[], tag: string): Promise<number> {
   let retrieved = 0
   let polls = 0
   const poller = (async () => {
@@ -104,49 +122,28 @@ async function httpRun(texts: readonly string[]): Promise<{ seconds: number; sub
     }
   })()
   for (let i = 0; i < texts.length; i += BATCH) {
-    const batch = texts.slice(i, i + BATCH).map((text, j) => ({ id: `d${i + j}`, text }))
+    const batch = texts.slice(i, i + BATCH).map((text, j) => ({ id: `${tag}-${i + j}`, text }))
     const r = await signed(port, 'POST', '/document/batch.json', JSON.stringify(batch))
     if (r.status !== 202) throw new Error(`submit answered ${r.status}: ${r.text}`)
   }
-  const submitSeconds = cpuNow() - t0
   await poller
-  const seconds = cpuNow() - t0
-  await new Promise<void>((r) => server.close(() => r()))
-  await engine.close()
-  return { seconds, submitSeconds, polls, handlerMs }
+  return polls
 }
 
-async function inProcessRun(texts: readonly string[]): Promise<number> {
-  const engine = createEngine({ accounts: [{ key: KEY, secret: SECRET, subscription: unlimited }], background: false })
-  // Warm: every text once (JIT, caches and models as warm as the queue's engine after its warm-up batch).
-  for (const t of texts) await engine.analyze(t)
+/** CPU seconds of one call. */
+async function timed(f: () => Promise<unknown>): Promise<number> {
   const t0 = cpuNow()
-  for (const t of texts) await engine.analyze(t)
-  const seconds = cpuNow() - t0
-  await engine.close()
-  return seconds
+  await f()
+  return cpuNow() - t0
 }
 
-/** The engine's own queue without HTTP: submitDocuments in batches of 100, drain, takeProcessedDocuments. */
-async function queueRun(texts: readonly string[]): Promise<number> {
-  const engine = createEngine({ accounts: [{ key: KEY, secret: SECRET, subscription: unlimited }] })
-  const api = engine.account(KEY)
-  const warm = Math.min(WARM, texts.length)
-  for (let i = 0; i < warm; i += BATCH) {
-    await api.submitDocuments(texts.slice(i, Math.min(warm, i + BATCH)).map((text, j) => ({ id: `w${i + j}`, text })), { batch: true })
+// Warm-up (models, JIT, caches), not timed: every text of every set through each path, WARM_PASSES times (default 2).
+for (let w = 0; w < WARM_PASSES; w++) {
+  for (const { texts } of sets) {
+    await viaAnalyze(texts)
+    await viaQueue(texts, `wq${w}`)
+    await viaHttp(texts, `wh${w}`)
   }
-  await engine.drain()
-  while ((await api.takeProcessedDocuments({})).length > 0);
-  const t0 = cpuNow()
-  for (let i = 0; i < texts.length; i += BATCH) {
-    await api.submitDocuments(texts.slice(i, i + BATCH).map((text, j) => ({ id: `d${i + j}`, text })), { batch: true })
-  }
-  await engine.drain()
-  let retrieved = 0
-  while (retrieved < texts.length) retrieved += (await api.takeProcessedDocuments({})).length
-  const seconds = cpuNow() - t0
-  await engine.close()
-  return seconds
 }
 
 const nlp = winkNLP(model)
@@ -156,24 +153,42 @@ console.log('| set | texts | analyze docs/s | queue docs/s | HTTP submit+poll do
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |')
 for (const { name, texts } of sets) {
   const tokens = texts.reduce((n, t) => n + nlp.readDoc(t).tokens().length(), 0)
-  // Analyze runs first and last, so drift of a shared machine shows as a difference between the two.
-  const localFirst = await inProcessRun(texts)
-  const queue = await queueRun(texts)
-  const http = await httpRun(texts)
-  const localLast = await inProcessRun(texts)
-  const local = (localFirst + localLast) / 2
-  const n = texts.length
-  const handler = [...http.handlerMs].map(([e, ms]) => `${e} ${(ms / 1000).toFixed(2)} s`).join(', ')
+  // The three paths take turns chunk by chunk, the order rotating, so that a shared machine's drift and load fall
+  // on all three alike; each path's CPU time is summed over its chunks.
+  let local = 0
+  let queue = 0
+  let httpSeconds = 0
+  let polls = 0
+  handlerMs.clear()
+  timing = true
+  let k = 0
+  for (let r = 0; r < ROUNDS; r++) {
+    for (let i = 0; i < texts.length; i += CHUNK, k++) {
+      const part = texts.slice(i, i + CHUNK)
+      const paths = [
+        async () => (local += await timed(() => viaAnalyze(part))),
+        async () => (queue += await timed(() => viaQueue(part, `q${r}-${i}`))),
+        async () => (httpSeconds += await timed(async () => (polls += await viaHttp(part, `h${r}-${i}`)))),
+      ]
+      for (let j = 0; j < paths.length; j++) await paths[(k + j) % paths.length]!()
+    }
+  }
+  timing = false
+  const n = texts.length * ROUNDS
+  const handler = [...handlerMs].map(([e, ms]) => `${e} ${(ms / 1000).toFixed(2)} s`).join(', ')
   console.log(
-    `| ${name} | ${n} | ${rate(n, local)} (first ${rate(n, localFirst)}, last ${rate(n, localLast)}) | ${rate(n, queue)} | ${rate(n, http.seconds)} | ${rate(tokens, http.seconds)} | ${(local / queue).toFixed(3)} | ${(queue / http.seconds).toFixed(3)} | ${(local / http.seconds).toFixed(3)} | ${http.polls} | ${handler} |`,
+    `| ${name} | ${texts.length} x ${ROUNDS} | ${rate(n, local)} | ${rate(n, queue)} | ${rate(n, httpSeconds)} | ${rate(tokens * ROUNDS, httpSeconds)} | ${(local / queue).toFixed(3)} | ${(queue / httpSeconds).toFixed(3)} | ${(local / httpSeconds).toFixed(3)} | ${polls} | ${handler} |`,
   )
+  const http = { seconds: httpSeconds }
   record(`http.${name}.analyze.docs_per_s`, n / local, 'docs/s', true)
   record(`http.${name}.queue.docs_per_s`, n / queue, 'docs/s', true)
-  record(`http.${name}.queue.tokens_per_s`, tokens / queue, 'tokens/s', true)
+  record(`http.${name}.queue.tokens_per_s`, (tokens * ROUNDS) / queue, 'tokens/s', true)
   record(`http.${name}.http.docs_per_s`, n / http.seconds, 'docs/s', true)
-  record(`http.${name}.http.tokens_per_s`, tokens / http.seconds, 'tokens/s', true)
+  record(`http.${name}.http.tokens_per_s`, (tokens * ROUNDS) / http.seconds, 'tokens/s', true)
   record(`http.${name}.queue_over_analyze`, local / queue, 'x', true)
   record(`http.${name}.http_over_queue`, queue / http.seconds, 'x', true)
 }
 agent.destroy()
+await new Promise<void>((r) => server.close(() => r()))
+await engine.close()
 console.log('\ntargets: queue >= 0.9 of analyze; HTTP end to end >= 0.8 of the in-process queue')
