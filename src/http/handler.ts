@@ -485,7 +485,7 @@ export function createHttpHandler(engine: Engine, options: HttpHandlerOptions = 
     const { route, format } = match
     const data = async (v: unknown): Promise<{ response: Response; repaired: number }> => {
       const encoded = encodeAnswer(format, v, route.xmlRoot)
-      return { response: await respond(request, 200, format, encoded.text), repaired: encoded.repaired }
+      return { response: await respond(request, 200, format, encoded.body), repaired: encoded.repaired }
     }
     const empty = async (status: number): Promise<{ response: Response; repaired: number }> => ({ response: await respond(request, status, format, undefined), repaired: 0 })
     switch (route.answer) {

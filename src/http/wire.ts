@@ -1,5 +1,5 @@
 import { isCodecError } from '../codecs/errors.ts'
-import { decodeJson, encodeJson } from '../codecs/json.ts'
+import { decodeJson, encodeJson, encodeJsonBytes } from '../codecs/json.ts'
 import { assertWritable, toWritable, type PathStyle } from '../codecs/writable.ts'
 import { decodeXml, encodeXml, encodeXmlError, XML_LIST_ITEMS } from '../codecs/xml.ts'
 import type { Route, WireFormat } from './routes.ts'
@@ -40,30 +40,32 @@ export function encodeValue(format: WireFormat, value: unknown, xmlRoot: string)
 }
 
 /**
- * {@link encodeValue} for an answer that must not fail as a whole because of one item (processed documents are
+ * {@link encodeValue} (JSON as its bytes, see `encodeJsonBytes`) for an answer that must not fail as a whole because of one item (processed documents are
  * removed from the queue as they are returned): when the value cannot be encoded, each item of a list that
  * cannot is replaced by its writable copy (`toWritable`: non-finite numbers left out, lone surrogates as U+FFFD),
  * and the others are sent as they are. `repaired` counts the items replaced.
  */
-export function encodeAnswer(format: WireFormat, value: unknown, xmlRoot: string): { text: string; repaired: number } {
+export function encodeAnswer(format: WireFormat, value: unknown, xmlRoot: string): { body: string | Uint8Array; repaired: number } {
+  // JSON straight to bytes (encodeJsonBytes: the bytes of encodeJson's text), XML as text.
+  const encode = (v: unknown, root: string): string | Uint8Array => (format === 'json' ? encodeJsonBytes(v) : encodeXml(v, root))
   try {
-    return { text: encodeValue(format, value, xmlRoot), repaired: 0 }
+    return { body: encode(value, xmlRoot), repaired: 0 }
   } catch (e) {
     if (!isCodecError(e) || e.code !== 'ERR_UNENCODABLE') throw e
   }
-  if (!Array.isArray(value)) return { text: encodeValue(format, toWritable(value), xmlRoot), repaired: 1 }
+  if (!Array.isArray(value)) return { body: encode(toWritable(value), xmlRoot), repaired: 1 }
   const itemRoot = XML_LIST_ITEMS[xmlRoot] ?? 'item'
   let repaired = 0
   const items = value.map((item: unknown) => {
     try {
-      encodeValue(format, item, itemRoot)
+      encode(item, itemRoot)
       return item
     } catch {
       repaired++
       return toWritable(item)
     }
   })
-  return { text: encodeValue(format, items, xmlRoot), repaired }
+  return { body: encode(items, xmlRoot), repaired }
 }
 
 /** The error body the clients read: `{"status", "message"}` or `<error><status/><message/></error>`; never empty. */

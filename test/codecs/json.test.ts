@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isCodecError } from '../../src/codecs/errors.ts'
 import type { CodecError } from '../../src/codecs/errors.ts'
-import { decodeJson, encodeJson, quoteJsonString, withoutNulls } from '../../src/codecs/json.ts'
+import { decodeJson, encodeJson, encodeJsonBytes, quoteJsonString, withoutNulls } from '../../src/codecs/json.ts'
 import { createEngine } from '../../src/engine/create-engine.ts'
 import { referenceEncodeJson } from './json-reference.ts'
 
@@ -189,6 +189,51 @@ describe('encodeJson matches the encoder it replaced (issue 17), byte for byte',
     } finally {
       await engine.close()
     }
+  })
+})
+
+describe('encodeJsonBytes: the bytes of encodeJson\'s text, written in one conversion', () => {
+  const bytesOf = (text: string): string => Buffer.from(text, 'utf8').toString('hex')
+  // Strings with every width of UTF-8 (1 to 4 bytes), U+007F and U+007E at the edge, lone surrogates, controls.
+  const text = fc.oneof(
+    fc.string({ unit: 'grapheme' }),
+    fc.string({ unit: 'binary' }),
+    fc.constantFrom('\u007e\u007f\u0080', 'é', '\u07ff\u0800', '\uffff', '😀', '\ud800 lone', 'x\udfffy', 'null', '\u0000\u001f', ''),
+  )
+  const scalar = fc.oneof(text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null), fc.constant(undefined))
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small' }, scalar, tie('array'), tie('object')),
+    array: fc.array(tie('node'), { maxLength: 5 }),
+    object: fc.dictionary(fc.oneof(text, fc.constantFrom('id', 'null')), tie('node'), { maxKeys: 6 }),
+  })).node
+
+  it('should write the same bytes as encodeJson for any value, ASCII only, or throw the same error', () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        let expected: string | Error
+        try {
+          expected = encodeJson(v)
+        } catch (e) {
+          expected = e as Error
+        }
+        if (expected instanceof Error) {
+          expect(() => encodeJsonBytes(v)).toThrow(expected.message)
+          return
+        }
+        const got = Buffer.from(encodeJsonBytes(v))
+        expect(got.toString('hex')).toBe(bytesOf(expected))
+        expect(got.every((b) => b < 0x7f)).toBe(true)
+      }),
+      { seed: 18, numRuns: 2000 },
+    )
+  })
+
+  it('should escape each UTF-16 unit above U+007E, a character beyond U+FFFF as its surrogate pair', () => {
+    const ascii = (v: unknown): string => Buffer.from(encodeJsonBytes(v)).toString('latin1')
+    expect(ascii(['~\u007f\u0080\u07ff\u0800\uffff😀'])).toBe('["~\\u007F\\u0080\\u07FF\\u0800\\uFFFF\\uD83D\\uDE00"]')
+    expect(ascii({ a: 'plain', b: [1, 2.5, true] })).toBe('{"a":"plain","b":[1,2.5,true]}')
+    expect(ascii({ a: null, b: 'caf\u00e9' })).toBe('{"b":"caf\\u00E9"}')
+    expect(() => encodeJsonBytes({ x: Number.NaN })).toThrow('cannot write NaN as JSON at $.x')
   })
 })
 
