@@ -54,20 +54,11 @@ export function quoteJsonString(s: string): string {
  * regex pass, skipped when there is none.
  */
 export function encodeJson(value: unknown): string {
-  let text: string | undefined
-  try {
-    text = JSON.stringify(value)
-  } catch {
-    text = undefined
-  }
+  let text = stringified(value)
   if (text !== undefined) {
     const ascii = asciiUnlessNull(text)
     if (ascii !== undefined) return ascii
-    try {
-      text = JSON.stringify(value, dropNullMembers)
-    } catch {
-      text = undefined
-    }
+    text = stringified(value, dropNullMembers)
   }
   // Top-level null/undefined, or a value stringify refused: the slow writer gives the answer or a located error.
   if (text === undefined) return locateEncodeProblem(value)
@@ -79,16 +70,12 @@ export function encodeJson(value: unknown): string {
  * same bytes as encoding that text, written with one conversion instead of three. `JSON.stringify` hands back a
  * string built in parts, which the escaping regex had to flatten, whose escaped copy (again in parts) the UTF-8
  * encoder flattened and converted once more; here the stringified text is converted to UTF-8 once, natively, and
- * when it holds anything beyond U+007E its bytes are escaped as bytes. On tweets' outputs (3.2 KB each, most with an
- * emoji) the poll answer's encoding went from about 60 to about 35 microseconds a document.
+ * when it holds anything beyond U+007E its bytes are escaped as bytes. `npm run bench:encode-json` (polls of 100 sample
+ * outputs): 82.7 -> 67.1 microseconds a document, of which `JSON.stringify` is about 15 and the first read of its
+ * text (V8 joining the parts) about 20.
  */
 export function encodeJsonBytes(value: unknown): Uint8Array {
-  let text: string | undefined
-  try {
-    text = JSON.stringify(value)
-  } catch {
-    text = undefined
-  }
+  const text = stringified(value)
   // A null to drop, or a value stringify refused: the text encodeJson writes, through its replacer or its locator.
   if (text === undefined || text.includes('null')) return Buffer.from(encodeJson(value), 'latin1')
   const bytes = Buffer.from(text, 'utf8')
@@ -157,6 +144,15 @@ function escapeUtf8(src: Buffer): Buffer {
   }
   if (last < src.length) o += src.copy(out, o, last)
   return o === size ? out : out.subarray(0, o)
+}
+
+/** `JSON.stringify(value, replacer)`, or undefined where it throws (a cycle, a bigint, a value the replacer refuses). */
+function stringified(value: unknown, replacer?: (key: string, v: unknown) => unknown): string | undefined {
+  try {
+    return JSON.stringify(value, replacer)
+  } catch {
+    return undefined
+  }
 }
 
 // Replacer for JSON.stringify: a null member is dropped (in an array stringify writes it as null, as wanted);
