@@ -75,9 +75,11 @@ export function encodeJson(value: unknown): string {
  * text (V8 joining the parts) about 20.
  */
 export function encodeJsonBytes(value: unknown): Uint8Array {
-  const text = stringified(value)
-  // A null to drop, or a value stringify refused: the text encodeJson writes, through its replacer or its locator.
-  if (text === undefined || text.includes('null')) return Buffer.from(encodeJson(value), 'latin1')
+  // encodeJson's steps: written again through the replacer when the text holds `null`, by the locator (ASCII text or
+  // a located error) when stringify refuses.
+  let text = stringified(value)
+  if (text !== undefined && text.includes('null')) text = stringified(value, dropNullMembers)
+  if (text === undefined) return Buffer.from(locateEncodeProblem(value), 'latin1')
   const bytes = Buffer.from(text, 'utf8')
   return isAscii(bytes) && !bytes.includes(0x7f) ? bytes : escapeUtf8(bytes)
 }

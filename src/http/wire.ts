@@ -40,10 +40,10 @@ export function encodeValue(format: WireFormat, value: unknown, xmlRoot: string)
 }
 
 /**
- * {@link encodeValue} (JSON as its bytes, see `encodeJsonBytes`) for an answer that must not fail as a whole because of one item (processed documents are
- * removed from the queue as they are returned): when the value cannot be encoded, each item of a list that
- * cannot is replaced by its writable copy (`toWritable`: non-finite numbers left out, lone surrogates as U+FFFD),
- * and the others are sent as they are. `repaired` counts the items replaced.
+ * {@link encodeValue} (JSON as its bytes, see `encodeJsonBytes`) for an answer that must not fail as a whole because
+ * of one item (processed documents are removed from the queue as they are returned): when the value cannot be
+ * encoded, each item of a list that cannot is replaced by its writable copy (`toWritable`: non-finite numbers left
+ * out, lone surrogates as U+FFFD), and the others are sent as they are. `repaired` counts the items replaced.
  */
 export function encodeAnswer(format: WireFormat, value: unknown, xmlRoot: string): { body: string | Uint8Array; repaired: number } {
   // JSON straight to bytes (encodeJsonBytes: the bytes of encodeJson's text), XML as text.
