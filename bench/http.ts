@@ -25,7 +25,7 @@ import { createHttpHandler } from '../src/http/handler.ts'
 import { toNodeListener } from '../src/http/node.ts'
 import winkNLP from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
-import { benchSets, dataDir, record } from './samples.ts'
+import { benchSets, dataDir, queueRoundTrip, record } from './samples.ts'
 
 const KEY = 'bench-key'
 const SECRET = 'bench-secret'
@@ -80,7 +80,6 @@ function signed(port: number, method: string, path: string, body?: string): Prom
 const handlerMs = new Map<string, number>()
 let timing = false
 const engine = createEngine({ accounts: [{ key: KEY, secret: SECRET, subscription: unlimited }] })
-const api = engine.account(KEY)
 const server = createServer(
   toNodeListener(
     createHttpHandler(engine, {
@@ -98,15 +97,8 @@ async function viaAnalyze(texts: readonly string[]): Promise<void> {
   for (const t of texts) await engine.analyze(t)
 }
 
-/** The engine's own queue without HTTP: submitDocuments in batches of 100, drain, takeProcessedDocuments. */
-async function viaQueue(texts: readonly string[], tag: string): Promise<void> {
-  for (let i = 0; i < texts.length; i += BATCH) {
-    await api.submitDocuments(texts.slice(i, i + BATCH).map((text, j) => ({ id: `${tag}-${i + j}`, text })), { batch: true })
-  }
-  await engine.drain()
-  let retrieved = 0
-  while (retrieved < texts.length) retrieved += (await api.takeProcessedDocuments({})).length
-}
+/** The engine's own queue without HTTP (see `queueRoundTrip`). */
+const viaQueue = (texts: readonly string[], tag: string): Promise<void> => queueRoundTrip(engine, KEY, texts, tag)
 
 /** HTTP: signed batch submits while a second client polls `processed.json` until every document came back. */
 async function viaHttp(texts: readonly string[], tag: string): Promise<number> {
@@ -179,14 +171,13 @@ for (const { name, texts } of sets) {
   console.log(
     `| ${name} | ${texts.length} x ${ROUNDS} | ${rate(n, local)} | ${rate(n, queue)} | ${rate(n, httpSeconds)} | ${rate(tokens * ROUNDS, httpSeconds)} | ${(local / queue).toFixed(3)} | ${(queue / httpSeconds).toFixed(3)} | ${(local / httpSeconds).toFixed(3)} | ${polls} | ${handler} |`,
   )
-  const http = { seconds: httpSeconds }
   record(`http.${name}.analyze.docs_per_s`, n / local, 'docs/s', true)
   record(`http.${name}.queue.docs_per_s`, n / queue, 'docs/s', true)
   record(`http.${name}.queue.tokens_per_s`, (tokens * ROUNDS) / queue, 'tokens/s', true)
-  record(`http.${name}.http.docs_per_s`, n / http.seconds, 'docs/s', true)
-  record(`http.${name}.http.tokens_per_s`, (tokens * ROUNDS) / http.seconds, 'tokens/s', true)
+  record(`http.${name}.http.docs_per_s`, n / httpSeconds, 'docs/s', true)
+  record(`http.${name}.http.tokens_per_s`, (tokens * ROUNDS) / httpSeconds, 'tokens/s', true)
   record(`http.${name}.queue_over_analyze`, local / queue, 'x', true)
-  record(`http.${name}.http_over_queue`, queue / http.seconds, 'x', true)
+  record(`http.${name}.http_over_queue`, queue / httpSeconds, 'x', true)
 }
 agent.destroy()
 await new Promise<void>((r) => server.close(() => r()))

@@ -20,7 +20,7 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Engine } from '../src/engine/types.ts'
 import { buildPackageInto } from './build-dist.ts'
-import { benchSets, dataDir } from './samples.ts'
+import { benchSets, dataDir, queueRoundTrip } from './samples.ts'
 
 // --compiled: the engine of the compiled package (tsc's JavaScript, as an installed package runs it), built into a
 // private folder, instead of the sources under tsx (whose transform adds a name-keeping call per inner function).
@@ -82,16 +82,7 @@ async function viaAnalyze(engine: Engine, texts: readonly string[], tag: string)
   }
 }
 
-async function viaQueue(engine: Engine, texts: readonly string[], tag: string): Promise<void> {
-  const acct = engine.account(engine.defaultAccount)
-  for (let i = 0; i < texts.length; i += 100) {
-    await acct.submitDocuments(texts.slice(i, i + 100).map((text, j) => ({ id: `${tag}-${i + j}`, text })), { batch: true })
-  }
-  await engine.drain()
-  let back = 0
-  for (let got = await acct.takeProcessedDocuments({}); got.length > 0; got = await acct.takeProcessedDocuments({})) back += got.length
-  if (back !== texts.length) throw new Error(`queued ${texts.length}, retrieved ${back}`)
-}
+const viaQueue = (engine: Engine, texts: readonly string[], tag: string): Promise<void> => queueRoundTrip(engine, engine.defaultAccount, texts, tag)
 
 const engine = createEngine({
   accounts: [{ key: 'bench', secret: 'bench', subscription: { ...unlimited, basic_settings: { polling_batch_limit: 1000 } } }],

@@ -1,6 +1,7 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import type { Engine } from '../src/engine/types.ts'
 
 /** The data folder: the first CLI argument, else `../shared/data` beside the repository. */
 export function dataDir(arg: string | undefined = process.argv[2]): string {
@@ -72,4 +73,20 @@ export function record(key: string, value: number, unit: string, higherIsBetter:
 /** Peak resident set size of this process so far, in MiB (the kernel's high-water mark). */
 export function peakRssMiB(): number {
   return process.resourceUsage().maxRSS / 1024
+}
+
+/**
+ * The engine's own queue, as a client of the embedded library uses it: `texts` submitted in batches of 100 (ids
+ * `<tag>-<n>`) to `account`, `drain()`, then `takeProcessedDocuments` until it hands back nothing; throws unless
+ * every document came back (`bench/queue.ts`, `bench/http.ts`).
+ */
+export async function queueRoundTrip(engine: Engine, account: string, texts: readonly string[], tag: string): Promise<void> {
+  const acct = engine.account(account)
+  for (let i = 0; i < texts.length; i += 100) {
+    await acct.submitDocuments(texts.slice(i, i + 100).map((text, j) => ({ id: `${tag}-${i + j}`, text })), { batch: true })
+  }
+  await engine.drain()
+  let back = 0
+  for (let got = await acct.takeProcessedDocuments({}); got.length > 0; got = await acct.takeProcessedDocuments({})) back += got.length
+  if (back !== texts.length) throw new Error(`queued ${texts.length}, retrieved ${back}`)
 }
