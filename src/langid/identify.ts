@@ -23,6 +23,30 @@ export interface LanguageIdentification extends LanguageScore {
   readonly ranking: readonly LanguageScore[]
 }
 
+/** The own, hidden member where an identification keeps the function that sorts its ranking (see {@link RANKING}). */
+const RANKED = Symbol('ranked')
+
+/**
+ * The `ranking` member of every identification: one getter function for all, reading the identification's own
+ * {@link RANKED} function, so that the ranking is sorted only when first read. Not an object literal's getter: that is
+ * a new closure per object, held by an accessor pair that V8 allocates in the old generation, which kept each text's
+ * costs and candidates alive past two scavenges (promoted, then garbage for the next full collection).
+ */
+const RANKING: PropertyDescriptor = {
+  get(this: { readonly [RANKED]: () => readonly LanguageScore[] }): readonly LanguageScore[] {
+    return this[RANKED]()
+  },
+  enumerable: true,
+}
+
+/** A frozen identification: code, name, score, then `ranking` (read through {@link RANKING}). */
+function identification(code: string, name: string, score: number, ranked: () => readonly LanguageScore[]): LanguageIdentification {
+  const id = { code, name, score }
+  Object.defineProperty(id, RANKED, { value: ranked })
+  Object.defineProperty(id, 'ranking', RANKING)
+  return Object.freeze(id) as LanguageIdentification
+}
+
 /** A language identifier holding one loaded model. */
 export interface LanguageIdentifier {
   /** Identify the language of `text`; undefined when it has no letters. */
@@ -354,14 +378,7 @@ export function createLanguageIdentifier(model?: LanguageModelData | CompiledLan
             .map((j): LanguageScore => Object.freeze({ code: candidates[j]!.code, name: candidates[j]!.name, score: round4(weights[j]! / sum) })),
         ))
       const top = candidates[best]!
-      return Object.freeze({
-        code: top.code,
-        name: top.name,
-        score: round4(weights[best]! / sum),
-        get ranking() {
-          return ranked()
-        },
-      })
+      return identification(top.code, top.name, round4(weights[best]! / sum), ranked)
     },
   })
 }

@@ -77,6 +77,19 @@ describe('createLanguageIdentifier with the committed model', () => {
     expect(Math.abs(latin.ranking.reduce((a, x) => a + x.score, 0) - 1)).toBeLessThan(0.01)
   })
 
+  it('gives every identification the same ranking getter, and the ranking as an own member (JSON, equality)', () => {
+    const a = identifier.identify('The committee will publish its report.')!
+    const b = identifier.identify('Городские власти решили открыть библиотеку.')!
+    // One getter for all, not a closure per object: V8 keeps an object literal's getters in old-generation accessor
+    // pairs, which held each text's costs alive past two scavenges (npm run bench:old-space).
+    const getter = (o: object) => Object.getOwnPropertyDescriptor(o, 'ranking')?.get
+    expect(getter(a)).toBeTypeOf('function')
+    expect(getter(a)).toBe(getter(b))
+    expect(Object.keys(a)).toEqual(['code', 'name', 'score', 'ranking'])
+    expect(JSON.parse(JSON.stringify(b)).ranking.map((x: { code: string }) => x.code).sort()).toEqual(['ru', 'uk'])
+    expect(Object.isFrozen(a)).toBe(true)
+  })
+
   it('answers undefined for empty input and text without letters', () => {
     expect(identifier.identify('')).toBeUndefined()
     expect(identifier.identify('   \n\t')).toBeUndefined()

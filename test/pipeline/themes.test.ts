@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { createEngine } from '../../src/engine/create-engine.ts'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
-import { nounPhrases } from '../../src/pipeline/analyzers/themes.ts'
+import { nounPhrases, rankThemes } from '../../src/pipeline/analyzers/themes.ts'
+import { extractCandidates, loadBackground } from '../../src/themes/index.ts'
+import type { SentimentSection } from '../../src/pipeline/types.ts'
 
 describe('themes', () => {
   it('should find noun phrases ending in a common noun, with their adjectives as attributes', () => {
@@ -89,5 +91,35 @@ describe('entity themes', () => {
     const paris = out.entities!.find((e) => e.title === 'Paris')!
     expect(paris.themes!.map((t) => t.normalized)).toEqual(['weather'])
     await engine.close()
+  })
+})
+
+describe('ranked themes', () => {
+  it('read their sentiment and evidence once, on first use, through getters shared by every theme', () => {
+    const doc = createAnnotator().annotate('The battery life is great. The screen is dim. The battery life lasts.')
+    let reads = 0
+    const sentiment: SentimentSection = {
+      score: 0.2,
+      polarity: 'positive',
+      tokenScores: doc.tokens.map(() => 0),
+      sentenceScores: doc.sentences.map(() => 0),
+      sentencePolar: doc.sentences.map((_, i) => i === 0),
+      aspect: () => {
+        reads++
+        return { score: 0.5, polarity: 'positive' }
+      },
+      span: () => ({ score: 0, polarity: 'neutral' }),
+      polarityOf: (s) => (s > 0.05 ? 'positive' : s < -0.05 ? 'negative' : 'neutral'),
+    }
+    const themes = rankThemes(doc, extractCandidates(doc), sentiment, loadBackground())
+    const battery = themes.find((t) => t.normalized === 'battery life')!
+    expect(reads).toBe(0)
+    expect(battery.sentiment).toEqual({ score: 0.5, polarity: 'positive' })
+    expect(battery.evidence).toBe(1)
+    expect(battery.sentiment).toEqual({ score: 0.5, polarity: 'positive' })
+    expect(reads).toBe(1)
+    // Not an object literal's getters (new closures in old-generation accessor pairs in V8, which kept every document
+    // alive past two scavenges: npm run bench:old-space).
+    for (const t of themes) for (const member of ['sentiment', 'evidence']) expect(Object.getOwnPropertyDescriptor(t, member)).toBeUndefined()
   })
 })

@@ -89,31 +89,51 @@ export function rankThemes(
 ): FoundTheme[] {
   return keyThemes(doc, background, limit, undefined, candidates, prior).map((c) => {
     const first = ownSpan(c)
-    // Sentiment and evidence are read on first use: entity themes rank every theme of the text (no limit) but show
-    // only the few that stand near an entity, and the aspect sentiment of a theme costs more than its ranking.
-    let context: { evidence: number; sentiment: FoundTheme['sentiment'] } | undefined
-    const contextOf = (): { evidence: number; sentiment: FoundTheme['sentiment'] } => {
-      if (context === undefined) {
-        const x = contextSentiment(doc, c.spans, sentiment)
-        const evidence = x.sentences.filter((i) => sentiment.sentencePolar[i] === true).length
-        context = { evidence: Math.min(7, evidence), sentiment: { score: x.score, polarity: x.polarity } }
-      }
-      return context
-    }
-    return {
-      normalized: first.normalized,
-      title: themeTitle(doc, first, isNamedTheme(doc, c, background)),
-      stemmed: first.stemmed,
-      spans: c.spans,
-      get evidence() {
-        return contextOf().evidence
-      },
-      strength: round4(c.score),
-      get sentiment() {
-        return contextOf().sentiment
-      },
-    }
+    return new RankedTheme(first.normalized, themeTitle(doc, first, isNamedTheme(doc, c, background)), first.stemmed, c.spans, round4(c.score), () => {
+      const x = contextSentiment(doc, c.spans, sentiment)
+      const evidence = x.sentences.filter((i) => sentiment.sentencePolar[i] === true).length
+      return { evidence: Math.min(7, evidence), sentiment: { score: x.score, polarity: x.polarity } }
+    })
   })
+}
+
+/**
+ * A theme of {@link rankThemes}: sentiment and evidence are read on first use (entity themes rank every theme of the
+ * text, no limit, but show only the few that stand near an entity, and the aspect sentiment of a theme costs more than
+ * its ranking). A class, so that the two getters live once on the prototype: an object literal with getters gets new
+ * accessor pairs per object, which V8 allocates in the old generation, where they kept each document alive past two
+ * scavenges (promoted, then garbage for the next full collection).
+ */
+class RankedTheme implements FoundTheme {
+  private context: { readonly evidence: number; readonly sentiment: FoundTheme['sentiment'] } | undefined
+  private read: (() => { readonly evidence: number; readonly sentiment: FoundTheme['sentiment'] }) | undefined
+
+  constructor(
+    readonly normalized: string,
+    readonly title: string,
+    readonly stemmed: string,
+    readonly spans: readonly ThemeSpan[],
+    readonly strength: number,
+    read: () => { readonly evidence: number; readonly sentiment: FoundTheme['sentiment'] },
+  ) {
+    this.read = read
+  }
+
+  private contextOf(): { readonly evidence: number; readonly sentiment: FoundTheme['sentiment'] } {
+    if (this.context === undefined) {
+      this.context = this.read!()
+      this.read = undefined
+    }
+    return this.context
+  }
+
+  get evidence(): number {
+    return this.contextOf().evidence
+  }
+
+  get sentiment(): FoundTheme['sentiment'] {
+    return this.contextOf().sentiment
+  }
 }
 
 /**
