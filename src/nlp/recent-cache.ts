@@ -10,8 +10,8 @@ export const BATCH_DOCUMENTS = 8
  * pipeline run ask for the same document's token vectors or aspect features, one document after another). Not a
  * WeakMap keyed by the object: V8 clears a WeakMap's entries only in a full collection, so every document's values
  * lived on into the old generation (a 10k-document backlog of `bench/memory.ts` peaked ~30 MiB higher with the
- * aspect features so kept). The WeakMaps of theme candidates, theme rankings and shared entity extraction were
- * tried this way too and moved the peak by less than the bench's noise (about 20 MiB), so they were left as they are.
+ * aspect features so kept). Theme candidates, theme rankings and the shared entity extraction use it for the same
+ * reason: the peak RSS hid their effect in its noise, `npm run bench:old-space` measures it.
  */
 export class RecentCache<K extends object, V> {
   private readonly keys: (K | undefined)[]

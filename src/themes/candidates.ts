@@ -1,4 +1,5 @@
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
+import { BATCH_DOCUMENTS, RecentCache } from '../nlp/recent-cache.ts'
 
 /** One candidate theme occurrence: a noun phrase as a token range, with what ranking and facets need. */
 export interface ThemeSpan {
@@ -347,8 +348,12 @@ export interface CandidateOptions {
   readonly unoffered?: boolean
 }
 
-/** Candidates per annotated document, computed once (the spans are never changed by their users). */
-const CANDIDATES = new WeakMap<AnnotatedDocument, readonly ThemeSpan[]>()
+/**
+ * Candidates of the last documents asked about, computed once per pipeline run (the spans are never changed by their
+ * users). Not a WeakMap: V8's scavenger keeps a WeakMap's values, which hold their document, alive until a full
+ * collection, so every document was promoted into the old space (`npm run bench:old-space`).
+ */
+const CANDIDATES = new RecentCache<AnnotatedDocument, readonly ThemeSpan[]>(BATCH_DOCUMENTS)
 
 function findCandidates(doc: AnnotatedDocument, offeredOnly: boolean): ThemeSpan[] {
   const us = units(doc, offeredOnly)

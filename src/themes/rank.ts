@@ -1,4 +1,5 @@
 import type { AnnotatedDocument } from '../nlp/types.ts'
+import { BATCH_DOCUMENTS, RecentCache } from '../nlp/recent-cache.ts'
 import { UNSEEN_ZIPF, type Background } from './background.ts'
 import type { ThemeSpan } from './candidates.ts'
 import { THEME_MODEL } from './model.ts'
@@ -462,11 +463,14 @@ export function rankCandidates(
   return out.slice()
 }
 
-/** The last ranking of each document, with what it was computed from (ranked candidates are never changed by their users). */
-const RANKED = new WeakMap<
+/**
+ * The last ranking of each of the last documents asked about, with what it was computed from (ranked candidates are
+ * never changed by their users). Not a WeakMap, for the reason {@link CANDIDATES} of candidates.ts gives.
+ */
+const RANKED = new RecentCache<
   AnnotatedDocument,
   { spans: readonly ThemeSpan[]; background: Background; w: ThemeWeights; model: ThemeModel | null; prior: ThemePrior; out: readonly RankedCandidate[] }
->()
+>(BATCH_DOCUMENTS)
 
 function sameSpans(a: readonly ThemeSpan[], b: readonly ThemeSpan[]): boolean {
   if (a.length !== b.length) return false

@@ -1,4 +1,5 @@
 import type { AnnotatedDocument } from '../../nlp/types.ts'
+import { BATCH_DOCUMENTS, RecentCache } from '../../nlp/recent-cache.ts'
 import type { Relation } from '../../model/output.ts'
 import type { EntityExtractor, ExtractedEntity } from '../../entities/extract.ts'
 import { findRelations, type RelationEntity, type RelationResources } from '../../relations/index.ts'
@@ -11,12 +12,14 @@ export interface DocumentEntity extends RelationEntity {
 }
 
 /**
- * An entity extractor that remembers its last results per document object, so that the entities, relations and
- * opinions analyzers of one engine run the tagger once per document. Per engine (no module state); the cache
- * holds documents weakly.
+ * An entity extractor that remembers its results for the last documents it was asked about (a batch's worth: the
+ * pipeline runs each analyzer over a batch before the next), so that the entities, relations and opinions analyzers of
+ * one engine run the tagger once per document. Per engine (no module state). Not a WeakMap: V8's scavenger keeps a
+ * WeakMap's values, which hold their document, alive until a full collection, so every document was promoted into the
+ * old space (`npm run bench:old-space`).
  */
 export function shareExtraction(extractor: EntityExtractor): EntityExtractor {
-  const cache = new WeakMap<AnnotatedDocument, ExtractedEntity[]>()
+  const cache = new RecentCache<AnnotatedDocument, ExtractedEntity[]>(BATCH_DOCUMENTS)
   return {
     extract(doc) {
       let v = cache.get(doc)
