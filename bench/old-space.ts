@@ -7,8 +7,12 @@
  * the old space grow to up to about four times the live heap before one), so it moves by up to 100 MiB between runs of
  * the same code. What fills the old space between two full collections is what makes that peak: objects that outlive
  * two scavenges (promoted) and objects allocated there directly (pretenured). Nearly all of it is garbage by the next
- * full collection (the live heap stays at about 76 MiB): per-document objects kept alive past their document by an
- * old object that points at them (a WeakMap entry, an allocation V8 chose to pretenure).
+ * full collection (the live heap stays at about 76 MiB): per-document objects kept alive past their document by a dead
+ * old object that still points at them, which the scavenger counts as a root until the next full collection. Found
+ * this way (2026-12-06): the accessor pairs of object literals with getters (V8 allocates them in the old space; they
+ * hold the getters' closures, hence the document), WeakMaps keyed by the document (the scavenger keeps their values),
+ * and allocation sites V8 chose to pretenure (wink-nlp's token arrays among them; the rows without pretenuring show
+ * what is left without them). Pretenuring decisions differ from process to process, so rows with it move by a few KiB.
  *
  * Each row runs in a fresh process (plain `node` with tsx, the same sources): the default configuration, every output
  * off, every output on, and each with V8's allocation-site pretenuring off (`--no-allocation-site-pretenuring`).
