@@ -178,6 +178,13 @@ export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[], opti
   }
 
   function analyzeDocuments(jobs: readonly AnalysisJob[], stored: StoredConfiguration, subscription: Subscription, cacheKey: string): AnalysisOutcome[] {
+    // The per-document caches that several analyzers read (RecentCache) remember BATCH_DOCUMENTS documents: a longer
+    // list goes through the pipeline in slices of that many, so that no analyzer's work is done twice.
+    if (jobs.length > ANALYSIS_BATCH) {
+      const all: AnalysisOutcome[] = []
+      for (let i = 0; i < jobs.length; i += ANALYSIS_BATCH) all.push(...analyzeDocuments(jobs.slice(i, i + ANALYSIS_BATCH), stored, subscription, cacheKey))
+      return all
+    }
     const config = stored.configuration
     const results = new Array<AnalysisOutcome>(jobs.length)
     const docs: AnnotatedDocument[] = []

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ANALYSIS_BATCH, ANALYSIS_BATCH_CHARS, analysisBatches, batchLength, createAnalysisCore, type PreparingAnalyzer } from '../../src/engine/analysis.ts'
 import { builtinAnalyzers } from '../../src/engine/features.ts'
+import { BATCH_DOCUMENTS } from '../../src/nlp/recent-cache.ts'
 import { buildSubscription } from '../../src/engine/account.ts'
 import { defaultConfigurationSettings } from '../../src/engine/settings.ts'
 import { emptyTuning } from '../../src/engine/templates.ts'
@@ -57,6 +58,32 @@ describe('AnalysisCore.analyzeDocuments', () => {
     expect(together.map((r) => JSON.stringify(r.output))).toEqual(alone.map((o) => JSON.stringify(o)))
     expect(together[1]!.output).toMatchObject({ id: 'd1', status: 'FAILED' })
     expect(together[0]!.output).toMatchObject({ id: 'd0', status: 'PROCESSED' })
+  })
+
+  it('should run a list longer than a batch in slices that the per-document caches remember whole', () => {
+    // Two analyzers read the same per-document value (as entities, relations and opinions read one extraction): with
+    // a list longer than the caches' BATCH_DOCUMENTS, one analyzer over the whole list would push the first
+    // documents out before the second reads them.
+    const computed: string[] = []
+    const made = new Map<object, number>()
+    const recent: object[] = []
+    const shared = (doc: object): number => {
+      if (recent.includes(doc)) return made.get(doc)!
+      computed.push('x')
+      made.set(doc, computed.length)
+      recent.push(doc)
+      if (recent.length > BATCH_DOCUMENTS) recent.shift()
+      return computed.length
+    }
+    const first: PreparingAnalyzer = { name: 'first' as never, needs: ['sentiment'], enabled: () => true, run: (doc) => shared(doc) as never }
+    const second: PreparingAnalyzer = { name: 'second' as never, needs: ['first' as never], enabled: () => true, run: (doc) => shared(doc) as never }
+    const core = createAnalysisCore([...builtinAnalyzers(), first, second])
+    const n = 2 * BATCH_DOCUMENTS + 3
+    const jobs = Array.from({ length: n }, (_, i) => ({ text: `Text number ${i} is fine.`, meta: { id: `d${i}` } }))
+    const together = core.analyzeDocuments(jobs, stored, subscription, 'k')
+    expect(computed).toHaveLength(n)
+    expect(together.map((r) => r.output?.id)).toEqual(jobs.map((j) => j.meta.id))
+    expect(JSON.stringify(together[n - 1]!.output)).toBe(JSON.stringify(core.analyzeDocument(jobs[n - 1]!.text, jobs[n - 1]!.meta, stored, subscription, 'k')))
   })
 
   it('should fail only the text an analyzer throws for, with the reason analyzeDocument gives', () => {
