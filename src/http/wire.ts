@@ -34,38 +34,39 @@ function xmlRootName(text: string): string | undefined {
   return undefined
 }
 
-/** Encode a response value: ASCII-only JSON without nulls, or XML under `xmlRoot` (lists by the codec's tables). */
-export function encodeValue(format: WireFormat, value: unknown, xmlRoot: string): string {
-  return format === 'json' ? encodeJson(value) : encodeXml(value, xmlRoot)
+/**
+ * Encode a response value: ASCII-only JSON without nulls, as its bytes (`encodeJsonBytes`: the bytes of `encodeJson`'s
+ * text, converted once), or XML under `xmlRoot` (lists by the codec's tables) as text.
+ */
+export function encodeValue(format: WireFormat, value: unknown, xmlRoot: string): string | Uint8Array {
+  return format === 'json' ? encodeJsonBytes(value) : encodeXml(value, xmlRoot)
 }
 
 /**
- * {@link encodeValue} (JSON as its bytes, see `encodeJsonBytes`) for an answer that must not fail as a whole because
- * of one item (processed documents are removed from the queue as they are returned): when the value cannot be
- * encoded, each item of a list that cannot is replaced by its writable copy (`toWritable`: non-finite numbers left
- * out, lone surrogates as U+FFFD), and the others are sent as they are. `repaired` counts the items replaced.
+ * {@link encodeValue} for an answer that must not fail as a whole because of one item (processed documents are
+ * removed from the queue as they are returned): when the value cannot be encoded, each item of a list that cannot is
+ * replaced by its writable copy (`toWritable`: non-finite numbers left out, lone surrogates as U+FFFD), and the others
+ * are sent as they are. `repaired` counts the items replaced.
  */
 export function encodeAnswer(format: WireFormat, value: unknown, xmlRoot: string): { body: string | Uint8Array; repaired: number } {
-  // JSON straight to bytes (encodeJsonBytes: the bytes of encodeJson's text), XML as text.
-  const encode = (v: unknown, root: string): string | Uint8Array => (format === 'json' ? encodeJsonBytes(v) : encodeXml(v, root))
   try {
-    return { body: encode(value, xmlRoot), repaired: 0 }
+    return { body: encodeValue(format, value, xmlRoot), repaired: 0 }
   } catch (e) {
     if (!isCodecError(e) || e.code !== 'ERR_UNENCODABLE') throw e
   }
-  if (!Array.isArray(value)) return { body: encode(toWritable(value), xmlRoot), repaired: 1 }
+  if (!Array.isArray(value)) return { body: encodeValue(format, toWritable(value), xmlRoot), repaired: 1 }
   const itemRoot = XML_LIST_ITEMS[xmlRoot] ?? 'item'
   let repaired = 0
   const items = value.map((item: unknown) => {
     try {
-      encode(item, itemRoot)
+      encodeValue(format, item, itemRoot)
       return item
     } catch {
       repaired++
       return toWritable(item)
     }
   })
-  return { body: encode(items, xmlRoot), repaired }
+  return { body: encodeValue(format, items, xmlRoot), repaired }
 }
 
 /** The error body the clients read: `{"status", "message"}` or `<error><status/><message/></error>`; never empty. */
