@@ -8,10 +8,11 @@ export const BATCH_DOCUMENTS = 8
 /**
  * A cache of what was computed for the last few objects it was asked about (documents: the analyzers of one
  * pipeline run ask for the same document's token vectors or aspect features, one document after another). Not a
- * WeakMap keyed by the object: V8 clears a WeakMap's entries only in a full collection, so every document's values
- * lived on into the old generation (a 10k-document backlog of `bench/memory.ts` peaked ~30 MiB higher with the
- * aspect features so kept). Theme candidates, theme rankings and the shared entity extraction use it for the same
- * reason: the peak RSS hid their effect in its noise, `npm run bench:old-space` measures it.
+ * WeakMap keyed by the object: V8 clears a WeakMap's entries only in a full collection, and its scavenger keeps their
+ * values (which hold their document) alive until then, so every document's values lived on into the old generation
+ * (a 10k-document backlog of `bench/memory.ts` peaked ~30 MiB higher with the aspect features so kept). Theme
+ * candidates, theme rankings and the shared entity extraction use it for the same reason: the peak RSS hid their
+ * effect in its noise, `npm run bench:old-space` measures it.
  */
 export class RecentCache<K extends object, V> {
   private readonly keys: (K | undefined)[]

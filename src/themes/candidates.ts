@@ -350,8 +350,7 @@ export interface CandidateOptions {
 
 /**
  * Candidates of the last documents asked about, computed once per pipeline run (the spans are never changed by their
- * users). Not a WeakMap: V8's scavenger keeps a WeakMap's values, which hold their document, alive until a full
- * collection, so every document was promoted into the old space (`npm run bench:old-space`).
+ * users); a RecentCache, not a WeakMap, for the reason its comment gives.
  */
 const CANDIDATES = new RecentCache<AnnotatedDocument, readonly ThemeSpan[]>(BATCH_DOCUMENTS)
 

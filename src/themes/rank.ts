@@ -465,7 +465,7 @@ export function rankCandidates(
 
 /**
  * The last ranking of each of the last documents asked about, with what it was computed from (ranked candidates are
- * never changed by their users). Not a WeakMap, for the reason {@link CANDIDATES} of candidates.ts gives.
+ * never changed by their users); a RecentCache, not a WeakMap, for the reason its comment gives.
  */
 const RANKED = new RecentCache<
   AnnotatedDocument,

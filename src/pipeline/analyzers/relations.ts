@@ -14,9 +14,8 @@ export interface DocumentEntity extends RelationEntity {
 /**
  * An entity extractor that remembers its results for the last documents it was asked about (a batch's worth: the
  * pipeline runs each analyzer over a batch before the next), so that the entities, relations and opinions analyzers of
- * one engine run the tagger once per document. Per engine (no module state). Not a WeakMap: V8's scavenger keeps a
- * WeakMap's values, which hold their document, alive until a full collection, so every document was promoted into the
- * old space (`npm run bench:old-space`).
+ * one engine run the tagger once per document. Per engine (no module state). A RecentCache, not a WeakMap, for the
+ * reason its comment gives.
  */
 export function shareExtraction(extractor: EntityExtractor): EntityExtractor {
   const cache = new RecentCache<AnnotatedDocument, ExtractedEntity[]>(BATCH_DOCUMENTS)
