@@ -262,7 +262,7 @@ export function classTable(names: readonly string[], confusion: readonly (readon
     const recall = [0, 1, 2].map((y) => c[y]![y]! / Math.max(1, c[y]!.reduce((x, v) => x + v, 0)))
     const acc = [0, 1, 2].reduce((x, y) => x + c[y]![y]!, 0) / total
     const predicted = [0, 1, 2].map((p) => c.reduce((x, row) => x + row[p]!, 0))
-    rows.push(`${n.padEnd(26)} ${((100 * recall.reduce((x, v) => x + v, 0)) / 3).toFixed(1).padStart(8)} ${(100 * acc).toFixed(1).padStart(6)}   ${recall.map((v) => (100 * v).toFixed(1)).join(' / ')}   ${predicted.join(' / ')}`)
+    rows.push(`${n.padEnd(26)} ${((100 * recall.reduce((x, v) => x + v, 0)) / 3).toFixed(2).padStart(8)} ${(100 * acc).toFixed(1).padStart(6)}   ${recall.map((v) => (100 * v).toFixed(1)).join(' / ')}   ${predicted.join(' / ')}`)
   })
   return rows
 }

@@ -83,6 +83,19 @@ describe('lexicon scorer', () => {
     expect(score('See http://example.com/page').phrases).toHaveLength(0)
   })
 
+  it('scores the common emoji beyond faces: winks, hearts, gestures, with presentation selectors and ZWJ sequences', () => {
+    // A wink and the text-style smiling face with its emoji presentation selector (U+FE0F).
+    expect(score('See you tomorrow 😉').lexicon_score).toBeGreaterThan(0)
+    expect(score('See you tomorrow ☺️').lexicon_score).toBeGreaterThan(0)
+    expect(score('Happy birthday to my sister 💞🎂').lexicon_score).toBeGreaterThan(0)
+    expect(score('Another Monday 😪').lexicon_score).toBeLessThan(0)
+    // A ZWJ sequence (face palm, woman) reads its base emoji; a skin-tone modifier does not hide its emoji.
+    expect(score('My flight is delayed again 🤦\u200d♀️').lexicon_score).toBeLessThan(0)
+    expect(score('Landed 🤘🏽').lexicon_score).toBeGreaterThan(0)
+    // Emoji of no clear polarity stay unscored.
+    expect(score('Look at this 👀').phrases).toHaveLength(0)
+  })
+
   it('gives per-token scores by token index, zero outside phrases', () => {
     const doc = annotator.annotate('The food was good.')
     const r = lexical.score(doc)
