@@ -112,7 +112,7 @@ for (let w = 0; w < WARM_PASSES; w++) {
 
 const nlp = winkNLP(model)
 const rate = (n: number, s: number): string => (n / s).toFixed(1)
-console.log(`batches of ${BATCH}; one process (client and server together); rates per CPU-second of the process\n`)
+console.log(`batches of ${BATCH}; rates per CPU-second of this process (client and server together, except "HTTP, server CPU": its client forked into a process of its own)\n`)
 console.log('| set | texts | analyze docs/s | queue docs/s | HTTP submit+poll docs/s | HTTP tokens/s | queue / analyze | HTTP / queue | HTTP / analyze | HTTP, server CPU docs/s | HTTP server / queue | polls | time in handler |')
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |')
 for (const { name, texts } of sets) {
