@@ -12,7 +12,8 @@ import { signUrl } from '../src/auth/signature.ts'
 
 export const BENCH_KEY = 'bench-key'
 export const BENCH_SECRET = 'bench-secret'
-const BATCH = 100
+/** Documents per submit call. */
+export const HTTP_BATCH = 100
 /** Wait after a poll that found nothing (`BENCH_POLL_MS`). */
 const POLL_MS = Number(process.env['BENCH_POLL_MS'] ?? 20)
 
@@ -54,8 +55,8 @@ export async function httpRoundTrip(port: number, texts: readonly string[], tag:
       else throw new Error(`poll answered ${r.status}: ${r.text}`)
     }
   })()
-  for (let i = 0; i < texts.length; i += BATCH) {
-    const batch = texts.slice(i, i + BATCH).map((text, j) => ({ id: `${tag}-${i + j}`, text }))
+  for (let i = 0; i < texts.length; i += HTTP_BATCH) {
+    const batch = texts.slice(i, i + HTTP_BATCH).map((text, j) => ({ id: `${tag}-${i + j}`, text }))
     const r = await signed(port, 'POST', '/document/batch.json', JSON.stringify(batch))
     if (r.status !== 202) throw new Error(`submit answered ${r.status}: ${r.text}`)
   }

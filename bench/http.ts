@@ -32,9 +32,8 @@ import { toNodeListener } from '../src/http/node.ts'
 import winkNLP from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
 import { benchSets, dataDir, queueRoundTrip, record } from './samples.ts'
-import { BENCH_KEY as KEY, BENCH_SECRET as SECRET, closeHttpClient, httpRoundTrip } from './http-client.ts'
+import { BENCH_KEY as KEY, BENCH_SECRET as SECRET, HTTP_BATCH, closeHttpClient, httpRoundTrip } from './http-client.ts'
 
-const BATCH = 100
 /** Untimed passes of every text of every set through each path before timing (`WARM_PASSES`). */
 const WARM_PASSES = Math.max(1, Number(process.env['WARM_PASSES'] ?? 2))
 /** Timed rounds over each set (`ROUNDS`). */
@@ -112,7 +111,7 @@ for (let w = 0; w < WARM_PASSES; w++) {
 
 const nlp = winkNLP(model)
 const rate = (n: number, s: number): string => (n / s).toFixed(1)
-console.log(`batches of ${BATCH}; rates per CPU-second of this process (client and server together, except "HTTP, server CPU": its client forked into a process of its own)\n`)
+console.log(`batches of ${HTTP_BATCH}; rates per CPU-second of this process (client and server together, except "HTTP, server CPU": its client forked into a process of its own)\n`)
 console.log('| set | texts | analyze docs/s | queue docs/s | HTTP submit+poll docs/s | HTTP tokens/s | queue / analyze | HTTP / queue | HTTP / analyze | HTTP, server CPU docs/s | HTTP server / queue | polls | time in handler |')
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |')
 for (const { name, texts } of sets) {
