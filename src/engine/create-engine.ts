@@ -272,12 +272,11 @@ function inProcessExecutor(core: AnalysisCore, isClosed: () => boolean): Executo
   let turn: Promise<unknown> = Promise.resolve()
   let lastYield = Number.NEGATIVE_INFINITY
   /**
-   * Run `f` after everything asked for before it (nothing when `idle()` says so), after a turn of the event loop when
-   * SLICE_MS have passed since the last one or when `wait()` says more work may come with one.
+   * Run `f` after everything asked for before it, after a turn of the event loop when SLICE_MS have passed since the
+   * last one or when `wait()` says more work may come with one.
    */
-  const exclusive = <T>(f: () => T | Promise<T>, idle: () => boolean = () => false, wait: () => boolean = () => false): Promise<T | undefined> => {
+  const exclusive = <T>(f: () => T | Promise<T>, wait: () => boolean = () => false): Promise<T> => {
     const p = turn.then(async () => {
-      if (idle()) return undefined
       if (wait() || performance.now() - lastYield >= SLICE_MS) {
         await yieldToEventLoop()
         lastYield = performance.now()
@@ -300,20 +299,40 @@ function inProcessExecutor(core: AnalysisCore, isClosed: () => boolean): Executo
       else w.reject(r.error)
     })
   }
+  /**
+   * Whether a turn for the waiting documents is queued and not yet started. One turn at a time, not one per document:
+   * a turn analyses a whole batch, so with one per document the turns of the documents it took stayed queued behind
+   * the next ones while claims kept the line full (7,779 queued at the end of a 10k backlog, each holding its
+   * document's text and closures until the line ran dry).
+   */
+  let documentTurn = false
+  /** Queue a turn that analyses the next batch (after a turn of the event loop when it is not full), then the next. */
+  const scheduleDocuments = (): void => {
+    if (documentTurn) return
+    documentTurn = true
+    exclusive(
+      () => {
+        documentTurn = false
+        nextBatch()
+        if (waiting.length > 0) scheduleDocuments()
+      },
+      () => waiting.length < ANALYSIS_BATCH,
+    ).catch((e: unknown) => {
+      // Closing: every document still waiting is given up (its item goes back to the queue).
+      documentTurn = false
+      for (const w of waiting.splice(0)) w.reject(e)
+    })
+  }
   return {
     capacity: 2 * ANALYSIS_BATCH,
     document: (text, meta, stored, subscription, cacheKey) =>
       new Promise<DocumentOutput>((resolve, reject) => {
         waiting.push({ text, meta, stored, subscription, cacheKey, resolve, reject })
-        // One turn per document asked for; a turn that finds every document analysed (in earlier batches) does
-        // nothing. A batch not yet full waits one turn of the event loop: the items claimed with this one join it.
-        exclusive(nextBatch, () => waiting.length === 0, () => waiting.length < ANALYSIS_BATCH).catch((e: unknown) => {
-          // Closing: every document still waiting is given up (its item goes back to the queue).
-          for (const w of waiting.splice(0)) w.reject(e)
-        })
+        // A batch not yet full waits one turn of the event loop: the items claimed with this one join it.
+        scheduleDocuments()
       }),
     collection: (texts, meta, stored, subscription, cacheKey) =>
-      exclusive(() => core.analyzeCollectionSliced(texts, meta, stored, subscription, cacheKey, { sliceMs: SLICE_MS, stop: isClosed })) as Promise<CollectionOutput>,
+      exclusive(() => core.analyzeCollectionSliced(texts, meta, stored, subscription, cacheKey, { sliceMs: SLICE_MS, stop: isClosed })),
     isStopped: (e) => e instanceof AnalysisStopped,
   }
 }
