@@ -16,7 +16,7 @@
  * thousands more, which is what the caches that intern words (wink's learned words, the annotator's, the NER
  * decoders', the aspect features') meet in a long-running server. Prints its peak RSS and the heap at the end.
  *
- *   npx tsx bench/memory.ts [data dir] [--no-build] [--only compiled|tsx|stream] [--runs N]   BENCH_BACKLOG=n documents (default 10,000)
+ *   npx tsx bench/memory.ts [data dir] [--no-build] [--only compiled|tsx|serve|stream] [--runs N]   BENCH_BACKLOG=n documents (default 10,000)
  *
  * Each backlog runs in N fresh processes (default 3) and its figures are their medians: the same code's peak RSS moves
  * by up to 100 MiB from one process to the next, with when V8 runs its major collections (the old space holds garbage
@@ -24,14 +24,22 @@
  * it (from one more process, whose peak is not counted: the collection lowers what comes after): what the engine and
  * its outputs actually hold.
  *   BENCH_PACK_ABOVE=bytes: the memory storage's compressOutputsAbove (Infinity: never deflate; default: the storage's)
+ *
+ * `serve` (Linux: it reads the server's /proc entries): the same backlog through the standalone server itself,
+ * `textengine serve` of the compiled package (`TEXTENGINE_WORKERS=0`, memory storage) in a process of its own: signed
+ * `POST /document/batch.json` calls of 100, a wait until the server's CPU time stops growing (the backlog analysed and
+ * held), then `GET /document/processed.json` until every document came back; the server's peak RSS (VmHWM) when held
+ * and at the end, and its CPU time. What a self-hosted server's memory does with the backlog, its HTTP layer, request
+ * bodies and answers included.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { dataDir, loadSamples, median, record } from './samples.ts'
 import { buildPackageInto } from './build-dist.ts'
+import { signUrl } from '../src/auth/signature.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const BUILD = join(ROOT, '.tmp', 'memory-dist')
@@ -126,7 +134,7 @@ function run(name: string, nodeArgs: readonly string[], engineModule: string, me
 }
 
 const runs: Array<{ name: string; key: string; args: string[]; module: string }> = []
-if (only === undefined || only === 'compiled' || only === 'stream') {
+if (only === undefined || only === 'compiled' || only === 'serve' || only === 'stream') {
   if (!process.argv.includes('--no-build')) {
     buildPackageInto(ROOT, BUILD)
   }
@@ -164,6 +172,86 @@ for (const r of runs) {
 }
 console.log('')
 for (const line of summaries) console.log(line)
+
+// The standalone server's own backlog (see the module comment), on the compiled package.
+const SERVE_KEY = 'memory-bench'
+const SERVE_SECRET = 'memory-bench-secret'
+interface ServeResult {
+  /** Peak RSS (MiB) once the backlog is analysed and held, and at the end (every output taken). */
+  readonly held: number
+  readonly peak: number
+  /** The server's CPU seconds (user + system) for the backlog, from start to every document analysed. */
+  readonly cpu: number
+}
+async function serverBacklog(args: readonly string[]): Promise<ServeResult> {
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, TEXTENGINE_WORKERS: '0', HOST: '127.0.0.1', PORT: '0', API_KEY: SERVE_KEY, API_SECRET: SERVE_SECRET, TEXTENGINE_LOG_FORMAT: 'off' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
+  try {
+    const base = await new Promise<string>((resolve, reject) => {
+      let out = ''
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString()
+        const m = /listening on (http:\/\/\S+)/.exec(out)
+        if (m !== null) resolve(m[1]!)
+      })
+      child.once('exit', (code) => reject(new Error(`server exited with ${String(code)} before listening:\n${stderr}`)))
+    })
+    let nonce = 0
+    const call = async (method: string, path: string, body?: string): Promise<{ status: number; text: string }> => {
+      const signed = signUrl(base + path, SERVE_KEY, SERVE_SECRET, String(++nonce), Date.now())
+      const r = await fetch(signed.url, { method, headers: { authorization: signed.authorization, 'content-type': 'application/json' }, body: body ?? null })
+      return { status: r.status, text: await r.text() }
+    }
+    const proc = (file: string): string => readFileSync(`/proc/${child.pid}/${file}`, 'utf8')
+    const cpu = (): number => {
+      const f = proc('stat').split(') ')[1]!.split(' ')
+      return (Number(f[11]) + Number(f[12])) / 100
+    }
+    const hwm = (): number => Number(/VmHWM:\s+(\d+)/.exec(proc('status'))![1]) / 1024
+    for (let i = 0; i < N; i += BATCH) {
+      const batch = Array.from({ length: Math.min(BATCH, N - i) }, (_, j) => ({ id: 'm' + (i + j), text: texts[(i + j) % texts.length] }))
+      const r = await call('POST', '/document/batch.json', JSON.stringify(batch))
+      if (r.status !== 202) throw new Error(`submit answered ${r.status}: ${r.text}`)
+    }
+    // Analysed and held: the server's CPU time stands still for a second (its clock ticks are 10 ms).
+    let last = -1
+    for (let c = cpu(); c !== last; c = cpu()) {
+      last = c
+      await new Promise((r) => setTimeout(r, 1000))
+    }
+    const held = hwm()
+    let taken = 0
+    for (let r = await call('GET', '/document/processed.json'); r.status === 200; r = await call('GET', '/document/processed.json')) {
+      taken += (JSON.parse(r.text) as unknown[]).length
+    }
+    if (taken !== N) throw new Error(`server: ${N} submitted, ${taken} taken`)
+    return { held, peak: hwm(), cpu: last }
+  } finally {
+    child.kill('SIGTERM')
+    await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once('exit', r)))
+  }
+}
+if ((only === undefined || only === 'serve') && existsSync('/proc/self/status')) {
+  const serve = [join(BUILD, 'src', 'cli.js'), 'serve']
+  const results: ServeResult[] = []
+  console.log(`\nbacklog of ${N} documents through the standalone server over HTTP (textengine serve of the compiled package, TEXTENGINE_WORKERS=0, memory storage); MiB\n`)
+  console.log('| run | server CPU | peak RSS, held | peak RSS, at the end |')
+  console.log('| --- | ---: | ---: | ---: |')
+  for (let k = 0; k < backlogRuns; k++) {
+    const m = await serverBacklog(serve)
+    results.push(m)
+    console.log(`| textengine serve | ${m.cpu.toFixed(1)} s | ${m.held.toFixed(0)} | ${m.peak.toFixed(0)} |`)
+  }
+  const peaks = results.map((m) => m.peak)
+  const peak = median(peaks)
+  console.log(`\ntextengine serve: peak RSS median ${peak.toFixed(0)} MiB (${Math.min(...peaks).toFixed(0)}-${Math.max(...peaks).toFixed(0)} over ${peaks.length}), server CPU median ${median(results.map((m) => m.cpu)).toFixed(1)} s; target <= 300: ${peak <= 300 ? 'met' : 'NOT met'}`)
+  record('memory.serve.backlog_peak_rss_mib', peak, 'MiB', false)
+}
 
 // The stream of new vocabulary (see the module comment), on the compiled package.
 /** Distinct texts of the data folder's corpora, in a fixed order (what is missing is left out). */
