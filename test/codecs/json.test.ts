@@ -230,6 +230,26 @@ describe('encodeJsonBytes: the bytes of encodeJson\'s text, written in one conve
     )
   })
 
+  it('should write the same bytes for long texts, whatever 1 KiB block a character beyond ASCII falls in or straddles', () => {
+    // Long ASCII runs pass over whole blocks natively: characters of every UTF-8 width placed at each offset around a
+    // block's edge, and U+007F (which turns the block reading off), must come out as encodeJson writes them.
+    const run = 'The staff were friendly. '.repeat(120)
+    for (const ch of ['\u00e9', '\u07ff', '\u0800', '\uffff', '\ud83d\ude00', '\u007f']) {
+      for (let at = 1015; at <= 1030; at++) {
+        const v = { summary: run.slice(0, at) + ch + run.slice(at) + ch, title: run.slice(0, 2050 - at) + ch }
+        expect(Buffer.from(encodeJsonBytes(v)).toString('hex')).toBe(bytesOf(encodeJson(v)))
+      }
+    }
+    const long = fc.array(fc.oneof(fc.string({ unit: fc.constantFrom('a', ' ', '.'), minLength: 300, maxLength: 1500 }), fc.constantFrom('\u00e9', '\u0800', '\ud83d\ude00', '\u007f', 'caf\u00e9 ')), { maxLength: 10 })
+    fc.assert(
+      fc.property(long, (parts) => {
+        const v = [parts.join(''), { text: parts.reverse().join('|') }]
+        expect(Buffer.from(encodeJsonBytes(v)).toString('hex')).toBe(bytesOf(encodeJson(v)))
+      }),
+      { seed: 48, numRuns: 300 },
+    )
+  })
+
   it('should escape each UTF-16 unit above U+007E, a character beyond U+FFFF as its surrogate pair', () => {
     const ascii = (v: unknown): string => Buffer.from(encodeJsonBytes(v)).toString('latin1')
     expect(ascii(['~\u007f\u0080\u07ff\u0800\uffff😀'])).toBe('["~\\u007F\\u0080\\u07FF\\u0800\\uFFFF\\uD83D\\uDE00"]')
