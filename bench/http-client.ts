@@ -20,7 +20,8 @@ const POLL_MS = Number(process.env['BENCH_POLL_MS'] ?? 20)
 const agent = new Agent({ keepAlive: true, maxSockets: 4 })
 let nonce = 0
 
-function signed(port: number, method: string, path: string, body?: string): Promise<{ status: number; text: string }> {
+/** One signed call to the server at 127.0.0.1:`port` as the bench account, over the client's keep-alive sockets. */
+export function signed(port: number, method: string, path: string, body?: string): Promise<{ status: number; text: string }> {
   const base = `http://127.0.0.1:${port}`
   const s = signUrl(base + path, BENCH_KEY, BENCH_SECRET, String(++nonce), Date.now())
   const bytes = body === undefined ? undefined : Buffer.from(body)

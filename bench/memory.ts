@@ -39,7 +39,7 @@ import { join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { dataDir, loadSamples, median, record } from './samples.ts'
 import { buildPackageInto } from './build-dist.ts'
-import { signUrl } from '../src/auth/signature.ts'
+import { BENCH_KEY, BENCH_SECRET, closeHttpClient, signed } from './http-client.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const BUILD = join(ROOT, '.tmp', 'memory-dist')
@@ -174,8 +174,6 @@ console.log('')
 for (const line of summaries) console.log(line)
 
 // The standalone server's own backlog (see the module comment), on the compiled package.
-const SERVE_KEY = 'memory-bench'
-const SERVE_SECRET = 'memory-bench-secret'
 interface ServeResult {
   /** Peak RSS (MiB) once the backlog is analysed and held, and at the end (every output taken). */
   readonly held: number
@@ -186,27 +184,22 @@ interface ServeResult {
 async function serverBacklog(args: readonly string[]): Promise<ServeResult> {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
-    env: { ...process.env, TEXTENGINE_WORKERS: '0', HOST: '127.0.0.1', PORT: '0', API_KEY: SERVE_KEY, API_SECRET: SERVE_SECRET, TEXTENGINE_LOG_FORMAT: 'off' },
+    env: { ...process.env, TEXTENGINE_WORKERS: '0', HOST: '127.0.0.1', PORT: '0', API_KEY: BENCH_KEY, API_SECRET: BENCH_SECRET, TEXTENGINE_LOG_FORMAT: 'off' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stderr = ''
   child.stderr.on('data', (c: Buffer) => (stderr += c.toString()))
   try {
-    const base = await new Promise<string>((resolve, reject) => {
+    const port = await new Promise<number>((resolve, reject) => {
       let out = ''
       child.stdout.on('data', (c: Buffer) => {
         out += c.toString()
-        const m = /listening on (http:\/\/\S+)/.exec(out)
-        if (m !== null) resolve(m[1]!)
+        const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(out)
+        if (m !== null) resolve(Number(m[1]))
       })
       child.once('exit', (code) => reject(new Error(`server exited with ${String(code)} before listening:\n${stderr}`)))
     })
-    let nonce = 0
-    const call = async (method: string, path: string, body?: string): Promise<{ status: number; text: string }> => {
-      const signed = signUrl(base + path, SERVE_KEY, SERVE_SECRET, String(++nonce), Date.now())
-      const r = await fetch(signed.url, { method, headers: { authorization: signed.authorization, 'content-type': 'application/json' }, body: body ?? null })
-      return { status: r.status, text: await r.text() }
-    }
+    const call = (method: string, path: string, body?: string): Promise<{ status: number; text: string }> => signed(port, method, path, body)
     const proc = (file: string): string => readFileSync(`/proc/${child.pid}/${file}`, 'utf8')
     const cpu = (): number => {
       const f = proc('stat').split(') ')[1]!.split(' ')
@@ -251,6 +244,7 @@ if ((only === undefined || only === 'serve') && existsSync('/proc/self/status'))
   const peak = median(peaks)
   console.log(`\ntextengine serve: peak RSS median ${peak.toFixed(0)} MiB (${Math.min(...peaks).toFixed(0)}-${Math.max(...peaks).toFixed(0)} over ${peaks.length}), server CPU median ${median(results.map((m) => m.cpu)).toFixed(1)} s; target <= 300: ${peak <= 300 ? 'met' : 'NOT met'}`)
   record('memory.serve.backlog_peak_rss_mib', peak, 'MiB', false)
+  closeHttpClient()
 } else if (only === undefined || only === 'serve') {
   console.log('\nbacklog through textengine serve: not measured (it reads the server process\'s /proc entries, which this system lacks)')
 }
