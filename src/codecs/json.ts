@@ -106,6 +106,12 @@ function writeUnitEscape(out: Buffer, o: number, u: number): number {
  */
 const ASCII_BLOCK = 1024
 
+/** The end of the block of {@link ASCII_BLOCK} bytes from `i` when all are below U+0080, else `i`. */
+function asciiBlockEnd(src: Buffer, i: number): number {
+  const end = Math.min(i + ASCII_BLOCK, src.length)
+  return isAscii(src.subarray(i, end)) ? end : i
+}
+
 /**
  * The well-formed UTF-8 of a JSON text (stringify writes lone surrogates as escapes) with every UTF-16 unit above
  * U+007E written as `\uXXXX` ({@link unitEscape}'s form: a character beyond U+FFFF as its surrogate pair).
@@ -118,14 +124,13 @@ function escapeUtf8(src: Buffer): Buffer {
   let probe = 0
   for (let i = 0; i < src.length; ) {
     if (blocks && i >= probe) {
-      const end = Math.min(i + ASCII_BLOCK, src.length)
-      if (isAscii(src.subarray(i, end))) {
+      const end = asciiBlockEnd(src, i)
+      probe = end > i ? end : i + ASCII_BLOCK
+      if (end > i) {
         size += end - i
         i = end
-        probe = end
         continue
       }
-      probe = i + ASCII_BLOCK
     }
     const b = src[i++]!
     size += b < 0x7f ? 1 : b === 0x7f ? 6 : b >= 0xf0 ? 12 : b >= 0xc0 ? 6 : 0
@@ -137,13 +142,12 @@ function escapeUtf8(src: Buffer): Buffer {
   probe = 0
   while (i < src.length) {
     if (blocks && i >= probe) {
-      const end = Math.min(i + ASCII_BLOCK, src.length)
-      if (isAscii(src.subarray(i, end))) {
+      const end = asciiBlockEnd(src, i)
+      probe = end > i ? end : i + ASCII_BLOCK
+      if (end > i) {
         i = end
-        probe = end
         continue
       }
-      probe = i + ASCII_BLOCK
     }
     const b = src[i]!
     if (b < 0x7f) {
