@@ -76,6 +76,18 @@ describe('lexicon scorer', () => {
     expect(score('It was kind of boring.').phrases.map((p) => p.title)).not.toContain('kind')
   })
 
+  it('scores greetings written in title case, which would otherwise read as words of a name', () => {
+    const titles = (text: string) => score(text).phrases.map((p) => [p.title, p.source, Math.sign(p.sentiment_score)])
+    expect(titles('Madonna and MIA sing Happy Birthday for Nicki Minaj.')).toContainEqual(['Happy Birthday', 'idiom', 1])
+    expect(titles('Merry Christmas and a Happy New Year to all our customers!')).toEqual([
+      ['Merry Christmas', 'idiom', 1],
+      ['Happy New Year', 'idiom', 1],
+    ])
+    expect(titles('Thank you and Happy Holidays from the whole team.')).toContainEqual(['Happy Holidays', 'idiom', 1])
+    // In lower case the set phrase weighs what its first word did alone.
+    expect(score('happy birthday to my mum').lexicon_score).toBe(score('happy to my mum').lexicon_score)
+  })
+
   it('scores emoji and emoticons', () => {
     expect(score('Dinner tonight 😀').lexicon_score).toBeGreaterThan(0)
     expect(score('Dinner tonight :(').lexicon_score).toBeLessThan(0)
