@@ -1,5 +1,6 @@
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
 import { BATCH_DOCUMENTS, RecentCache } from '../nlp/recent-cache.ts'
+import { NAME_PARTICLES } from '../nlp/name-particles.ts'
 
 /** One candidate theme occurrence: a noun phrase as a token range, with what ranking and facets need. */
 export interface ThemeSpan {
@@ -221,6 +222,7 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
     if (fixed !== undefined && (fixed[t.index] === true || isMarkup(toks, t.index))) return null
     if (t.kind === 'number' || t.pos === 'NUM') return /^\d[\d.,]*$/.test(t.text) || !HAS_LETTER.test(t.text) ? 'D' : t.pos === 'NUM' ? null : 'N'
     if (t.kind !== 'word' || !WORDLIKE.test(t.text) || !HAS_LETTER.test(t.text)) return null
+    if (isNameParticle(t)) return 'P'
     if (t.isStopWord) return null
     const capital = CAPITALISED.test(t.text)
     switch (t.pos) {
@@ -255,9 +257,28 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
         return null
     }
   }
-  /** Whether a name word follows `t`, also across a name's "&" ("Procter & Gamble"). */
+  /**
+   * Whether `t` is a lower-case particle inside a name ("Hotel du Lac", "Leonardo da Vinci", "Ursula von der Leyen"):
+   * one of NAME_PARTICLES, at most three in a row, between two capitalised words of its sentence, one of them a proper
+   * noun. Elsewhere ("da" and "de" are rare in English, "do", "la" and "van" are not) it is whatever it is tagged.
+   */
+  function isNameParticle(t: Token): boolean {
+    if (!NAME_PARTICLES.has(t.text)) return false
+    const particle = (k: number): boolean => toks[k] !== undefined && toks[k]!.sentence === t.sentence && toks[k]!.kind === 'word' && NAME_PARTICLES.has(toks[k]!.text)
+    let a = t.index - 1
+    while (particle(a)) a--
+    let b = t.index + 1
+    while (particle(b)) b++
+    const before = toks[a]
+    const after = toks[b]
+    if (before === undefined || after === undefined || b - a - 1 > 3) return false
+    const capital = (w: Token): boolean => w.sentence === t.sentence && w.kind === 'word' && /^\p{Lu}/u.test(w.text)
+    return capital(before) && capital(after) && (before.pos === 'PROPN' || after.pos === 'PROPN')
+  }
+  /** Whether a name word follows `t`, also across a name's "&" ("Procter & Gamble") or particle ("Rio de Janeiro"). */
   function nameFollows(t: Token): boolean {
     const next = nextToken(toks, t.index)
+    if (next !== undefined && isNameParticle(next)) return true
     if (next?.text === '&') {
       const after = nextToken(toks, next.index)
       return after?.pos === 'PROPN' && CAPITALISED.test(after.text)
@@ -293,7 +314,9 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
       continue
     }
     const cls = classOf(t)
-    out.push(cls === null ? null : { start: i, end: i + 1, cls, surface: t.text.toLowerCase(), lemma: t.lemma.toLowerCase(), stem: t.stem })
+    // A name's particle is its own lemma (wink reads "da" of "Leonardo da Vinci" as the article "the").
+    const lemma = cls === 'P' && NAME_PARTICLES.has(t.text) ? t.text : t.lemma.toLowerCase()
+    out.push(cls === null ? null : { start: i, end: i + 1, cls, surface: t.text.toLowerCase(), lemma, stem: t.stem })
     i++
   }
   return out

@@ -117,6 +117,14 @@ describe('theme candidates', () => {
     expect(jj.some((t) => t.startsWith('johnson report') || t.startsWith('&') || t.endsWith('&'))).toBe(false)
   })
 
+  it('should keep a name whole across its lower-case particles ("Hotel du Lac", "Leonardo da Vinci"), and the same words elsewhere as they are', () => {
+    expect(candidates('The views are spectacular and Hotel du Lac recommended for dinner.')).toEqual(['view', 'hotel du lac', 'dinner'])
+    expect(candidates('We visited Leonardo da Vinci and Ursula von der Leyen. Rio de Janeiro is hot.')).toEqual(['leonardo da vinci', 'ursula von der leyen', 'rio de janeiro'])
+    expect(themes('Hotel du Lac is lovely, and the staff of Hotel du Lac were kind.')).toContain('Hotel du Lac')
+    // A particle between common words, or a word that is also English, is not read as one.
+    expect(candidates('Ludwig van Beethoven hated the van driver.')).toEqual(['ludwig van beethoven', 'van driver'])
+  })
+
   it('should not start a phrase with a bare number, nor make a theme of a number alone', () => {
     const c = candidates('Sales rose 15 percent to 300 units in 2012.')
     expect(c.every((x) => !/^\d/.test(x))).toBe(true)
