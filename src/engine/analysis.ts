@@ -8,7 +8,8 @@ import type { StoredConfiguration } from '../storage/types.ts'
 import { createPipeline, type Pipeline } from '../pipeline/pipeline.ts'
 import type { AnalyzeContext, Analyzer, SentimentSection } from '../pipeline/types.ts'
 import { contentProblem } from '../pipeline/content.ts'
-import { refineTags } from '../pipeline/pos.ts'
+import { refineTags, tagTitleSentences } from '../pipeline/pos.ts'
+import { readLowerWords } from '../entities/tagger.ts'
 import { aggregateParts, discoveryConfiguration, discoveryPart, type DiscoveryPart } from '../pipeline/discovery.ts'
 
 /** Identity and pass-through fields of a document being analysed. */
@@ -140,6 +141,8 @@ const DOCUMENT_ORDER: readonly (keyof DocumentOutput)[] = [
 export interface AnalysisCoreOptions {
   /** Accumulate milliseconds per step ('annotate' and each analyzer) here (benchmarks). @defaultValue none */
   readonly timings?: Map<string, number>
+  /** Folder of the models (see `resolveDataDir`), for the word list of title-case headlines. @defaultValue the package's */
+  readonly dataDir?: string | undefined
 }
 
 /** Create the analysis core. `analyzers` are ordered by their needs (ERR_INVALID_OPTIONS when they cannot be). */
@@ -147,6 +150,17 @@ export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[], opti
   const timings = options.timings
   const pipeline = createPipeline(analyzers)
   const annotator = createAnnotator()
+  // Words running text writes in lower case: title-case headlines are re-read with them in lower case (tagTitleSentences).
+  let lowerWords: ReadonlySet<string> | undefined
+  // Without the list (a data folder that lacks it) no headline is re-read: the entities analyzer, which reads the same
+  // file, fails each document naming it, inside the pipeline, as an analyzer error should.
+  const lowerWordsOrNone = (): ReadonlySet<string> => {
+    try {
+      return readLowerWords(options.dataDir)
+    } catch {
+      return new Set()
+    }
+  }
   // Compiled resources per account/configuration; replaced when the configuration's revision changes.
   const cache = new Map<string, { revision: number; resources: Record<string, unknown> }>()
 
@@ -173,6 +187,7 @@ export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[], opti
     const t0 = timings === undefined ? 0 : performance.now()
     const doc = annotator.annotate(text, { html: config.process_html, oneSentence: config.one_sentence_mode })
     refineTags(doc)
+    tagTitleSentences(doc, (copy) => annotator.annotate(copy), (lowerWords ??= lowerWordsOrNone()))
     if (timings !== undefined) timings.set('annotate', (timings.get('annotate') ?? 0) + performance.now() - t0)
     return doc
   }

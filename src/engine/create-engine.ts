@@ -49,7 +49,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   // In-process analysis core (workers: 0), or a pool of threads with one core each; with a pool, the models are
   // never loaded on this thread.
   const core: AnalysisCore | undefined =
-    opts.workers > 0 ? undefined : createAnalysisCore([...builtinAnalyzers(opts.dataDir, grammar), ...(opts.analyzers as PreparingAnalyzer[])])
+    opts.workers > 0 ? undefined : createAnalysisCore([...builtinAnalyzers(opts.dataDir, grammar), ...(opts.analyzers as PreparingAnalyzer[])], { dataDir: opts.dataDir })
   const pool: AnalysisPool | undefined = opts.workers > 0 ? createAnalysisPool({ size: opts.workers, dataDir: opts.dataDir }) : undefined
   let closed = false
   const executor: Executor = pool !== undefined ? poolExecutor(pool) : inProcessExecutor(core!, () => closed)

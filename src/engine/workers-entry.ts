@@ -37,7 +37,7 @@ let core: AnalysisCore | undefined
 /** Configurations by cache key (`account/config_id`), at the revision last sent. */
 const configs = new Map<string, { revision: number; stored: StoredConfiguration; subscription: Subscription }>()
 
-const coreOf = (): AnalysisCore => (core ??= createAnalysisCore(builtinAnalyzers(data.dataDir, createQueryGrammar())))
+const coreOf = (): AnalysisCore => (core ??= createAnalysisCore(builtinAnalyzers(data.dataDir, createQueryGrammar()), { dataDir: data.dataDir }))
 
 /** The configuration a task runs under (sent with it, or kept from an earlier task of the same revision). */
 function configOf(m: WorkerTask): { stored: StoredConfiguration; subscription: Subscription } {

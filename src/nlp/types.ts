@@ -78,4 +78,18 @@ export interface AnnotatedDocument {
   readonly tokens: readonly Token[]
   readonly sentences: readonly Sentence[]
   readonly patterns: readonly PatternSpan[]
+  /**
+   * Tags of the capitalised common words of title-case headlines ("Friendly Staff, Clean Rooms And A Great
+   * Breakfast"), by token index, read from a copy of the sentence with those words in lower case: wink tags every
+   * capitalised word of a headline as a proper noun. Set by the engine's annotation step (`tagTitleSentences` in
+   * src/pipeline/pos.ts) and read by the theme candidates; absent when no sentence is such a headline.
+   */
+  readonly titleTags?: ReadonlyMap<number, TitleTag>
+}
+
+/** What a capitalised word of a title-case headline reads as in lower case (see {@link AnnotatedDocument.titleTags}). */
+export interface TitleTag {
+  readonly pos: string
+  /** Lower-cased. */
+  readonly lemma: string
 }

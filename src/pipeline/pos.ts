@@ -1,4 +1,5 @@
-import type { AnnotatedDocument, Token } from '../nlp/types.ts'
+import type { AnnotatedDocument, TitleTag, Token } from '../nlp/types.ts'
+import { isTitleSentence } from '../entities/features.ts'
 
 /**
  * Universal Dependencies tags (what wink-nlp produces) mapped to the contract's normalized POS type
@@ -202,4 +203,43 @@ export function negationScope(doc: AnnotatedDocument, from: number, to: number):
     i = j - 1
   }
   return out
+}
+
+/** A capitalised word written in lower case elsewhere ("Clean", "Rooms"; not "iPhone", "NASA" or "I"). */
+const TITLE_WORD = /^\p{Lu}\p{Ll}+$/u
+
+/**
+ * Title-case headlines ("Friendly Staff, Clean Rooms And A Great Breakfast", "Bellagio Is Simply The Best"): wink
+ * tags their capitalised words as proper nouns, so that "Clean Rooms" reads as a name, not as rooms that are clean.
+ * For each sentence that {@link isTitleSentence} calls a headline, annotate a copy with each capitalised word of
+ * `lowerWords` (words running text writes in lower case) put in lower case, and record the copy's tag and lemma of
+ * those words as the document's `titleTags` (the tokens themselves are left as they are; only the theme candidates
+ * read these). A copy that does not split into the same tokens is ignored, as is one the annotator fails on.
+ */
+export function tagTitleSentences(doc: AnnotatedDocument, annotate: (text: string) => AnnotatedDocument, lowerWords: ReadonlySet<string>): void {
+  let tags: Map<number, TitleTag> | undefined
+  for (const s of doc.sentences) {
+    let capitals = 0
+    for (let i = s.tokenStart; i < s.tokenEnd && capitals < 3; i++) if (TITLE_WORD.test(doc.tokens[i]!.text)) capitals++
+    if (capitals < 3) continue
+    const tokens = doc.tokens.slice(s.tokenStart, s.tokenEnd)
+    if (!isTitleSentence(tokens.map((t) => t.text))) continue
+    const lowered = tokens.filter((t) => t.kind === 'word' && TITLE_WORD.test(t.text) && lowerWords.has(t.text.toLowerCase()))
+    if (lowered.length === 0) continue
+    const chars = doc.text.slice(s.start, s.end).split('')
+    for (const t of lowered) chars[t.start - s.start] = chars[t.start - s.start]!.toLowerCase()
+    let copy: AnnotatedDocument
+    try {
+      copy = annotate(chars.join(''))
+    } catch {
+      continue
+    }
+    if (copy.tokens.length !== tokens.length || copy.tokens.some((c, k) => c.text.toLowerCase() !== tokens[k]!.text.toLowerCase())) continue
+    tags ??= new Map()
+    for (const t of lowered) {
+      const c = copy.tokens[t.index - s.tokenStart]!
+      tags.set(t.index, { pos: c.pos, lemma: c.lemma.toLowerCase() })
+    }
+  }
+  if (tags !== undefined) (doc as { titleTags?: ReadonlyMap<number, TitleTag> }).titleTags = tags
 }

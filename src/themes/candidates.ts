@@ -217,6 +217,11 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
     return -1
   })
   const opensSentence = (t: Token): boolean => firstWord[t.sentence] === t.index
+  // Title-case headlines whose common words were re-read in lower case (withTitleTags): a capitalised word they kept
+  // is a name even where it opens the headline ("H&M Profit Misses Estimates").
+  const titleSentences = new Set<number>()
+  if (doc.titleTags !== undefined) for (const i of doc.titleTags.keys()) titleSentences.add(toks[i]!.sentence)
+  const keptInTitle = (t: Token): boolean => titleSentences.has(t.sentence) && doc.titleTags?.has(t.index) !== true
   const fixed = offeredOnly ? inFixedExpressions(toks) : undefined
   const classOf = (t: Token): UnitClass | null => {
     if (fixed !== undefined && (fixed[t.index] === true || isMarkup(toks, t.index))) return null
@@ -235,7 +240,7 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
           const next = nextToken(toks, t.index)
           return next?.pos === 'PROPN' && CAPITALISED.test(next.text) ? 'A' : 'N'
         }
-        return opensSentence(t) && !nameFollows(t) ? 'N' : 'P'
+        return opensSentence(t) && !nameFollows(t) && !keptInTitle(t) ? 'N' : 'P'
       case 'ADJ':
         return 'A'
       case 'X':
@@ -377,7 +382,24 @@ export interface CandidateOptions {
  */
 const CANDIDATES = new RecentCache<AnnotatedDocument, readonly ThemeSpan[]>(BATCH_DOCUMENTS)
 
-function findCandidates(doc: AnnotatedDocument, offeredOnly: boolean): ThemeSpan[] {
+/**
+ * The document as theme candidates and facets read it: a capitalised common word of a title-case headline ("Clean
+ * Rooms And A Great Breakfast") with the tag and lemma it has in lower case (`titleTags`, see tagTitleSentences in
+ * src/pipeline/pos.ts), written in lower case, so that it is read as the common word it is, not as part of a name.
+ * Token indexes and offsets are those of `doc`.
+ */
+export function withTitleTags(doc: AnnotatedDocument): AnnotatedDocument {
+  const tags = doc.titleTags
+  if (tags === undefined) return doc
+  const tokens = doc.tokens.map((t) => {
+    const g = tags.get(t.index)
+    return g === undefined ? t : { ...t, text: t.text.toLowerCase(), pos: g.pos, lemma: g.lemma }
+  })
+  return { ...doc, tokens }
+}
+
+function findCandidates(original: AnnotatedDocument, offeredOnly: boolean): ThemeSpan[] {
+  const doc = withTitleTags(original)
   const us = units(doc, offeredOnly)
   const toks = doc.tokens
   const out: ThemeSpan[] = []

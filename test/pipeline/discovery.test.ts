@@ -123,6 +123,21 @@ describe('Discovery mode', () => {
     expect(attributes(facet(out.facets, 'room'))).toEqual({ clean: 2, small: 2 })
   })
 
+  it('should read review titles written in title case as the common words they are ("Clean Rooms And Friendly Staff")', async () => {
+    const out = await discover([
+      'Great Location But Noisy Rooms',
+      'Friendly Staff, Clean Rooms And A Great Breakfast',
+      'Worst Hotel Ever - Dirty Rooms',
+      'The staff were rude and the rooms were dirty.',
+      'Clean rooms and friendly staff.',
+    ])
+    // Read as names, the titles' "Rooms" and "Staff" outnumbered the lower-case ones and no facet was left but a "room" of two.
+    expect(facet(out.facets, 'room')?.count).toBe(5)
+    expect(attributes(facet(out.facets, 'room'))).toEqual({ clean: 2, dirty: 2 })
+    expect(attributes(facet(out.facets, 'staff'))).toEqual({ friendly: 2 })
+    expect(out.themes!.map((t) => t.title)).toEqual(expect.arrayContaining(['clean rooms', 'friendly staff']))
+  })
+
   it('should read attributes from relative clauses, participles and negations, and not negate praise', async () => {
     const out = await discover([
       'We got a room that was clean. The staff could not have been more helpful.',

@@ -125,6 +125,20 @@ describe('theme candidates', () => {
     expect(candidates('Ludwig van Beethoven hated the van driver.')).toEqual(['ludwig van beethoven', 'van driver'])
   })
 
+  it('should read the common words of a title-case headline as common words, and keep its names', async () => {
+    const engine = createEngine({ background: false })
+    await engine.account(engine.defaultAccount).updateConfigurations({ document: { themes_limit: 10 } })
+    const read = async (text: string) => (await engine.analyze(text)).themes!.map((t) => [t.title, t.normalized])
+    expect(await read('Friendly Staff, Clean Rooms And A Great Breakfast')).toEqual(
+      expect.arrayContaining([['friendly staff', 'friendly staff'], ['clean rooms', 'clean room'], ['great breakfast', 'great breakfast']]),
+    )
+    // "Best" is no theme: in lower case it is the adjective of "the best".
+    expect(await read('Bellagio Is Simply The Best')).toEqual([['Bellagio', 'bellagio']])
+    // A name opening the headline stays a name.
+    expect((await read('H&M Profit Misses Estimates'))[0]).toEqual(['H&M Profit', 'h&m profit'])
+    await engine.close()
+  })
+
   it('should not start a phrase with a bare number, nor make a theme of a number alone', () => {
     const c = candidates('Sales rose 15 percent to 300 units in 2012.')
     expect(c.every((x) => !/^\d/.test(x))).toBe(true)
