@@ -46,6 +46,7 @@
  */
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
 import { NAME_PARTICLES } from '../nlp/name-particles.ts'
+import { WIRE_SERVICES } from '../nlp/datelines.ts'
 import { createEntityTagger, nerLexiconDir, readCommonWords, readNerFile, type EntityTagger } from './tagger.ts'
 import type { TaggedSpan } from './tagger-decoder.ts'
 import { readGazetteer, readPhraseTable } from './gazetteer.ts'
@@ -352,8 +353,6 @@ const isEventHead = (w: string | undefined): boolean => EVENT_HEAD.has(titleWord
 const ROMAN_NUMERAL = /^(?=[MDCLXVI]{2})M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$/
 /** Broadcasters in wire-service credits. */
 const BROADCASTER = new Set(['Radio', 'Television', 'TV', 'Broadcasting'])
-/** Wire services credited after a dateline. */
-const WIRE_SERVICE = new Set(['AP', 'UPI', 'Reuters', 'AFP', 'DPA', 'Xinhua', 'Kyodo', 'Interfax', 'Tass', 'TASS', 'ANSA', 'EFE', 'CP', 'PA', 'Bloomberg'])
 
 const PRODUCT_SUFFIX = /^([a-z]{0,3}\d+[a-z]*|pro|max|plus|mini|air|ultra|se|x|s|xl|fe)$/i
 
@@ -599,7 +598,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       // not a host city before the Olympics ("the Berlin Olympics": CoNLL tags Berlin a place).
       if (span.type !== 'PER' && ((isEventHead(words[b]) && titleWord(words[b]) !== 'Olympics') || (titleWord(words[b]) === 'Grand' && titleWord(words[b + 1]) === 'Prix'))) continue
       // A dateline in capitals before a wire credit is a place ("LOS ANGELES (AP)").
-      if (type !== 'Place' && a === 0 && words.slice(a, b).every((w) => !/\p{Ll}/u.test(w)) && words[b] === '(' && WIRE_SERVICE.has(words[b + 1] ?? '') && words[b + 2] === ')') type = 'Place'
+      if (type !== 'Place' && a === 0 && words.slice(a, b).every((w) => !/\p{Ll}/u.test(w)) && words[b] === '(' && WIRE_SERVICES.has(words[b + 1] ?? '') && words[b + 2] === ')') type = 'Place'
       const phrase = lowers.slice(start, last + 1).join(' ')
       const knownType = known?.phrases.get(phrase)?.split('\t')[0] ?? (companies?.phrases.has(phrase) === true ? 'Company' : places?.has(phrase) === true ? 'Place' : undefined)
       const conf = Math.min(0.9999, Math.max(0.0001, span.confidence))

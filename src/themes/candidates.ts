@@ -1,6 +1,7 @@
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
 import { BATCH_DOCUMENTS, RecentCache } from '../nlp/recent-cache.ts'
 import { NAME_PARTICLES } from '../nlp/name-particles.ts'
+import { datelineWords } from '../nlp/datelines.ts'
 
 /** One candidate theme occurrence: a noun phrase as a token range, with what ranking and facets need. */
 export interface ThemeSpan {
@@ -223,8 +224,9 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
   if (doc.titleTags !== undefined) for (const i of doc.titleTags.keys()) titleSentences.add(toks[i]!.sentence)
   const keptInTitle = (t: Token): boolean => titleSentences.has(t.sentence) && doc.titleTags?.has(t.index) !== true
   const fixed = offeredOnly ? inFixedExpressions(toks) : undefined
+  const dateline = offeredOnly ? datelineWords(toks) : undefined
   const classOf = (t: Token): UnitClass | null => {
-    if (fixed !== undefined && (fixed[t.index] === true || isMarkup(toks, t.index))) return null
+    if (fixed !== undefined && (fixed[t.index] === true || isMarkup(toks, t.index) || dateline![t.index] === 1)) return null
     if (t.kind === 'number' || t.pos === 'NUM') return /^\d[\d.,]*$/.test(t.text) || !HAS_LETTER.test(t.text) ? 'D' : t.pos === 'NUM' ? null : 'N'
     if (t.kind !== 'word' || !WORDLIKE.test(t.text) || !HAS_LETTER.test(t.text)) return null
     if (isNameParticle(t)) return 'P'
@@ -369,7 +371,8 @@ export function extractCandidates(doc: AnnotatedDocument, options: CandidateOpti
 export interface CandidateOptions {
   /**
    * Keep the noun phrases that themes never offer: inside {@link FIXED_EXPRESSIONS} ("course" of "of course"), markup
-   * ({@link isMarkup}: "notaname" of "&notaname;", a retweet's "RT") and a name with a count ("Bellagio 4 times", where themes
+   * ({@link isMarkup}: "notaname" of "&notaname;", a retweet's "RT"), a news dateline's place ("WASHINGTON (AP)", see
+   * `datelineWords`) and a name with a count ("Bellagio 4 times", where themes
    * offer "Bellagio"). The ranker's training (bench/train-themes.ts) reads them as phrases people did not pick.
    * @defaultValue false
    */

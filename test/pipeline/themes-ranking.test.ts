@@ -139,6 +139,13 @@ describe('theme candidates', () => {
     await engine.close()
   })
 
+  it('should not offer a news dateline\'s place ("WASHINGTON (AP)"), and keep the place where the story names it', () => {
+    expect(candidates('WASHINGTON (AP) — The senators met the president at the luncheon.')).toEqual(['senator', 'president', 'luncheon'])
+    expect(candidates('LOS ANGELES, CALIF. (Reuters) - Studios cut jobs in Los Angeles.')).toEqual(['studios', 'job', 'los angeles'])
+    // Capitals before parentheses that credit no wire service are no dateline.
+    expect(candidates('NASA (the agency) launched a probe.')).toContain('nasa')
+  })
+
   it('should not start a phrase with a bare number, nor make a theme of a number alone', () => {
     const c = candidates('Sales rose 15 percent to 300 units in 2012.')
     expect(c.every((x) => !/^\d/.test(x))).toBe(true)
