@@ -4,20 +4,62 @@ import type { Token } from './types.ts'
 export const WIRE_SERVICES: ReadonlySet<string> = new Set(['AP', 'UPI', 'Reuters', 'AFP', 'DPA', 'Xinhua', 'Kyodo', 'Interfax', 'Tass', 'TASS', 'ANSA', 'EFE', 'CP', 'PA', 'Bloomberg'])
 
 /**
- * Per token, whether it is a word of a news dateline: the place, words in capitals (and the commas between them) right
- * before a wire credit in parentheses within one sentence, and the credit ("WASHINGTON (AP)", "LOS ANGELES
- * (Reuters)"). They say where the story was filed and by whom, not what it is about.
+ * Press-release wires as a release's dateline credits them, upper-cased, words joined by one space: "SAN FRANCISCO--
+ * (BUSINESS WIRE)--", "SAVANNAH, Ga., Jan. 2 /PRNewswire/ --" (also "/PRNewswire-FirstCall/").
+ */
+const RELEASE_WIRES: readonly string[] = ['BUSINESS WIRE', 'GLOBE NEWSWIRE', 'PRNEWSWIRE', 'PR NEWSWIRE', 'MARKETWIRE', 'MARKETWIRED', 'ACCESSWIRE', 'EWORLDWIRE']
+
+const MONTHS = /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?$/i
+
+/** The index of the token closing a wire credit opened at `i` ("(" or "/"), or -1 when there is none. */
+function creditEnd(toks: readonly Token[], i: number): number {
+  const open = toks[i]!.text
+  const close = open === '(' ? ')' : open === '/' ? '/' : undefined
+  if (close === undefined) return -1
+  const words: string[] = []
+  for (let j = i + 1; j < Math.min(toks.length, i + 6); j++) {
+    const t = toks[j]!
+    if (t.text === close) {
+      if (words.length === 1 && open === '(' && WIRE_SERVICES.has(words[0]!)) return j
+      const name = words.join(' ').toUpperCase()
+      return RELEASE_WIRES.some((w) => name === w || name.startsWith(`${w} -`)) ? j : -1
+    }
+    if (t.sentence !== toks[i]!.sentence) return -1
+    words.push(t.text)
+  }
+  return -1
+}
+
+/** A word of a dateline's place or date: in capitals, an abbreviation ("Ga.", "Calif.", "Jan."), a month, a number. */
+function datelinePart(t: Token): boolean {
+  if (t.kind === 'number' || t.text === ',') return true
+  if (t.kind !== 'word') return false
+  return (/\p{Lu}/u.test(t.text) && !/\p{Ll}/u.test(t.text)) || /^\p{Lu}\p{Ll}{0,4}\.$/u.test(t.text) || MONTHS.test(t.text)
+}
+
+/**
+ * Per token, whether it is a word of a news or press-release dateline: the place (words in capitals, and the state,
+ * date and commas a release adds) right before a wire credit, and the credit ("WASHINGTON (AP)", "LOS ANGELES
+ * (Reuters)", "SAVANNAH, Ga., Jan. 2 /PRNewswire/", "SAN FRANCISCO--(BUSINESS WIRE)"). They say where, when and by
+ * whom a story was filed, not what it is about. The place must open with a word in capitals, in the credit's sentence.
  */
 export function datelineWords(toks: readonly Token[]): Uint8Array {
   const out = new Uint8Array(toks.length)
   for (let i = 1; i + 2 < toks.length; i++) {
-    if (toks[i]!.text !== '(' || !WIRE_SERVICES.has(toks[i + 1]!.text) || toks[i + 2]!.text !== ')') continue
+    const end = creditEnd(toks, i)
+    if (end < 0) continue
     const sentence = toks[i]!.sentence
     let k = i - 1
-    while (k >= 0 && toks[k]!.sentence === sentence && (toks[k]!.text === ',' || (toks[k]!.kind === 'word' && /\p{Lu}/u.test(toks[k]!.text) && !/\p{Ll}/u.test(toks[k]!.text)))) k--
-    if (k + 1 === i) continue
-    for (let j = k + 1; j < i; j++) out[j] = 1
-    out[i + 1] = 1
+    // A release's dashes between the place and the credit ("SAN FRANCISCO--(BUSINESS WIRE)").
+    while (k >= 0 && toks[k]!.sentence === sentence && /^[-\u2013\u2014]+$/.test(toks[k]!.text)) k--
+    const last = k
+    while (k >= 0 && toks[k]!.sentence === sentence && datelinePart(toks[k]!)) k--
+    // The place opens the dateline in capitals ("SAVANNAH", not "Ga.").
+    let first = k + 1
+    while (first <= last && !(toks[first]!.kind === 'word' && !/\p{Ll}/u.test(toks[first]!.text))) first++
+    if (first > last) continue
+    for (let j = first; j <= end; j++) out[j] = 1
+    i = end
   }
   return out
 }

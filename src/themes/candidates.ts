@@ -300,6 +300,11 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
     while (isHyphen(toks[j]) && toks[j + 1] !== undefined && !toks[j + 1]!.spaceBefore && toks[j + 1]!.sentence === t.sentence &&
       (toks[j + 1]!.kind === 'word' || toks[j + 1]!.kind === 'number')) j += 2
     if (j > i + 1 && (t.kind === 'word' || t.kind === 'number')) {
+      if (dateline !== undefined && dateline[i] === 1) {
+        for (let k = i; k < j; k++) out.push(null)
+        i = j
+        continue
+      }
       const parts = toks.slice(i, j).filter((x, k) => k % 2 === 0)
       const last = parts[parts.length - 1]!
       const cls: UnitClass = last.pos === 'PROPN' || parts.some((x) => /^\p{Lu}/u.test(x.text) && !opensSentence(x)) ? 'P' : last.pos === 'NOUN' ? 'N' : 'A'

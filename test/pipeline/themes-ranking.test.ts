@@ -142,6 +142,10 @@ describe('theme candidates', () => {
   it('should not offer a news dateline\'s place ("WASHINGTON (AP)"), and keep the place where the story names it', () => {
     expect(candidates('WASHINGTON (AP) — The senators met the president at the luncheon.')).toEqual(['senator', 'president', 'luncheon'])
     expect(candidates('LOS ANGELES, CALIF. (Reuters) - Studios cut jobs in Los Angeles.')).toEqual(['studios', 'job', 'los angeles'])
+    // A press release's dateline: place, state, date and wire.
+    expect(candidates('SAVANNAH, Ga., Jan. 2 /PRNewswire/ -- Trisenx announced a new studio.')).toEqual(['trisenx', 'new studio'])
+    expect(candidates('NEW YORK, March 3, 2015 /PRNewswire-FirstCall/ -- Acme reported results.')).toEqual(['acme', 'result'])
+    expect(candidates('SAN FRANCISCO--(BUSINESS WIRE)--Acme announced results.')).toEqual(['acme', 'result'])
     // Capitals before parentheses that credit no wire service are no dateline.
     expect(candidates('NASA (the agency) launched a probe.')).toContain('nasa')
   })
