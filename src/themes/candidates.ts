@@ -229,7 +229,7 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
     if (fixed !== undefined && (fixed[t.index] === true || isMarkup(toks, t.index) || dateline![t.index] === 1)) return null
     if (t.kind === 'number' || t.pos === 'NUM') return /^\d[\d.,]*$/.test(t.text) || !HAS_LETTER.test(t.text) ? 'D' : t.pos === 'NUM' ? null : 'N'
     if (t.kind !== 'word' || !WORDLIKE.test(t.text) || !HAS_LETTER.test(t.text)) return null
-    if (isNameParticle(t)) return 'P'
+    if (isNameParticle(t) || isNameOf(t)) return 'P'
     if (t.isStopWord) return null
     const capital = CAPITALISED.test(t.text)
     switch (t.pos) {
@@ -281,6 +281,17 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
     if (before === undefined || after === undefined || b - a - 1 > 3) return false
     const capital = (w: Token): boolean => w.sentence === t.sentence && w.kind === 'word' && /^\p{Lu}/u.test(w.text)
     return capital(before) && capital(after) && (before.pos === 'PROPN' || after.pos === 'PROPN')
+  }
+  /**
+   * Whether `t` is the "of" inside a name ("Bank of America", "Lake of Bays", "University of Toronto"): between two
+   * capitalised proper nouns of its sentence, neither opening it.
+   */
+  function isNameOf(t: Token): boolean {
+    if (t.text !== 'of') return false
+    const before = toks[t.index - 1]
+    const after = toks[t.index + 1]
+    const name = (w: Token | undefined): boolean => w !== undefined && w.sentence === t.sentence && w.kind === 'word' && w.pos === 'PROPN' && /^\p{Lu}/u.test(w.text)
+    return name(before) && name(after) && !opensSentence(before!)
   }
   /** Whether a name word follows `t`, also across a name's "&" ("Procter & Gamble") or particle ("Rio de Janeiro"). */
   function nameFollows(t: Token): boolean {

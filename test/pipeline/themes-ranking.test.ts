@@ -117,10 +117,13 @@ describe('theme candidates', () => {
     expect(jj.some((t) => t.startsWith('johnson report') || t.startsWith('&') || t.endsWith('&'))).toBe(false)
   })
 
-  it('should keep a name whole across its lower-case particles ("Hotel du Lac", "Leonardo da Vinci"), and the same words elsewhere as they are', () => {
+  it('should keep a name whole across its lower-case particles ("Hotel du Lac", "Leonardo da Vinci", "Bank of America"), and the same words elsewhere as they are', () => {
     expect(candidates('The views are spectacular and Hotel du Lac recommended for dinner.')).toEqual(['view', 'hotel du lac', 'dinner'])
     expect(candidates('We visited Leonardo da Vinci and Ursula von der Leyen. Rio de Janeiro is hot.')).toEqual(['leonardo da vinci', 'ursula von der leyen', 'rio de janeiro'])
     expect(themes('Hotel du Lac is lovely, and the staff of Hotel du Lac were kind.')).toContain('Hotel du Lac')
+    // "of" inside a name, between proper nouns that do not open the sentence.
+    expect(candidates('He works at Bank of America near the Gulf of Mexico.')).toEqual(['bank of america', 'gulf of mexico'])
+    expect(candidates('The roof collapsed at Huntsville\'s Lake of Bays and the rest of Ontario.')).toEqual(['roof', 'huntsville', 'lake of bays', 'ontario'])
     // A particle between common words, or a word that is also English, is not read as one.
     expect(candidates('Ludwig van Beethoven hated the van driver.')).toEqual(['ludwig van beethoven', 'van driver'])
   })
