@@ -8,7 +8,7 @@ import type { StoredConfiguration } from '../storage/types.ts'
 import { createPipeline, type Pipeline } from '../pipeline/pipeline.ts'
 import type { AnalyzeContext, Analyzer, SentimentSection } from '../pipeline/types.ts'
 import { contentProblem } from '../pipeline/content.ts'
-import { refineTags, tagTitleSentences } from '../pipeline/pos.ts'
+import { refineTags, tagLowerCaseReadings } from '../pipeline/pos.ts'
 import { readLowerWords } from '../entities/tagger.ts'
 import { aggregateParts, discoveryConfiguration, discoveryPart, type DiscoveryPart } from '../pipeline/discovery.ts'
 
@@ -150,7 +150,7 @@ export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[], opti
   const timings = options.timings
   const pipeline = createPipeline(analyzers)
   const annotator = createAnnotator()
-  // Words running text writes in lower case: title-case headlines are re-read with them in lower case (tagTitleSentences).
+  // Words running text writes in lower case: capitalised ones read as names for their capital are re-read in lower case (tagLowerCaseReadings).
   let lowerWords: ReadonlySet<string> | undefined
   // Without the list (a data folder that lacks it) no headline is re-read: the entities analyzer, which reads the same
   // file, fails each document naming it, inside the pipeline, as an analyzer error should.
@@ -187,7 +187,7 @@ export function createAnalysisCore(analyzers: readonly PreparingAnalyzer[], opti
     const t0 = timings === undefined ? 0 : performance.now()
     const doc = annotator.annotate(text, { html: config.process_html, oneSentence: config.one_sentence_mode })
     refineTags(doc)
-    tagTitleSentences(doc, (copy) => annotator.annotate(copy), (lowerWords ??= lowerWordsOrNone()))
+    tagLowerCaseReadings(doc, (copy) => annotator.annotate(copy), (lowerWords ??= lowerWordsOrNone()))
     if (timings !== undefined) timings.set('annotate', (timings.get('annotate') ?? 0) + performance.now() - t0)
     return doc
   }

@@ -79,17 +79,20 @@ export interface AnnotatedDocument {
   readonly sentences: readonly Sentence[]
   readonly patterns: readonly PatternSpan[]
   /**
-   * Tags of the capitalised common words of title-case headlines ("Friendly Staff, Clean Rooms And A Great
-   * Breakfast"), by token index, read from a copy of the sentence with those words in lower case: wink tags every
-   * capitalised word of a headline as a proper noun. Set by the engine's annotation step (`tagTitleSentences` in
-   * src/pipeline/pos.ts) and read by the theme candidates; absent when no sentence is such a headline.
+   * Tags of capitalised common words that wink reads as names for their capital alone, by token index, read from a
+   * copy of their sentence with them in lower case: every such word of a title-case headline ("Friendly Staff, Clean
+   * Rooms And A Great Breakfast"), and a sentence's first word tagged a proper noun that is no noun in lower case
+   * ("Perfect!", "Great views"). Set by the engine's annotation step (`tagLowerCaseReadings` in
+   * src/pipeline/pos.ts) and read by the theme candidates and facets; absent when there is no such word.
    */
-  readonly titleTags?: ReadonlyMap<number, TitleTag>
+  readonly lowerCaseTags?: ReadonlyMap<number, LowerCaseTag>
 }
 
-/** What a capitalised word of a title-case headline reads as in lower case (see {@link AnnotatedDocument.titleTags}). */
-export interface TitleTag {
+/** What a capitalised common word reads as in lower case (see {@link AnnotatedDocument.lowerCaseTags}). */
+export interface LowerCaseTag {
   readonly pos: string
   /** Lower-cased. */
   readonly lemma: string
+  /** Whether the word stands in a title-case headline (whose capitals tell nothing), not only opening a sentence. */
+  readonly headline: boolean
 }

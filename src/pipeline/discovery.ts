@@ -17,7 +17,7 @@ import { round4, spanMentions } from './spans.ts'
 import type { ThemesSection, ThemeSpan } from './analyzers/themes.ts'
 import type { TopicsSection } from './analyzers/topics.ts'
 import { UNSEEN_ZIPF, type Background } from '../themes/background.ts'
-import { isGenericHead, withTitleTags } from '../themes/candidates.ts'
+import { isGenericHead, withLowerCaseReadings } from '../themes/candidates.ts'
 import { ATTRIBUTE_POLARITY } from './attribute-polarity.ts'
 
 /**
@@ -472,7 +472,7 @@ export function discoveryPart(part: CollectionPart, config: Configuration): Disc
   const sentiment = sections.sentiment
   const withMentions = col.mentions
   const phrases = themesSection?.phrases ?? []
-  const facets = col.facets && col.facets_limit > 0 ? documentFacets(withTitleTags(doc), phrases, sentiment, themesSection?.background) : []
+  const facets = col.facets && col.facets_limit > 0 ? documentFacets(withLowerCaseReadings(doc), phrases, sentiment, themesSection?.background) : []
   const names: string[] = []
   if (col.facets && col.facets_limit > 0) {
     for (const p of phrases) if (p.isProper) p.words.forEach((w, k) => p.proper[k] === true && names.push(w))

@@ -1,4 +1,4 @@
-import type { AnnotatedDocument, TitleTag, Token } from '../nlp/types.ts'
+import type { AnnotatedDocument, LowerCaseTag, Token } from '../nlp/types.ts'
 import { isTitleSentence } from '../entities/features.ts'
 
 /**
@@ -209,22 +209,37 @@ export function negationScope(doc: AnnotatedDocument, from: number, to: number):
 const TITLE_WORD = /^\p{Lu}\p{Ll}+$/u
 
 /**
- * Title-case headlines ("Friendly Staff, Clean Rooms And A Great Breakfast", "Bellagio Is Simply The Best"): wink
- * tags their capitalised words as proper nouns, so that "Clean Rooms" reads as a name, not as rooms that are clean.
- * For each sentence that {@link isTitleSentence} calls a headline, annotate a copy with each capitalised word of
- * `lowerWords` (words running text writes in lower case) put in lower case, and record the copy's tag and lemma of
- * those words as the document's `titleTags` (the tokens themselves are left as they are; only the theme candidates
- * read these). A copy that does not split into the same tokens is ignored, as is one the annotator fails on.
+ * Capitalised common words that wink tags as proper nouns for their capital alone:
+ * - every capitalised word of a title-case headline ("Friendly Staff, Clean Rooms And A Great Breakfast", "Bellagio Is
+ *   Simply The Best"), which made "Clean Rooms" read as a name rather than rooms that are clean;
+ * - the first word of another sentence, tagged a proper noun, not before another capitalised proper noun ("Perfect!",
+ *   "Excellent views", not "Tim Cook"), which made "perfect" a theme; a word alone in its sentence ("Amazing!") is tried
+ *   even when `lowerWords` lacks it.
+ * For each sentence with such words of `lowerWords` (words running text writes in lower case; {@link isTitleSentence}
+ * decides what is a headline), annotate a copy of the sentence with them in lower case and record the copy's tag and
+ * lemma of those words as the document's `lowerCaseTags`: all of them in a headline, the first word only where the copy
+ * makes it no noun (nouns read as before: "Breakfast was cold"; "Banks", a name too, stays as it was). The tokens
+ * themselves are left as they are; only the theme candidates and facets read these. A copy that does not split into the
+ * same tokens is ignored, as is one the annotator fails on.
  */
-export function tagTitleSentences(doc: AnnotatedDocument, annotate: (text: string) => AnnotatedDocument, lowerWords: ReadonlySet<string>): void {
-  let tags: Map<number, TitleTag> | undefined
+export function tagLowerCaseReadings(doc: AnnotatedDocument, annotate: (text: string) => AnnotatedDocument, lowerWords: ReadonlySet<string>): void {
+  let tags: Map<number, LowerCaseTag> | undefined
+  const lowerable = (t: Token): boolean => t.kind === 'word' && TITLE_WORD.test(t.text) && lowerWords.has(t.text.toLowerCase())
   for (const s of doc.sentences) {
     let capitals = 0
     for (let i = s.tokenStart; i < s.tokenEnd && capitals < 3; i++) if (TITLE_WORD.test(doc.tokens[i]!.text)) capitals++
-    if (capitals < 3) continue
     const tokens = doc.tokens.slice(s.tokenStart, s.tokenEnd)
-    if (!isTitleSentence(tokens.map((t) => t.text))) continue
-    const lowered = tokens.filter((t) => t.kind === 'word' && TITLE_WORD.test(t.text) && lowerWords.has(t.text.toLowerCase()))
+    const headline = capitals >= 3 && isTitleSentence(tokens.map((t) => t.text))
+    let lowered: Token[]
+    if (headline) lowered = tokens.filter(lowerable)
+    else {
+      const first = tokens.find((t) => t.kind === 'word')
+      const next = first === undefined ? undefined : doc.tokens[first.index + 1]
+      const nameFollows = next !== undefined && next.sentence === s.index && next.pos === 'PROPN' && /^\p{Lu}/u.test(next.text)
+      // A word that is its whole sentence ("Amazing!", "Superb.") is tried whatever the list says: few names stand so.
+      const alone = next === undefined || next.sentence !== s.index || /^[.!?\u2026]+$/.test(next.text)
+      lowered = first !== undefined && first.pos === 'PROPN' && TITLE_WORD.test(first.text) && (alone || lowerable(first)) && !nameFollows ? [first] : []
+    }
     if (lowered.length === 0) continue
     const chars = doc.text.slice(s.start, s.end).split('')
     for (const t of lowered) chars[t.start - s.start] = chars[t.start - s.start]!.toLowerCase()
@@ -235,11 +250,12 @@ export function tagTitleSentences(doc: AnnotatedDocument, annotate: (text: strin
       continue
     }
     if (copy.tokens.length !== tokens.length || copy.tokens.some((c, k) => c.text.toLowerCase() !== tokens[k]!.text.toLowerCase())) continue
-    tags ??= new Map()
     for (const t of lowered) {
       const c = copy.tokens[t.index - s.tokenStart]!
-      tags.set(t.index, { pos: c.pos, lemma: c.lemma.toLowerCase() })
+      if (!headline && (c.pos === 'NOUN' || c.pos === 'PROPN')) continue
+      tags ??= new Map()
+      tags.set(t.index, { pos: c.pos, lemma: c.lemma.toLowerCase(), headline })
     }
   }
-  if (tags !== undefined) (doc as { titleTags?: ReadonlyMap<number, TitleTag> }).titleTags = tags
+  if (tags !== undefined) (doc as { lowerCaseTags?: ReadonlyMap<number, LowerCaseTag> }).lowerCaseTags = tags
 }

@@ -218,11 +218,11 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
     return -1
   })
   const opensSentence = (t: Token): boolean => firstWord[t.sentence] === t.index
-  // Title-case headlines whose common words were re-read in lower case (withTitleTags): a capitalised word they kept
+  // Title-case headlines whose common words were re-read in lower case (withLowerCaseReadings): a capitalised word they kept
   // is a name even where it opens the headline ("H&M Profit Misses Estimates").
   const titleSentences = new Set<number>()
-  if (doc.titleTags !== undefined) for (const i of doc.titleTags.keys()) titleSentences.add(toks[i]!.sentence)
-  const keptInTitle = (t: Token): boolean => titleSentences.has(t.sentence) && doc.titleTags?.has(t.index) !== true
+  if (doc.lowerCaseTags !== undefined) for (const [i, g] of doc.lowerCaseTags) if (g.headline) titleSentences.add(toks[i]!.sentence)
+  const keptInTitle = (t: Token): boolean => titleSentences.has(t.sentence) && doc.lowerCaseTags?.has(t.index) !== true
   const fixed = offeredOnly ? inFixedExpressions(toks) : undefined
   const dateline = offeredOnly ? datelineWords(toks) : undefined
   const classOf = (t: Token): UnitClass | null => {
@@ -402,13 +402,14 @@ export interface CandidateOptions {
 const CANDIDATES = new RecentCache<AnnotatedDocument, readonly ThemeSpan[]>(BATCH_DOCUMENTS)
 
 /**
- * The document as theme candidates and facets read it: a capitalised common word of a title-case headline ("Clean
- * Rooms And A Great Breakfast") with the tag and lemma it has in lower case (`titleTags`, see tagTitleSentences in
- * src/pipeline/pos.ts), written in lower case, so that it is read as the common word it is, not as part of a name.
+ * The document as theme candidates and facets read it: a capitalised common word that wink read as a name for its
+ * capital alone (of a title-case headline, "Clean Rooms And A Great Breakfast", or opening a sentence, "Perfect!") with
+ * the tag and lemma it has in lower case (`lowerCaseTags`, see tagLowerCaseReadings in src/pipeline/pos.ts), written in
+ * lower case, so that it is read as the common word it is, not as part of a name.
  * Token indexes and offsets are those of `doc`.
  */
-export function withTitleTags(doc: AnnotatedDocument): AnnotatedDocument {
-  const tags = doc.titleTags
+export function withLowerCaseReadings(doc: AnnotatedDocument): AnnotatedDocument {
+  const tags = doc.lowerCaseTags
   if (tags === undefined) return doc
   const tokens = doc.tokens.map((t) => {
     const g = tags.get(t.index)
@@ -418,7 +419,7 @@ export function withTitleTags(doc: AnnotatedDocument): AnnotatedDocument {
 }
 
 function findCandidates(original: AnnotatedDocument, offeredOnly: boolean): ThemeSpan[] {
-  const doc = withTitleTags(original)
+  const doc = withLowerCaseReadings(original)
   const us = units(doc, offeredOnly)
   const toks = doc.tokens
   const out: ThemeSpan[] = []

@@ -128,10 +128,10 @@ describe('theme candidates', () => {
     expect(candidates('Ludwig van Beethoven hated the van driver.')).toEqual(['ludwig van beethoven', 'van driver'])
   })
 
-  it('should read the common words of a title-case headline as common words, and keep its names', async () => {
+  it('should read the common words of a title-case headline, and an evaluation opening a sentence ("Perfect!"), as common words, and keep names', async () => {
     const engine = createEngine({ background: false })
     await engine.account(engine.defaultAccount).updateConfigurations({ document: { themes_limit: 10 } })
-    const read = async (text: string) => (await engine.analyze(text)).themes!.map((t) => [t.title, t.normalized])
+    const read = async (text: string) => ((await engine.analyze(text)).themes ?? []).map((t) => [t.title, t.normalized])
     expect(await read('Friendly Staff, Clean Rooms And A Great Breakfast')).toEqual(
       expect.arrayContaining([['friendly staff', 'friendly staff'], ['clean rooms', 'clean room'], ['great breakfast', 'great breakfast']]),
     )
@@ -139,6 +139,11 @@ describe('theme candidates', () => {
     expect(await read('Bellagio Is Simply The Best')).toEqual([['Bellagio', 'bellagio']])
     // A name opening the headline stays a name.
     expect((await read('H&M Profit Misses Estimates'))[0]).toEqual(['H&M Profit', 'h&m profit'])
+    // An evaluation opening a sentence, alone or not, is no theme; a name alone in its sentence stays one.
+    expect(await read('Perfect! The room was clean and the staff were friendly.')).toEqual([['staff', 'staff'], ['room', 'room']])
+    expect(await read('Excellent. We will come back.')).toEqual([])
+    expect(await read('Amazing! Best stay ever.')).toEqual([])
+    expect(await read('Obama! He won.')).toEqual([['Obama', 'obama']])
     await engine.close()
   })
 
