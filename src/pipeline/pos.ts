@@ -228,12 +228,13 @@ export function tagLowerCaseReadings(doc: AnnotatedDocument, annotate: (text: st
   for (const s of doc.sentences) {
     let capitals = 0
     for (let i = s.tokenStart; i < s.tokenEnd && capitals < 3; i++) if (TITLE_WORD.test(doc.tokens[i]!.text)) capitals++
-    const tokens = doc.tokens.slice(s.tokenStart, s.tokenEnd)
-    const headline = capitals >= 3 && isTitleSentence(tokens.map((t) => t.text))
+    const headline = capitals >= 3 && isTitleSentence(doc.tokens.slice(s.tokenStart, s.tokenEnd).map((t) => t.text))
     let lowered: Token[]
-    if (headline) lowered = tokens.filter(lowerable)
+    if (headline) lowered = doc.tokens.slice(s.tokenStart, s.tokenEnd).filter(lowerable)
     else {
-      const first = tokens.find((t) => t.kind === 'word')
+      let k = s.tokenStart
+      while (k < s.tokenEnd && doc.tokens[k]!.kind !== 'word') k++
+      const first = k < s.tokenEnd ? doc.tokens[k] : undefined
       const next = first === undefined ? undefined : doc.tokens[first.index + 1]
       const nameFollows = next !== undefined && next.sentence === s.index && next.pos === 'PROPN' && /^\p{Lu}/u.test(next.text)
       // A word that is its whole sentence ("Amazing!", "Superb.") is tried whatever the list says: few names stand so.
@@ -249,7 +250,7 @@ export function tagLowerCaseReadings(doc: AnnotatedDocument, annotate: (text: st
     } catch {
       continue
     }
-    if (copy.tokens.length !== tokens.length || copy.tokens.some((c, k) => c.text.toLowerCase() !== tokens[k]!.text.toLowerCase())) continue
+    if (copy.tokens.length !== s.tokenEnd - s.tokenStart || copy.tokens.some((c, k) => c.text.toLowerCase() !== doc.tokens[s.tokenStart + k]!.text.toLowerCase())) continue
     for (const t of lowered) {
       const c = copy.tokens[t.index - s.tokenStart]!
       if (!headline && (c.pos === 'NOUN' || c.pos === 'PROPN')) continue
