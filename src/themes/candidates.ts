@@ -48,6 +48,9 @@ const CALENDAR = new Set([
   'july', 'august', 'september', 'october', 'november', 'december',
 ])
 
+/** Possessive determiners, which open a verb's object ("spreads her passion"). */
+const POSSESSIVES: ReadonlySet<string> = new Set(['my', 'your', 'his', 'her', 'its', 'our', 'their'])
+
 /** Nouns a number before them counts ("4 times", "3 years", "81 points"), as lemmas. */
 const COUNTED = new Set(['time', 'year', 'day', 'week', 'month', 'hour', 'minute', 'night', 'people', 'person', 'percent', 'cent', 'point', 'mile', 'kilometre', 'kilometer'])
 
@@ -458,9 +461,26 @@ function findCandidates(original: AnnotatedDocument, offeredOnly: boolean): Them
         flush()
         continue
       }
+      // A verb read as a noun after its subject, before its object's article or possessive: "chess champ spreads her
+      // passion", "Apple shares the spotlight" ("champ" and "passion" are the phrases, not "chess champ spreads").
+      if (part.length > 0 && isVerbAfterSubject(u, part[part.length - 1]!)) {
+        flush()
+        continue
+      }
       part.push(u)
     }
     flush()
+  }
+  /**
+   * Whether `u`, a one-word common noun in the third person's -s form ("spreads", "shapes"; not "boss"), is the verb
+   * of the singular subject `before` ("champ", a name): the next word opens its object with an article or a possessive
+   * ("the", "a", "her", "their"). Plural compounds ("sports car", "sales team") are followed by their head noun instead.
+   */
+  function isVerbAfterSubject(u: Unit, before: Unit): boolean {
+    if (u.cls !== 'N' || u.end !== u.start + 1 || !/^\p{Ll}{2,}[^s']s$/u.test(toks[u.start]!.text)) return false
+    if (before.cls !== 'P' && (before.cls !== 'N' || before.surface.endsWith('s'))) return false
+    const next = toks[u.end]
+    return next !== undefined && next.sentence === toks[u.start]!.sentence && (next.pos === 'DET' || (next.pos === 'PRON' && POSSESSIVES.has(next.normal)))
   }
   function emit(whole: readonly Unit[]): void {
     let end = whole.length

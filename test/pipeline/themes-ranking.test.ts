@@ -147,6 +147,15 @@ describe('theme candidates', () => {
     await engine.close()
   })
 
+  it('should end a phrase before a verb read as a noun after its subject ("air pollution causes an", "champ spreads her")', () => {
+    expect(candidates('The report found that air pollution causes an estimated seven million deaths.')).toContain('air pollution')
+    expect(candidates('Chess champ spreads her passion for the game.')).toEqual(['chess champ', 'passion', 'game'])
+    expect(candidates('Apple shares the spotlight with Google.')).toEqual(['apple', 'spotlight', 'google'])
+    // A plural modifier before its head, or a plural phrase before a conjunction, stays a phrase.
+    expect(candidates('We love the bus stops and the sales team.')).toEqual(['bus stop', 'sale team'])
+    expect(candidates('The sports car stops the traffic.')).toEqual(['sport car', 'traffic'])
+  })
+
   it('should not offer a news dateline\'s place ("WASHINGTON (AP)"), and keep the place where the story names it', () => {
     expect(candidates('WASHINGTON (AP) — The senators met the president at the luncheon.')).toEqual(['senator', 'president', 'luncheon'])
     expect(candidates('LOS ANGELES, CALIF. (Reuters) - Studios cut jobs in Los Angeles.')).toEqual(['studios', 'job', 'los angeles'])
