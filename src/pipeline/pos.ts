@@ -215,8 +215,9 @@ const TITLE_WORD = /^\p{Lu}\p{Ll}+$/u
  * - the first word of another sentence, tagged a proper noun, not before another capitalised proper noun ("Perfect!",
  *   "Excellent views", not "Tim Cook"), which made "perfect" a theme; a word alone in its sentence ("Amazing!") is tried
  *   even when `lowerWords` lacks it.
- * For each sentence with such words of `lowerWords` (words running text writes in lower case; {@link isTitleSentence}
- * decides what is a headline), annotate a copy of the sentence with them in lower case and record the copy's tag and
+ * For each sentence with such words of `lowerWords` (words running text writes in lower case) or written in lower case
+ * elsewhere in the same text ("Rude Staff" above "the staff were rude"; {@link isTitleSentence} decides what is a
+ * headline), annotate a copy of the sentence with them in lower case and record the copy's tag and
  * lemma of those words as the document's `lowerCaseTags`: all of them in a headline, the first word only where the copy
  * makes it no noun (nouns read as before: "Breakfast was cold"; "Banks", a name too, stays as it was). The tokens
  * themselves are left as they are; only the theme candidates and facets read these. A copy that does not split into the
@@ -224,7 +225,20 @@ const TITLE_WORD = /^\p{Lu}\p{Ll}+$/u
  */
 export function tagLowerCaseReadings(doc: AnnotatedDocument, annotate: (text: string) => AnnotatedDocument, lowerWords: ReadonlySet<string>): void {
   let tags: Map<number, LowerCaseTag> | undefined
-  const lowerable = (t: Token): boolean => t.kind === 'word' && TITLE_WORD.test(t.text) && lowerWords.has(t.text.toLowerCase())
+  // Words this text itself writes in lower case ("the staff were rude" below a title "Rude Staff"), read once when needed.
+  let ownLower: Set<string> | undefined
+  const writtenLower = (w: string): boolean => {
+    if (ownLower === undefined) {
+      ownLower = new Set()
+      for (const t of doc.tokens) if (t.kind === 'word' && t.text === t.normal && /^\p{Ll}+$/u.test(t.text)) ownLower.add(t.text)
+    }
+    return ownLower.has(w)
+  }
+  const lowerable = (t: Token): boolean => {
+    if (t.kind !== 'word' || !TITLE_WORD.test(t.text)) return false
+    const w = t.text.toLowerCase()
+    return lowerWords.has(w) || writtenLower(w)
+  }
   for (const s of doc.sentences) {
     let capitals = 0
     for (let i = s.tokenStart; i < s.tokenEnd && capitals < 3; i++) if (TITLE_WORD.test(doc.tokens[i]!.text)) capitals++

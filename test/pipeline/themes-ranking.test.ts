@@ -139,6 +139,10 @@ describe('theme candidates', () => {
     expect(await read('Bellagio Is Simply The Best')).toEqual([['Bellagio', 'bellagio']])
     // A name opening the headline stays a name.
     expect((await read('H&M Profit Misses Estimates'))[0]).toEqual(['H&M Profit', 'h&m profit'])
+    // Words the text writes in lower case elsewhere are common words in its headline too ("Rude Staff", "Hotel").
+    const titled = await read('Worst Hotel Ever - Dirty Rooms And Rude Staff. The staff were rude and the hotel was old.')
+    expect(titled).toEqual(expect.arrayContaining([['staff', 'staff'], ['hotel', 'hotel'], ['dirty rooms', 'dirty room']]))
+    expect(titled.map(([t]) => t)).not.toEqual(expect.arrayContaining([expect.stringMatching(/^Rude/)]))
     // An evaluation opening a sentence, alone or not, is no theme; a name alone in its sentence stays one.
     expect(await read('Perfect! The room was clean and the staff were friendly.')).toEqual([['staff', 'staff'], ['room', 'room']])
     expect(await read('Excellent. We will come back.')).toEqual([])
