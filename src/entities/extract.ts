@@ -46,7 +46,7 @@
  */
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
 import { NAME_PARTICLES } from '../nlp/name-particles.ts'
-import { WIRE_SERVICES } from '../nlp/datelines.ts'
+import { DATELINE_PLACE, datelineWords } from '../nlp/datelines.ts'
 import { createEntityTagger, nerLexiconDir, readCommonWords, readNerFile, type EntityTagger } from './tagger.ts'
 import type { TaggedSpan } from './tagger-decoder.ts'
 import { readGazetteer, readPhraseTable } from './gazetteer.ts'
@@ -420,6 +420,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   const trace = options.trace
 
   const lowers = tokens.map((t) => t.text.toLowerCase())
+  const dateline = datelineWords(tokens)
 
   // 1. Tagger over the sentences' word tokens (whitespace tokens left out, indices mapped back).
   // Words joined by hyphens without spaces ("Al-Akhbar", "Amman-bound", "Kim In-so") are one tagger token, as
@@ -597,8 +598,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       // ... and so is a place or body named just before one ("the Hong Kong Open title", "BERLIN GRAND PRIX"), but
       // not a host city before the Olympics ("the Berlin Olympics": CoNLL tags Berlin a place).
       if (span.type !== 'PER' && ((isEventHead(words[b]) && titleWord(words[b]) !== 'Olympics') || (titleWord(words[b]) === 'Grand' && titleWord(words[b + 1]) === 'Prix'))) continue
-      // A dateline in capitals before a wire credit is a place ("LOS ANGELES (AP)").
-      if (type !== 'Place' && a === 0 && words.slice(a, b).every((w) => !/\p{Ll}/u.test(w)) && words[b] === '(' && WIRE_SERVICES.has(words[b + 1] ?? '') && words[b + 2] === ')') type = 'Place'
+      // A dateline's place is a place ("LOS ANGELES (AP)", "SAVANNAH, Ga., Jan. 2 /PRNewswire/"; src/nlp/datelines.ts).
+      if (type !== 'Place' && dateline[start] === DATELINE_PLACE && dateline[last] === DATELINE_PLACE && /^[^\p{Ll}]+$/u.test(words.slice(a, b).join(''))) type = 'Place'
       const phrase = lowers.slice(start, last + 1).join(' ')
       const knownType = known?.phrases.get(phrase)?.split('\t')[0] ?? (companies?.phrases.has(phrase) === true ? 'Company' : places?.has(phrase) === true ? 'Place' : undefined)
       const conf = Math.min(0.9999, Math.max(0.0001, span.confidence))

@@ -1,7 +1,7 @@
 import type { Token } from './types.ts'
 
 /** Wire services credited after a news dateline ("WASHINGTON (AP) —", "LONDON (Reuters) -"). */
-export const WIRE_SERVICES: ReadonlySet<string> = new Set(['AP', 'UPI', 'Reuters', 'AFP', 'DPA', 'Xinhua', 'Kyodo', 'Interfax', 'Tass', 'TASS', 'ANSA', 'EFE', 'CP', 'PA', 'Bloomberg'])
+const WIRE_SERVICES: ReadonlySet<string> = new Set(['AP', 'UPI', 'Reuters', 'AFP', 'DPA', 'Xinhua', 'Kyodo', 'Interfax', 'Tass', 'TASS', 'ANSA', 'EFE', 'CP', 'PA', 'Bloomberg'])
 
 /**
  * Press-release wires as a release's dateline credits them, upper-cased, words joined by one space: "SAN FRANCISCO--
@@ -37,11 +37,16 @@ function datelinePart(t: Token): boolean {
   return (/\p{Lu}/u.test(t.text) && !/\p{Ll}/u.test(t.text)) || /^\p{Lu}\p{Ll}{0,4}\.$/u.test(t.text) || MONTHS.test(t.text)
 }
 
+/** What {@link datelineWords} says of a token: no part of a dateline, its place (and date), or its wire credit. */
+export const DATELINE_PLACE = 1
+export const DATELINE_CREDIT = 2
+
 /**
- * Per token, whether it is a word of a news or press-release dateline: the place (words in capitals, and the state,
- * date and commas a release adds) right before a wire credit, and the credit ("WASHINGTON (AP)", "LOS ANGELES
- * (Reuters)", "SAVANNAH, Ga., Jan. 2 /PRNewswire/", "SAN FRANCISCO--(BUSINESS WIRE)"). They say where, when and by
- * whom a story was filed, not what it is about. The place must open with a word in capitals, in the credit's sentence.
+ * Per token, whether it is a word of a news or press-release dateline: {@link DATELINE_PLACE} for the place (words in
+ * capitals, and the state, date and commas a release adds) right before a wire credit, {@link DATELINE_CREDIT} for the
+ * credit and its brackets ("WASHINGTON (AP)", "LOS ANGELES (Reuters)", "SAVANNAH, Ga., Jan. 2 /PRNewswire/", "SAN
+ * FRANCISCO--(BUSINESS WIRE)"), 0 elsewhere. They say where, when and by whom a story was filed, not what it is about.
+ * The place must open with a word in capitals, in the credit's sentence.
  */
 export function datelineWords(toks: readonly Token[]): Uint8Array {
   const out = new Uint8Array(toks.length)
@@ -58,7 +63,7 @@ export function datelineWords(toks: readonly Token[]): Uint8Array {
     let first = k + 1
     while (first <= last && !(toks[first]!.kind === 'word' && !/\p{Ll}/u.test(toks[first]!.text))) first++
     if (first > last) continue
-    for (let j = first; j <= end; j++) out[j] = 1
+    for (let j = first; j <= end; j++) out[j] = j < i ? DATELINE_PLACE : DATELINE_CREDIT
     i = end
   }
   return out

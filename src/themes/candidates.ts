@@ -229,7 +229,7 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
   const fixed = offeredOnly ? inFixedExpressions(toks) : undefined
   const dateline = offeredOnly ? datelineWords(toks) : undefined
   const classOf = (t: Token): UnitClass | null => {
-    if (fixed !== undefined && (fixed[t.index] === true || isMarkup(toks, t.index) || dateline![t.index] === 1)) return null
+    if (fixed !== undefined && (fixed[t.index] === true || isMarkup(toks, t.index) || dateline![t.index] !== 0)) return null
     if (t.kind === 'number' || t.pos === 'NUM') return /^\d[\d.,]*$/.test(t.text) || !HAS_LETTER.test(t.text) ? 'D' : t.pos === 'NUM' ? null : 'N'
     if (t.kind !== 'word' || !WORDLIKE.test(t.text) || !HAS_LETTER.test(t.text)) return null
     if (isNameParticle(t) || isNameOf(t)) return 'P'
@@ -314,7 +314,7 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
     while (isHyphen(toks[j]) && toks[j + 1] !== undefined && !toks[j + 1]!.spaceBefore && toks[j + 1]!.sentence === t.sentence &&
       (toks[j + 1]!.kind === 'word' || toks[j + 1]!.kind === 'number')) j += 2
     if (j > i + 1 && (t.kind === 'word' || t.kind === 'number')) {
-      if (dateline !== undefined && dateline[i] === 1) {
+      if (dateline !== undefined && dateline[i] !== 0) {
         for (let k = i; k < j; k++) out.push(null)
         i = j
         continue
