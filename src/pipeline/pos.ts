@@ -1,5 +1,6 @@
 import type { AnnotatedDocument, LowerCaseTag, Token } from '../nlp/types.ts'
 import { isTitleSentence } from '../entities/features.ts'
+import { POSSESSIVE_DETERMINERS } from '../nlp/determiners.ts'
 
 /**
  * Universal Dependencies tags (what wink-nlp produces) mapped to the contract's normalized POS type
@@ -134,7 +135,7 @@ export function refineTags(doc: AnnotatedDocument): void {
         prev.lemma === prev.normal && !/\p{Lu}/u.test(t.text.slice(1))) {
         const before = words[j - 2]
         const next = words[j + 1]
-        const opener = before !== undefined && (before.pos === 'DET' || before.pos === 'ADJ' || before.pos === 'NUM' || (before.pos === 'PRON' && /^(my|your|his|her|its|our|their)$/.test(before.normal)))
+        const opener = before !== undefined && (before.pos === 'DET' || before.pos === 'ADJ' || before.pos === 'NUM' || (before.pos === 'PRON' && POSSESSIVE_DETERMINERS.has(before.normal)))
         const beforeOpener = words[j - 3]
         const clause = beforeOpener !== undefined && BARE_INFINITIVE_TAKERS.has(beforeOpener.lemma)
         // An object after it makes it a verb ("profit beat analysts' estimates"); a time word does not ("update today").

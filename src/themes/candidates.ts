@@ -2,6 +2,7 @@ import type { AnnotatedDocument, Token } from '../nlp/types.ts'
 import { BATCH_DOCUMENTS, RecentCache } from '../nlp/recent-cache.ts'
 import { NAME_PARTICLES } from '../nlp/name-particles.ts'
 import { datelineWords } from '../nlp/datelines.ts'
+import { POSSESSIVE_DETERMINERS } from '../nlp/determiners.ts'
 
 /** One candidate theme occurrence: a noun phrase as a token range, with what ranking and facets need. */
 export interface ThemeSpan {
@@ -47,9 +48,6 @@ const CALENDAR = new Set([
   'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'april', 'june',
   'july', 'august', 'september', 'october', 'november', 'december',
 ])
-
-/** Possessive determiners, which open a verb's object ("spreads her passion"). */
-const POSSESSIVES: ReadonlySet<string> = new Set(['my', 'your', 'his', 'her', 'its', 'our', 'their'])
 
 /** Nouns a number before them counts ("4 times", "3 years", "81 points"), as lemmas. */
 const COUNTED = new Set(['time', 'year', 'day', 'week', 'month', 'hour', 'minute', 'night', 'people', 'person', 'percent', 'cent', 'point', 'mile', 'kilometre', 'kilometer'])
@@ -480,7 +478,7 @@ function findCandidates(original: AnnotatedDocument, offeredOnly: boolean): Them
     if (u.cls !== 'N' || u.end !== u.start + 1 || !/^\p{Ll}{2,}[^s']s$/u.test(toks[u.start]!.text)) return false
     if (before.cls !== 'P' && (before.cls !== 'N' || before.surface.endsWith('s'))) return false
     const next = toks[u.end]
-    return next !== undefined && next.sentence === toks[u.start]!.sentence && (next.pos === 'DET' || (next.pos === 'PRON' && POSSESSIVES.has(next.normal)))
+    return next !== undefined && next.sentence === toks[u.start]!.sentence && (next.pos === 'DET' || (next.pos === 'PRON' && POSSESSIVE_DETERMINERS.has(next.normal)))
   }
   function emit(whole: readonly Unit[]): void {
     let end = whole.length
