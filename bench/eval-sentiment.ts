@@ -176,12 +176,14 @@ function committedRows(corpora: ReadonlyArray<{ name: string; items: ReturnType<
       const ms = r.model_sentiment
       return { doc: r.sentiment_score, lexicon: r.lexicon_score, model: ms === undefined ? 0 : ms.positive_score - ms.negative_score, modelClass: ms?.sentiment_polarity === 'positive' ? 2 : ms?.sentiment_polarity === 'negative' ? 0 : 1 }
     })
+    const vader = items.map((it) => vaderScore(it.text))
+    const afinn = items.map((it) => afinnScore(it.text))
     const rows: Array<[string, number[], number[]]> = [
       ['ours (document score)', scored.map((x) => x.doc), scored.map((x) => cls(x.doc))],
       ['ours lexicon only', scored.map((x) => x.lexicon), scored.map((x) => cls(x.lexicon))],
       ['model_sentiment', scored.map((x) => x.model), scored.map((x) => x.modelClass)],
-      ['VADER (vader-sentiment)', items.map((it) => vaderScore(it.text)), items.map((it) => cls(vaderScore(it.text)))],
-      ['sentiment (AFINN)', items.map((it) => afinnScore(it.text)), items.map((it) => cls(afinnScore(it.text)))],
+      ['VADER (vader-sentiment)', vader, vader.map(cls)],
+      ['sentiment (AFINN)', afinn, afinn.map(cls)],
     ]
     const pub = PUBLISHED[c.name]
     for (const [name, scores, pred] of rows) {
