@@ -3,6 +3,7 @@ import { BATCH_DOCUMENTS, RecentCache } from '../nlp/recent-cache.ts'
 import { NAME_PARTICLES } from '../nlp/name-particles.ts'
 import { datelineWords } from '../nlp/datelines.ts'
 import { POSSESSIVE_DETERMINERS } from '../nlp/determiners.ts'
+import { ABBREVIATED_TITLES } from '../nlp/titles.ts'
 
 /** One candidate theme occurrence: a noun phrase as a token range, with what ranking and facets need. */
 export interface ThemeSpan {
@@ -48,6 +49,9 @@ const CALENDAR = new Set([
   'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday', 'january', 'february', 'april', 'june',
   'july', 'august', 'september', 'october', 'november', 'december',
 ])
+
+/** Abbreviations that begin names of places ("Mt. Everest", "Ft. Worth", "St. Louis"), which wink may tag as nouns. */
+const PLACE_ABBREVIATIONS = new Set(['Mt.', 'Mts.', 'Ft.', 'St.', 'Pt.'])
 
 /** Nouns a number before them counts ("4 times", "3 years", "81 points"), as lemmas. */
 const COUNTED = new Set(['time', 'year', 'day', 'week', 'month', 'hour', 'minute', 'night', 'people', 'person', 'percent', 'cent', 'point', 'mile', 'kilometre', 'kilometer'])
@@ -230,8 +234,8 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
     if (fixed !== undefined && (fixed[t.index] === true || isMarkup(toks, t.index) || dateline![t.index] !== 0)) return null
     if (t.kind === 'number' || t.pos === 'NUM') return /^\d[\d.,]*$/.test(t.text) || !HAS_LETTER.test(t.text) ? 'D' : t.pos === 'NUM' ? null : 'N'
     if (t.kind !== 'word' || !WORDLIKE.test(t.text) || !HAS_LETTER.test(t.text)) return null
-    if (isNameParticle(t) || isNameOf(t)) return 'P'
-    if (t.isStopWord) return null
+    if (isNameParticle(t) || isNameOf(t) || (PLACE_ABBREVIATIONS.has(t.text) && nameFollows(t))) return 'P'
+    if (t.isStopWord || isTitleBeforeName(t)) return null
     const capital = CAPITALISED.test(t.text)
     switch (t.pos) {
       case 'NOUN':
@@ -282,6 +286,22 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
     if (before === undefined || after === undefined || b - a - 1 > 3) return false
     const capital = (w: Token): boolean => w.sentence === t.sentence && w.kind === 'word' && /^\p{Lu}/u.test(w.text)
     return capital(before) && capital(after) && (before.pos === 'PROPN' || after.pos === 'PROPN')
+  }
+  /**
+   * Whether `t` is a title written abbreviated before a name ("Rep." of "Rep. Martin Heinrich", "Gen." of "Gen. Steven
+   * Doohen"): the theme is the full name. Before a surname alone the title stays ("Gov. Brown", not "Brown"). "Rep" and
+   * its full stop written apart count too.
+   */
+  function isTitleBeforeName(t: Token): boolean {
+    const dotted = t.text.endsWith('.')
+    if (!ABBREVIATED_TITLES.has((dotted ? t.text.slice(0, -1) : t.text).toLowerCase())) return false
+    let next = toks[t.index + 1]
+    if (!dotted) {
+      if (next?.text !== '.' || next.spaceBefore) return false
+      next = toks[t.index + 2]
+    }
+    const name = (w: Token | undefined): boolean => w !== undefined && w.sentence === t.sentence && w.kind === 'word' && CAPITALISED.test(w.text)
+    return name(next) && name(toks[next!.index + 1])
   }
   /**
    * Whether `t` is the "of" inside a name ("Bank of America", "Lake of Bays", "University of Toronto"): between two

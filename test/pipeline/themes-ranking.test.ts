@@ -128,6 +128,11 @@ describe('theme candidates', () => {
     expect(candidates('Ludwig van Beethoven hated the van driver.')).toEqual(['ludwig van beethoven', 'van driver'])
   })
 
+  it('should leave out a title written abbreviated before a full name ("Rep. Martin Heinrich"), keep it before a surname alone, and keep "Mt." and "St." in the names of places', () => {
+    expect(candidates('Rep. Martin Heinrich met Col. Jeffrey Marlette and Gov. Brown.')).toEqual(['martin heinrich', 'jeffrey marlette', 'gov. brown'])
+    expect(candidates('We climbed Mt. Everest and visited St. Louis and Ft. Worth.')).toEqual(['mt. everest', 'st. louis', 'ft. worth'])
+  })
+
   it('should read the common words of a title-case headline, and an evaluation opening a sentence ("Perfect!"), as common words, and keep names', async () => {
     const engine = createEngine({ background: false })
     await engine.account(engine.defaultAccount).updateConfigurations({ document: { themes_limit: 10 } })

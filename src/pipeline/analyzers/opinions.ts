@@ -1,3 +1,4 @@
+import { ABBREVIATED_TITLES } from '../../nlp/titles.ts'
 import type { AnnotatedDocument } from '../../nlp/types.ts'
 import type { Opinion } from '../../model/output.ts'
 import type { EntityExtractor } from '../../entities/extract.ts'
@@ -78,8 +79,6 @@ const HONORIFICS = new Set([
 ])
 /** Who speaks for an organisation: "a spokesperson for Shell said" gives Shell. */
 const SPOKES_NOUNS = new Set(['spokesperson', 'spokesman', 'spokeswoman', 'representative', 'spokespeople'])
-/** Titles written abbreviated, as a word and a full stop of their own. */
-const ABBREVIATED_TITLES = new Set(['cmdr', 'col', 'lt', 'gen', 'sgt', 'capt', 'maj', 'adm', 'gov', 'sen', 'rep', 'supt', 'insp', 'det', 'cpl', 'brig', 'dr', 'mr', 'mrs', 'ms', 'prof', 'rev', 'fr'])
 /** Role words that may head a name in news ("Siemens Chief Financial Officer Ralf Thomas"): not part of the speaker's name. */
 const ROLE_WORDS = new Set([
   'chief', 'executive', 'officer', 'director', 'managing', 'president', 'vice', 'chairman', 'chairwoman', 'chair', 'spokesman', 'spokeswoman', 'spokesperson',
