@@ -133,6 +133,14 @@ describe('theme candidates', () => {
     expect(candidates('We climbed Mt. Everest and visited St. Louis and Ft. Worth.')).toEqual(['mt. everest', 'st. louis', 'ft. worth'])
   })
 
+  it('should title a name whole where its better-ranked word is never said alone ("New Mexico", not "Mexico")', () => {
+    const titles = themes('Heinrich to run for Senate in New Mexico. Rep. Martin Heinrich announced Saturday that he would run for the Senate seat.')
+    expect(titles.map((t) => t.toLowerCase())).toContain('new mexico')
+    expect(titles.map((t) => t.toLowerCase())).not.toContain('mexico')
+    // A word said alone as well keeps its own theme ("Heinrich" opening the headline).
+    expect(titles.map((t) => t.toLowerCase())).toContain('heinrich')
+  })
+
   it('should read the common words of a title-case headline, and an evaluation opening a sentence ("Perfect!"), as common words, and keep names', async () => {
     const engine = createEngine({ background: false })
     await engine.account(engine.defaultAccount).updateConfigurations({ document: { themes_limit: 10 } })
