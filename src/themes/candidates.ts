@@ -50,6 +50,9 @@ const CALENDAR = new Set([
   'july', 'august', 'september', 'october', 'november', 'december',
 ])
 
+/** Nouns that say when, as adverbs do, written in lower case: no word of a phrase ("Fantastic Four today"). */
+const DEICTIC_TIME = new Set(['today', 'yesterday', 'tomorrow', 'tonight'])
+
 /** Abbreviations that begin names of places ("Mt. Everest", "Ft. Worth", "St. Louis"), which wink may tag as nouns. */
 const PLACE_ABBREVIATIONS = new Set(['Mt.', 'Mts.', 'Ft.', 'St.', 'Pt.'])
 
@@ -232,14 +235,21 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
   const dateline = offeredOnly ? datelineWords(toks) : undefined
   const classOf = (t: Token): UnitClass | null => {
     if (fixed !== undefined && (fixed[t.index] === true || isMarkup(toks, t.index) || dateline![t.index] !== 0)) return null
-    if (t.kind === 'number' || t.pos === 'NUM') return /^\d[\d.,]*$/.test(t.text) || !HAS_LETTER.test(t.text) ? 'D' : t.pos === 'NUM' ? null : 'N'
+    if (t.kind === 'number' || t.pos === 'NUM') {
+      if (/^\d[\d.,]*$/.test(t.text) || !HAS_LETTER.test(t.text)) return 'D'
+      // A number word closing a name ("Fantastic Four", "Ocean's Eleven", "FANTASTIC FOUR"): a word of the name.
+      // Not a count before a noun ("Top Four teams").
+      if (t.kind === 'word' && CAPITALISED.test(t.text) && nameBefore(t) && !countedAfter(t)) return 'P'
+      return t.pos === 'NUM' ? null : 'N'
+    }
     if (t.kind !== 'word' || !WORDLIKE.test(t.text) || !HAS_LETTER.test(t.text)) return null
     if (isNameParticle(t) || isNameOf(t) || (PLACE_ABBREVIATIONS.has(t.text) && nameFollows(t))) return 'P'
     if (t.isStopWord || isTitleBeforeName(t)) return null
     const capital = CAPITALISED.test(t.text)
     switch (t.pos) {
       case 'NOUN':
-        return 'N'
+        // "today" of "We saw Fantastic Four today" says when, and joins no phrase.
+        return DEICTIC_TIME.has(t.text) ? null : 'N'
       case 'PROPN':
         // A lower-case "name" is a tagging slip: read it as a common word, or, before a name, as a word that
         // describes the name ("new" of "new iPhone", which then stands alone as a theme).
@@ -314,6 +324,16 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
     const name = (w: Token | undefined): boolean => w !== undefined && w.sentence === t.sentence && w.kind === 'word' && w.pos === 'PROPN' && /^\p{Lu}/u.test(w.text)
     return name(before) && name(after) && !opensSentence(before!)
   }
+  /** Whether the number `t` counts the common noun after it ("Four teams"; not "today"). */
+  function countedAfter(t: Token): boolean {
+    const next = nextToken(toks, t.index)
+    return next?.pos === 'NOUN' && !DEICTIC_TIME.has(next.text)
+  }
+  /** Whether a capitalised proper noun stands right before `t` in its sentence ("Fantastic" of "Fantastic Four"). */
+  function nameBefore(t: Token): boolean {
+    const prev = toks[t.index - 1]
+    return prev !== undefined && prev.sentence === t.sentence && prev.kind === 'word' && prev.pos === 'PROPN' && CAPITALISED.test(prev.text) && doc.lowerCaseTags?.has(prev.index) !== true
+  }
   /** Whether a name word follows `t`, also across a name's "&" ("Procter & Gamble") or particle ("Rio de Janeiro"). */
   function nameFollows(t: Token): boolean {
     const next = nextToken(toks, t.index)
@@ -322,6 +342,8 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
       const after = nextToken(toks, next.index)
       return after?.pos === 'PROPN' && CAPITALISED.test(after.text)
     }
+    // A name closed by a number word ("Fantastic Four opens today").
+    if (next?.pos === 'NUM' && next.kind === 'word' && t.pos === 'PROPN' && CAPITALISED.test(next.text) && !/^\d/.test(next.text) && !countedAfter(next)) return true
     return next?.pos === 'PROPN'
   }
   let i = 0

@@ -133,6 +133,12 @@ describe('theme candidates', () => {
     expect(candidates('We climbed Mt. Everest and visited St. Louis and Ft. Worth.')).toEqual(['mt. everest', 'st. louis', 'ft. worth'])
   })
 
+  it('should keep a name closed by a number word ("Fantastic Four"), and leave "today" out of a phrase', () => {
+    expect(candidates('Fantastic Four opens today. We saw Fantastic Four today.')).toEqual(['fantastic four', 'fantastic four'])
+    // A number word counting the noun after it is no part of a name.
+    expect(candidates('The Top Four teams met.')).not.toContain('four teams')
+  })
+
   it('should title a name whole where its better-ranked word is never said alone ("New Mexico", not "Mexico")', () => {
     const titles = themes('Heinrich to run for Senate in New Mexico. Rep. Martin Heinrich announced Saturday that he would run for the Senate seat.')
     expect(titles.map((t) => t.toLowerCase())).toContain('new mexico')
