@@ -180,7 +180,7 @@ interface Unit {
 
 /** Written like a name: "Apple", "iPhone". */
 const CAPITALISED = /^(?:\p{Lu}|\p{Ll}+\p{Lu})/u
-const WORDLIKE = /^[\p{L}\p{N}][\p{L}\p{N}\p{M}'.&]*$/u
+const WORDLIKE = /^[\p{L}\p{N}](?:[\p{L}\p{N}\p{M}'.&]|-(?=[\p{L}\p{N}]))*$/u
 const HAS_LETTER = /\p{L}/u
 
 /**

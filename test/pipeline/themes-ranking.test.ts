@@ -133,6 +133,10 @@ describe('theme candidates', () => {
     expect(candidates('We climbed Mt. Everest and visited St. Louis and Ft. Worth.')).toEqual(['mt. everest', 'st. louis', 'ft. worth'])
   })
 
+  it('should read a word wink writes with its hyphen as one word of a phrase ("X-Men", "X-ray")', () => {
+    expect(candidates('The X-Men movie had an X-ray scene.')).toEqual(['x-men movie', 'x-ray scene'])
+  })
+
   it('should keep a name closed by a number word ("Fantastic Four"), and leave "today" out of a phrase', () => {
     expect(candidates('Fantastic Four opens today. We saw Fantastic Four today.')).toEqual(['fantastic four', 'fantastic four'])
     // A number word counting the noun after it is no part of a name.
