@@ -673,6 +673,29 @@ function rowOf(model: AspectModel, id: number): number {
   return row
 }
 
+/** Degree words that make an evaluative noun a mention of its own ("a real treat", "a total disaster", "a huge letdown"). */
+const DEGREE_WORDS: ReadonlySet<string> = new Set(['real', 'total', 'complete', 'absolute', 'utter', 'pure', 'sheer', 'true', 'major', 'big', 'huge', 'massive', 'serious', 'minor', 'slight', 'little'])
+
+/**
+ * The score of a mention that is itself an evaluation: degree words and an evaluative noun ("a real treat", "a total
+ * disaster", "an absolute delight"), scored as the lexicon scores that noun (after negation and the degree word), whatever
+ * its clause says of other things ("Wonderland at Bellagio - a total disaster!" was neutral about the disaster). The
+ * training data's aspects are things evaluated, never evaluations. Undefined for any other mention: a noun alone or after
+ * other words is left to the model ("customer support", "horrible support", where "support" is a lexicon word too).
+ */
+function evaluativeHead(ev: AspectEvidence, span: AspectSpan): number | undefined {
+  if (span.tokenEnd - span.tokenStart < 2) return undefined
+  const tokens = ev.doc.tokens
+  for (let k = span.tokenStart; k < span.tokenEnd - 1; k++) if (!DEGREE_WORDS.has(tokens[k]?.normal ?? '')) return undefined
+  const { phrases } = ev
+  for (let pi = firstPhraseEndingAfter(phrases, span.tokenEnd - 1); pi < phrases.length; pi++) {
+    const p = phrases[pi] as AspectEvidence['phrases'][number]
+    if (p.tokenStart >= span.tokenEnd) break
+    if (p.tokenEnd === span.tokenEnd && p.tokenStart === span.tokenEnd - 1 && p.sentiment_score !== 0) return Math.max(-1, Math.min(1, p.sentiment_score))
+  }
+  return undefined
+}
+
 /**
  * Without a lexicon phrase in its sentence, a mention is polar only when the words alone make a polar class
  * this likely ("The battery died after a week" is; "Chief Justice Roberts read Miss Marple" is not).
@@ -687,6 +710,8 @@ export const WORDS_ONLY_CONFIDENCE = 0.55
  * likely) or when the model's most likely class is neutral, else the positive minus the negative likelihood.
  */
 export function aspectMentionScore(model: AspectModel, ev: AspectEvidence, span: AspectSpan, options: { readonly wordsOnly?: boolean } = {}): number {
+  const own = evaluativeHead(ev, span)
+  if (own !== undefined) return own
   const x = mentionFeatures(ev, span)
   if (x === undefined) return 0
   // A name (`wordsOnly: false`) takes a polarity only from evaluative words of the lexicon in its sentence: the

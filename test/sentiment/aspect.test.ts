@@ -33,6 +33,15 @@ describe('aspect sentiment (one function for themes, entities, topics and facets
     expect(aspect(t, 'staff')).toBeGreaterThan(0.05)
   })
 
+  it('should read a mention that is itself an evaluation by its own words: "Wonderland at Bellagio - a total disaster!"', () => {
+    expect(aspect('Wonderland at Bellagio - a total disaster!', 'total disaster')).toBeLessThan(-0.05)
+    expect(aspect('Wonderland at Bellagio - a real treat!', 'real treat')).toBeGreaterThan(0.05)
+    expect(aspect('It was not a real treat.', 'real treat')).toBeLessThan(-0.05)
+    // A lexicon word after other words is left to the clause: "support" is praise in the lexicon, not here.
+    expect(aspect('The tech support was horrible.', 'tech support')).toBeLessThan(-0.05)
+    expect(aspect('I called customer support.', 'customer support')).toBe(0)
+  })
+
   it('should split at "but": "The food was delicious but the service was terribly slow."', () => {
     const t = 'The food was delicious but the service was terribly slow.'
     expect(aspect(t, 'food')).toBeGreaterThan(0.05)
