@@ -324,10 +324,14 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
     const name = (w: Token | undefined): boolean => w !== undefined && w.sentence === t.sentence && w.kind === 'word' && w.pos === 'PROPN' && /^\p{Lu}/u.test(w.text)
     return name(before) && name(after) && !opensSentence(before!)
   }
-  /** Whether the number `t` counts the common noun after it ("Four teams"; not "today"). */
+  /**
+   * Whether the number `t` counts the common noun after it: a plural ("Top Four teams"), or any noun after "one" ("One
+   * day"); not a singular noun the name describes ("Fantastic Four reboot"), nor "today".
+   */
   function countedAfter(t: Token): boolean {
     const next = nextToken(toks, t.index)
-    return next?.pos === 'NOUN' && !DEICTIC_TIME.has(next.text)
+    if (next?.pos !== 'NOUN' || DEICTIC_TIME.has(next.text)) return false
+    return t.text.toLowerCase() === 'one' || (next.lemma !== next.text.toLowerCase() && /s$/i.test(next.text))
   }
   /** Whether a capitalised proper noun stands right before `t` in its sentence ("Fantastic" of "Fantastic Four"). */
   function nameBefore(t: Token): boolean {

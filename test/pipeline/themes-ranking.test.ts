@@ -141,6 +141,7 @@ describe('theme candidates', () => {
     expect(candidates('Fantastic Four opens today. We saw Fantastic Four today.')).toEqual(['fantastic four', 'fantastic four'])
     // A number word counting the noun after it is no part of a name.
     expect(candidates('The Top Four teams met.')).not.toContain('four teams')
+    expect(candidates('Fans of the Fantastic Four reboot met.')).toContain('fantastic four')
   })
 
   it('should title a name whole where its better-ranked word is never said alone ("New Mexico", not "Mexico")', () => {
