@@ -1,7 +1,8 @@
 /**
  * Keyphrase evaluation of the theme extractor: F1@5 and F1@10 (exact match after Porter stemming, macro-averaged
  * over documents) on the development keyphrase sets, beside npm keyword extractors run in the same process on the
- * same texts, a most-frequent-content-words baseline, and the figures published for YAKE and the graph methods.
+ * same texts, a most-frequent-content-words baseline, and the figures published for YAKE and the graph methods; last,
+ * the ceiling of any ranking of our candidates (the gold keys among them, read from the keys: no system).
  *
  * Run: `npm run eval:themes -- [data dir]` (default ../shared/data); `EVAL_LIMIT=n` reads the first n documents
  * of each set (quick checks only: the printed table is for full sets).
@@ -15,7 +16,7 @@ import { createAnnotator } from '../src/nlp/annotate.ts'
 import type { AnnotatedDocument } from '../src/nlp/types.ts'
 import { keyThemes, loadBackground, ownSpan, themeTitle } from '../src/themes/index.ts'
 import { dataDir } from './samples.ts'
-import { KEYPHRASE_SETS, loadKeyphraseSet, meanF1, type KeyphraseDoc } from './keyphrase-data.ts'
+import { KEYPHRASE_SETS, joinedForm, loadKeyphraseSet, matchForm, meanF1, type KeyphraseDoc } from './keyphrase-data.ts'
 
 const require = createRequire(import.meta.url)
 const keywordExtractor = require('keyword-extractor') as {
@@ -45,6 +46,19 @@ const PUBLISHED: Record<string, { method: string; f1at10: number }[]> = {
 /** Our themes: the analyzer's candidates, ranking and redundancy removal, titles as on the wire. */
 function ours(doc: AnnotatedDocument, background: ReturnType<typeof loadBackground>): string[] {
   return keyThemes(doc, background, 10).map((t) => themeTitle(doc, ownSpan(t)))
+}
+
+/**
+ * The ceiling of any ranking of our candidates: every gold key among them (after redundancy removal, as titled), in
+ * rank order, at most ten. What a perfect ranker of these candidates would score; the gap to it is the ranking's,
+ * the gap from it to 1 the candidates' (and the keys' that are no noun phrase of the text).
+ */
+function candidateCeiling(doc: AnnotatedDocument, background: ReturnType<typeof loadBackground>, gold: KeyphraseDoc): string[] {
+  const keys = new Set([...gold.keys, ...gold.joined])
+  return keyThemes(doc, background)
+    .map((t) => themeTitle(doc, ownSpan(t)))
+    .filter((t) => keys.has(matchForm(t)) || keys.has(joinedForm(t)))
+    .slice(0, 10)
 }
 
 /** The ten most frequent content words (not stop words, with a letter), by stem; ties by first occurrence. */
@@ -121,6 +135,7 @@ for (const name of KEYPHRASE_SETS) {
     ['retext-keywords 8', await Promise.all(docs.map((d) => retextPeer(d.text)))],
     ['keyword-extractor 0.3', docs.map((d) => keywordExtractorPeer(d.text))],
     ['most frequent words', annotated.map((d) => (d === undefined ? [] : mostFrequentWords(d)))],
+    ['(ceiling: gold keys among our candidates)', annotated.map((d, i) => (d === undefined ? [] : candidateCeiling(d, background, docs[i]!)))],
   ]
   const meanKeys = docs.reduce((n, d) => n + d.keys.length, 0) / docs.length
   rows.push(`\n${name} (${docs.length} documents, ${meanKeys.toFixed(1)} gold keys each)`)
