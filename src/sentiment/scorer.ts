@@ -808,6 +808,11 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         }
         // A postal code that is no English word is a place wherever it stands ("NH primary results tonight").
         if (isAllCaps(t.text) && t.text.length === 2 && POSTAL_CODES.has(t.text) && !WORD_CODES.has(t.text)) return true
+        // A name closed by a number word stays a name where it opens the sentence ("Fantastic Four opens today",
+        // "Magnificent Seven"): no evaluation is written with a capitalised number after it.
+        // ("Great Four Seasons hotel": the number opens another name, and "Great" evaluates it.)
+        if (opens(i) && next !== undefined && next.kind === 'word' && next.sentence === t.sentence && next.pos === 'NUM' && /^\p{Lu}\p{Ll}+$/u.test(next.text) &&
+          /^\p{Lu}\p{Ll}/u.test(t.text) && !/^\p{Lu}/u.test(tokens[i + 2]?.text ?? '')) return true
         if (opens(i) && !(isAllCaps(t.text) && prev?.text === ',')) return false
         if (isAllCaps(t.text)) {
           if (t.text.length !== 2 || !POSTAL_CODES.has(t.text)) return false

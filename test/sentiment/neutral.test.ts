@@ -38,6 +38,14 @@ describe('neutral is a real answer', () => {
     expect(score('Fantastic Hotel With Great Staff').sentiment_polarity).toBe('positive')
   })
 
+  it('should read a name closed by a number word as a name where it opens the sentence: "Fantastic Four opens today."', () => {
+    expect(score('Fantastic Four opens today.').phrases).toEqual([])
+    expect(score('Magnificent Seven was remade.').phrases).toEqual([])
+    // Not a word before a number in lower case, nor before a number that opens another name.
+    expect(score('Fantastic four days in Rome!').phrases.map((p) => p.title)).toEqual(['Fantastic'])
+    expect(score('Great Four Seasons hotel.').phrases.map((p) => p.title)).toEqual(['Great'])
+  })
+
   it('should not score requests and wishes: "Please help, I want a refund."', () => {
     const r = score('Please help, I want a refund.')
     expect(r.phrases).toEqual([])
