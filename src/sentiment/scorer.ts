@@ -219,6 +219,8 @@ const FUNCTION_POS = new Set(['ADP', 'SCONJ'])
 // the verb ("thanks for sharing", "I share your joy") keeps its weight.
 const NEUTRAL_AS_NOUN = new Set(['share', 'shares'])
 const FUNCTION_WORD_FACTOR = 0.5
+/** Auxiliaries of a rhetorical "who doesn't ...?" question (see rhetoricalWho), as normals ("wo" of "won't"). */
+const RHETORICAL_AUXILIARIES = new Set(['does', 'do', 'did', 'would', 'could', 'can', 'ca', 'will', 'wo'])
 const ARTICLES = new Set(['a', 'an', 'the'])
 // US state and territory postal codes: in capitals after "City," or before a ZIP code they are places ("Tulsa, OK"),
 // and those that are no English word (NH, TX) are places whenever written in capitals.
@@ -426,7 +428,8 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           } else if (
             prev !== undefined &&
             (prev.kind === 'negator' || prev.negates === true) &&
-            !neverSoBefore(unit.start, prev)
+            !neverSoBefore(unit.start, prev) &&
+            !rhetoricalWho(prev)
           ) {
             v *= opts.negationFactor
             if (negatedBy[u] === undefined) negatedBy[u] = textOf(prev.start, prev.end)
@@ -855,6 +858,21 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         if (before === undefined || (before.normal !== 'so' && before.normal !== 'this') || start - 1 < negator.end) return false
         const gap = start - negator.end // words between the negator and the phrase
         return gap >= 2 || keysNormal.slice(negator.start, negator.end).join(' ') === 'never'
+      }
+
+      // "Who doesn't love birthdays?", "Seriously, who wouldn't like free food?": a question that opens its clause with
+      // "who" and an auxiliary the negator follows says that everyone does; the negator does not turn the evaluation
+      // round. Not a relative "who" ("people who don't like change": a word before it) nor a statement (no "?").
+      function rhetoricalWho(negator: Unit): boolean {
+        const aux = tokens[negator.start - 1]
+        const who = tokens[negator.start - 2]
+        if (aux === undefined || who === undefined || who.normal !== 'who' || !RHETORICAL_AUXILIARIES.has(aux.normal)) return false
+        const before = tokens[who.index - 1]
+        if (before !== undefined && before.sentence === who.sentence && before.kind === 'word') return false
+        const s = doc.sentences[who.sentence]
+        if (s === undefined) return false
+        for (let k = negator.end; k < s.tokenEnd; k++) if ((tokens[k] as Token).text.includes('?')) return true
+        return false
       }
 
       // A noun followed by a possessive "'s" names an owner ("Blockbuster's stock"), not an evaluation.

@@ -38,6 +38,16 @@ describe('lexicon scorer', () => {
     expect(r.phrases.find((p) => p.title === 'great')?.is_negated).toBe(false)
   })
 
+  it('does not turn round the evaluation of a rhetorical "who doesn\'t ...?" question, only of a statement or a relative "who"', () => {
+    const love = (text: string): number => score(text).phrases.find((p) => p.title === 'love')!.sentiment_score
+    expect(love("Who doesn't love birthdays?")).toBeGreaterThan(0)
+    expect(love('Seriously, who would not love free food?! #yum')).toBeGreaterThan(0)
+    expect(love("Who doesn't love birthdays.")).toBeLessThan(0)
+    expect(love("People who don't love their jobs?")).toBeLessThan(0)
+    expect(love("I don't love birthdays?")).toBeLessThan(0)
+    expect(score("Who doesn't love birthdays?", full).sentiment_polarity).toBe('positive')
+  })
+
   it('reports the intensifier and scales the phrase', () => {
     const plain = score('The room was nice.')
     const very = score('The room was very nice.')
