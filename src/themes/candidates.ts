@@ -233,13 +233,19 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
   const keptInTitle = (t: Token): boolean => titleSentences.has(t.sentence) && doc.lowerCaseTags?.has(t.index) !== true
   const fixed = offeredOnly ? inFixedExpressions(toks) : undefined
   const dateline = offeredOnly ? datelineWords(toks) : undefined
+  // Names closed by a number word that the document writes as names somewhere ("Fantastic Four reboot"), lower-cased:
+  // read as names wherever it writes them, also before a plural ("X-Men/Fantastic Four producers").
+  const numberNames = new Set<string>()
+  for (const t of toks) {
+    if (t.pos === 'NUM' && t.kind === 'word' && CAPITALISED.test(t.text) && nameBefore(t) && !countedAfter(t)) numberNames.add(numberNameKey(t))
+  }
   const classOf = (t: Token): UnitClass | null => {
     if (fixed !== undefined && (fixed[t.index] === true || isMarkup(toks, t.index) || dateline![t.index] !== 0)) return null
     if (t.kind === 'number' || t.pos === 'NUM') {
       if (/^\d[\d.,]*$/.test(t.text) || !HAS_LETTER.test(t.text)) return 'D'
       // A number word closing a name ("Fantastic Four", "Ocean's Eleven", "FANTASTIC FOUR"): a word of the name.
       // Not a count before a noun ("Top Four teams").
-      if (t.kind === 'word' && CAPITALISED.test(t.text) && nameBefore(t) && !countedAfter(t)) return 'P'
+      if (t.kind === 'word' && CAPITALISED.test(t.text) && nameBefore(t) && (!countedAfter(t) || numberNames.has(numberNameKey(t)))) return 'P'
       return t.pos === 'NUM' ? null : 'N'
     }
     if (t.kind !== 'word' || !WORDLIKE.test(t.text) || !HAS_LETTER.test(t.text)) return null
@@ -333,6 +339,10 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
     if (next?.pos !== 'NOUN' || DEICTIC_TIME.has(next.text)) return false
     return t.text.toLowerCase() === 'one' || (next.lemma !== next.text.toLowerCase() && /s$/i.test(next.text))
   }
+  /** The lower-cased name a number word closes, with the word before it ("fantastic four"). */
+  function numberNameKey(t: Token): string {
+    return `${toks[t.index - 1]?.text.toLowerCase() ?? ''} ${t.text.toLowerCase()}`
+  }
   /** Whether a capitalised proper noun stands right before `t` in its sentence ("Fantastic" of "Fantastic Four"). */
   function nameBefore(t: Token): boolean {
     const prev = toks[t.index - 1]
@@ -347,7 +357,7 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
       return after?.pos === 'PROPN' && CAPITALISED.test(after.text)
     }
     // A name closed by a number word ("Fantastic Four opens today").
-    if (next?.pos === 'NUM' && next.kind === 'word' && t.pos === 'PROPN' && CAPITALISED.test(next.text) && !/^\d/.test(next.text) && !countedAfter(next)) return true
+    if (next?.pos === 'NUM' && next.kind === 'word' && t.pos === 'PROPN' && CAPITALISED.test(next.text) && !/^\d/.test(next.text) && (!countedAfter(next) || numberNames.has(numberNameKey(next)))) return true
     return next?.pos === 'PROPN'
   }
   let i = 0

@@ -142,6 +142,8 @@ describe('theme candidates', () => {
     // A number word counting the noun after it is no part of a name.
     expect(candidates('The Top Four teams met.')).not.toContain('four teams')
     expect(candidates('Fans of the Fantastic Four reboot met.')).toContain('fantastic four')
+    // A name the document writes as one elsewhere stays one before a plural too.
+    expect(candidates('Fans of the Fantastic Four reboot met. X-Men/Fantastic Four producers like Hugh Jackman.')).toContain('fantastic four producer')
   })
 
   it('should title a name whole where its better-ranked word is never said alone ("New Mexico", not "Mexico")', () => {
