@@ -343,10 +343,13 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
   function numberNameKey(t: Token): string {
     return `${toks[t.index - 1]?.text.toLowerCase() ?? ''} ${t.text.toLowerCase()}`
   }
-  /** Whether a capitalised proper noun stands right before `t` in its sentence ("Fantastic" of "Fantastic Four"). */
+  /**
+   * Whether a capitalised proper noun stands right before `t` in its sentence ("Fantastic" of "Fantastic Four"); a word
+   * re-read in lower case (withLowerCaseReadings, which these units read) is written in lower case here, so no name.
+   */
   function nameBefore(t: Token): boolean {
     const prev = toks[t.index - 1]
-    return prev !== undefined && prev.sentence === t.sentence && prev.kind === 'word' && prev.pos === 'PROPN' && CAPITALISED.test(prev.text) && doc.lowerCaseTags?.has(prev.index) !== true
+    return prev !== undefined && prev.sentence === t.sentence && prev.kind === 'word' && prev.pos === 'PROPN' && CAPITALISED.test(prev.text)
   }
   /** Whether a name word follows `t`, also across a name's "&" ("Procter & Gamble") or particle ("Rio de Janeiro"). */
   function nameFollows(t: Token): boolean {
