@@ -12,9 +12,10 @@
  *
  * One engine serves all four paths (the same models and caches), after an untimed warm-up of `WARM_PASSES` (default
  * 2) passes of every text of every set through each path. Then per sample set (tweets, hotel reviews, news;
- * `BENCH_DOCS` caps each set), `ROUNDS` rounds (default 3) of chunks of `CHUNK` texts (default 200): each chunk goes
- * through the four paths in turn, the order rotating from chunk to chunk, and each path's CPU time (user + system
- * of this process) is summed over its chunks. On a shared machine a path that ran alone in a quiet or a busy minute
+ * `BENCH_DOCS` caps each set), `ROUNDS` rounds (default 3; more for a set too small to give each path `MIN_DOCS`
+ * documents, default 300) of chunks of `CHUNK` texts (default 200): each chunk goes through the four paths in turn,
+ * the order rotating from chunk to chunk, and each path's CPU time (user + system of this process) is summed over its
+ * chunks. On a shared machine a path that ran alone in a quiet or a busy minute
  * read 0.77 to 1.49 of `analyze` for the queue, and the HTTP path faster than the queue it runs on; taking turns puts
  * the same load on all four. In the third path the client runs in the same process as the server (its JSON parsing
  * and signing count against the HTTP rate); in the fourth it runs in its own process, and the server's CPU alone is
@@ -38,6 +39,11 @@ import { BENCH_KEY as KEY, BENCH_SECRET as SECRET, HTTP_BATCH, closeHttpClient, 
 const WARM_PASSES = Math.max(1, Number(process.env['WARM_PASSES'] ?? 2))
 /** Timed rounds over each set (`ROUNDS`). */
 const ROUNDS = Math.max(1, Number(process.env['ROUNDS'] ?? 3))
+/**
+ * Least documents each path is timed on per set (`MIN_DOCS`): a set of fewer texts gets more rounds than `ROUNDS`. The
+ * ten news stories took 3 rounds, 30 documents a path, and read 0.73 to 0.84 of the queue from run to run.
+ */
+const MIN_DOCS = Math.max(1, Number(process.env['MIN_DOCS'] ?? 300))
 /** Texts per turn of a path (`CHUNK`). */
 const CHUNK = Math.max(1, Number(process.env['CHUNK'] ?? 200))
 
@@ -126,7 +132,8 @@ for (const { name, texts } of sets) {
   handlerMs.clear()
   timing = true
   let k = 0
-  for (let r = 0; r < ROUNDS; r++) {
+  const rounds = Math.max(ROUNDS, Math.ceil(MIN_DOCS / texts.length))
+  for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < texts.length; i += CHUNK, k++) {
       const part = texts.slice(i, i + CHUNK)
       const paths = [
@@ -139,16 +146,16 @@ for (const { name, texts } of sets) {
     }
   }
   timing = false
-  const n = texts.length * ROUNDS
+  const n = texts.length * rounds
   const handler = [...handlerMs].map(([e, ms]) => `${e} ${(ms / 1000).toFixed(2)} s`).join(', ')
   console.log(
-    `| ${name} | ${texts.length} x ${ROUNDS} | ${rate(n, local)} | ${rate(n, queue)} | ${rate(n, httpSeconds)} | ${rate(tokens * ROUNDS, httpSeconds)} | ${(local / queue).toFixed(3)} | ${(queue / httpSeconds).toFixed(3)} | ${(local / httpSeconds).toFixed(3)} | ${rate(n, serverSeconds)} | ${(queue / serverSeconds).toFixed(3)} | ${polls} | ${handler} |`,
+    `| ${name} | ${texts.length} x ${rounds} | ${rate(n, local)} | ${rate(n, queue)} | ${rate(n, httpSeconds)} | ${rate(tokens * rounds, httpSeconds)} | ${(local / queue).toFixed(3)} | ${(queue / httpSeconds).toFixed(3)} | ${(local / httpSeconds).toFixed(3)} | ${rate(n, serverSeconds)} | ${(queue / serverSeconds).toFixed(3)} | ${polls} | ${handler} |`,
   )
   record(`http.${name}.analyze.docs_per_s`, n / local, 'docs/s', true)
   record(`http.${name}.queue.docs_per_s`, n / queue, 'docs/s', true)
-  record(`http.${name}.queue.tokens_per_s`, (tokens * ROUNDS) / queue, 'tokens/s', true)
+  record(`http.${name}.queue.tokens_per_s`, (tokens * rounds) / queue, 'tokens/s', true)
   record(`http.${name}.http.docs_per_s`, n / httpSeconds, 'docs/s', true)
-  record(`http.${name}.http.tokens_per_s`, (tokens * ROUNDS) / httpSeconds, 'tokens/s', true)
+  record(`http.${name}.http.tokens_per_s`, (tokens * rounds) / httpSeconds, 'tokens/s', true)
   record(`http.${name}.queue_over_analyze`, local / queue, 'x', true)
   record(`http.${name}.http_over_queue`, queue / httpSeconds, 'x', true)
   record(`http.${name}.http_server.docs_per_s`, n / serverSeconds, 'docs/s', true)
