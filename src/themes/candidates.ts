@@ -244,8 +244,7 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
     if (t.kind === 'number' || t.pos === 'NUM') {
       if (/^\d[\d.,]*$/.test(t.text) || !HAS_LETTER.test(t.text)) return 'D'
       // A number word closing a name ("Fantastic Four", "Ocean's Eleven", "FANTASTIC FOUR"): a word of the name.
-      // Not a count before a noun ("Top Four teams").
-      if (t.kind === 'word' && CAPITALISED.test(t.text) && nameBefore(t) && (!countedAfter(t) || numberNames.has(numberNameKey(t)))) return 'P'
+      if (nameBefore(t) && closesName(t)) return 'P'
       return t.pos === 'NUM' ? null : 'N'
     }
     if (t.kind !== 'word' || !WORDLIKE.test(t.text) || !HAS_LETTER.test(t.text)) return null
@@ -339,6 +338,13 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
     if (next?.pos !== 'NOUN' || DEICTIC_TIME.has(next.text)) return false
     return t.text.toLowerCase() === 'one' || (next.lemma !== next.text.toLowerCase() && /s$/i.test(next.text))
   }
+  /**
+   * Whether the number word `t`, after a name, closes it ("Four" of "Fantastic Four"): written capitalised, and counting
+   * no plural after it ("Top Four teams") unless the document writes the same name as one elsewhere (`numberNames`).
+   */
+  function closesName(t: Token): boolean {
+    return t.pos === 'NUM' && t.kind === 'word' && CAPITALISED.test(t.text) && (!countedAfter(t) || numberNames.has(numberNameKey(t)))
+  }
   /** The lower-cased name a number word closes, with the word before it ("fantastic four"). */
   function numberNameKey(t: Token): string {
     return `${toks[t.index - 1]?.text.toLowerCase() ?? ''} ${t.text.toLowerCase()}`
@@ -360,7 +366,7 @@ function units(doc: AnnotatedDocument, offeredOnly: boolean): (Unit | null)[] {
       return after?.pos === 'PROPN' && CAPITALISED.test(after.text)
     }
     // A name closed by a number word ("Fantastic Four opens today").
-    if (next?.pos === 'NUM' && next.kind === 'word' && t.pos === 'PROPN' && CAPITALISED.test(next.text) && !/^\d/.test(next.text) && (!countedAfter(next) || numberNames.has(numberNameKey(next)))) return true
+    if (next !== undefined && t.pos === 'PROPN' && closesName(next)) return true
     return next?.pos === 'PROPN'
   }
   let i = 0
