@@ -7,7 +7,9 @@
  * Forked with `HTTP_CLIENT_CHILD=1`, it answers each message `{ port, texts, tag }` with `{ polls }` (or `{ error }`)
  * once every document came back.
  */
+import { fork } from 'node:child_process'
 import { Agent, request } from 'node:http'
+import { fileURLToPath } from 'node:url'
 import { signUrl } from '../src/auth/signature.ts'
 
 export const BENCH_KEY = 'bench-key'
@@ -68,6 +70,27 @@ export async function httpRoundTrip(port: number, texts: readonly string[], tag:
 /** Close the client's keep-alive sockets. */
 export function closeHttpClient(): void {
   agent.destroy()
+}
+
+/** This client forked into a process of its own: its round trips, and its end. */
+export interface ForkedHttpClient {
+  /** {@link httpRoundTrip} in the forked process; resolves with the polls it made. */
+  roundTrip(port: number, texts: readonly string[], tag: string): Promise<number>
+  /** Close its sockets and let it exit. */
+  close(): void
+}
+
+/** Fork this client (with the caller's loader flags, so that it runs under tsx as the caller does). */
+export function forkHttpClient(): ForkedHttpClient {
+  const child = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, HTTP_CLIENT_CHILD: '1' }, execArgv: process.execArgv })
+  return {
+    roundTrip: (port, texts, tag) =>
+      new Promise((resolve, reject) => {
+        child.once('message', (m: { polls?: number; error?: string }) => (m.error === undefined ? resolve(m.polls ?? 0) : reject(new Error(m.error))))
+        child.send({ port, texts, tag })
+      }),
+    close: () => child.send('exit'),
+  }
 }
 
 if (process.env['HTTP_CLIENT_CHILD'] === '1' && process.send !== undefined) {

@@ -22,7 +22,6 @@
  * escaping of a few non-ASCII characters the rest) and 40 us to write to the socket, out of 550 us of HTTP work a
  * story, against 3.6 ms of analysis.
  */
-import { fork } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Session } from 'node:inspector/promises'
@@ -31,7 +30,7 @@ import { createEngine } from '../src/engine/create-engine.ts'
 import { createHttpHandler } from '../src/http/handler.ts'
 import { toNodeListener } from '../src/http/node.ts'
 import { benchSets, dataDir, queueRoundTrip } from './samples.ts'
-import { BENCH_KEY as KEY, BENCH_SECRET as SECRET } from './http-client.ts'
+import { BENCH_KEY as KEY, BENCH_SECRET as SECRET, forkHttpClient } from './http-client.ts'
 
 const argv = process.argv.slice(2)
 function option(name: string, fallback: string): string {
@@ -58,15 +57,9 @@ const engine = createEngine({ accounts: [{ key: KEY, secret: SECRET, subscriptio
 const server = createServer(toNodeListener(createHttpHandler(engine)))
 await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
 const port = (server.address() as AddressInfo).port
-const client = fork(fileURLToPath(new URL('./http-client.ts', import.meta.url)), [], {
-  env: { ...process.env, HTTP_CLIENT_CHILD: '1' },
-  execArgv: process.execArgv,
-})
-function viaHttp(tag: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    client.once('message', (m: { error?: string }) => (m.error === undefined ? resolve() : reject(new Error(m.error))))
-    client.send({ port, texts, tag })
-  })
+const client = forkHttpClient()
+const viaHttp = async (tag: string): Promise<void> => {
+  await client.roundTrip(port, texts, tag)
 }
 const viaQueue = (tag: string): Promise<void> => queueRoundTrip(engine, KEY, texts, tag)
 
@@ -166,6 +159,6 @@ for (const name of [...BUCKETS.map(([b]) => b), 'garbage collector', 'other (nat
 console.log(`\nThe own time of the samples in "${listed}" on the HTTP path, by function (microseconds a document):`)
 for (const [key, ms] of [...http.handler].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${perDoc(ms).padStart(5)}  ${key}`)
 
-client.send('exit')
+client.close()
 await new Promise<void>((r) => server.close(() => r()))
 await engine.close()

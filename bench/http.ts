@@ -23,17 +23,15 @@
  * keeps HTTP below the queue). `BENCH_POLL_MS` is the wait after an empty poll (idle, no CPU). Call limits are lifted for
  * the bench account, since the contract's 10 calls per second would measure the limiter, not the adapter.
  */
-import { fork } from 'node:child_process'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { fileURLToPath } from 'node:url'
 import { createEngine } from '../src/engine/create-engine.ts'
 import { createHttpHandler } from '../src/http/handler.ts'
 import { toNodeListener } from '../src/http/node.ts'
 import winkNLP from 'wink-nlp'
 import model from 'wink-eng-lite-web-model'
 import { benchSets, dataDir, queueRoundTrip, record } from './samples.ts'
-import { BENCH_KEY as KEY, BENCH_SECRET as SECRET, HTTP_BATCH, closeHttpClient, httpRoundTrip } from './http-client.ts'
+import { BENCH_KEY as KEY, BENCH_SECRET as SECRET, HTTP_BATCH, closeHttpClient, forkHttpClient, httpRoundTrip } from './http-client.ts'
 
 /** Untimed passes of every text of every set through each path before timing (`WARM_PASSES`). */
 const WARM_PASSES = Math.max(1, Number(process.env['WARM_PASSES'] ?? 2))
@@ -87,16 +85,8 @@ const viaQueue = (texts: readonly string[], tag: string): Promise<void> => queue
 const viaHttp = (texts: readonly string[], tag: string): Promise<number> => httpRoundTrip(port, texts, tag)
 
 /** The same client in a process of its own (`bench/http-client.ts`, forked with this process's loader flags). */
-const remote = fork(fileURLToPath(new URL('./http-client.ts', import.meta.url)), [], {
-  env: { ...process.env, HTTP_CLIENT_CHILD: '1' },
-  execArgv: process.execArgv,
-})
-function viaRemoteHttp(texts: readonly string[], tag: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    remote.once('message', (m: { polls?: number; error?: string }) => (m.error === undefined ? resolve(m.polls ?? 0) : reject(new Error(m.error))))
-    remote.send({ port, texts, tag })
-  })
-}
+const remote = forkHttpClient()
+const viaRemoteHttp = (texts: readonly string[], tag: string): Promise<number> => remote.roundTrip(port, texts, tag)
 
 /** CPU seconds of one call. */
 async function timed(f: () => Promise<unknown>): Promise<number> {
@@ -162,7 +152,7 @@ for (const { name, texts } of sets) {
   record(`http.${name}.http_server_over_queue`, queue / serverSeconds, 'x', true)
 }
 closeHttpClient()
-remote.send('exit')
+remote.close()
 await new Promise<void>((r) => server.close(() => r()))
 await engine.close()
 console.log('\ntargets: queue >= 0.9 of analyze; HTTP end to end >= 0.8 of the in-process queue (HTTP / queue counts the client in this process; HTTP server / queue counts the server process alone, its client forked)')
