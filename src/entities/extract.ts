@@ -380,19 +380,49 @@ function joinNameParticles(kept: Candidate[], tokens: readonly Token[], lowers: 
   }
 }
 
+/**
+ * A candidate mention. Every candidate has every field, in this order (made by {@link candidate} or copied whole):
+ * with optional fields left out, the candidates of a document came in several hidden classes, and V8 threw away and
+ * recompiled `extractEntities`, about 20 KB of bytecode, each time a new one reached its optimised code (9 compiles
+ * of 160-240 ms each in a 10k-document backlog).
+ */
 interface Candidate {
   type: ContractEntityType
   start: number
   end: number
   confidence: number
   /** Normalized title from a lexicon, when any. */
-  title?: string
+  title: string | undefined
   /** Overlap priority when it differs from the type's (lexicon companies outrank the tagger's spans). */
-  priority?: number
+  priority: number | undefined
   /** Where it came from (patterns and lexicons are certain; tagger spans carry the tagger's probability). */
   source: TracedSpan['source']
   /** Calibration features of a tagger span. */
-  features?: readonly number[]
+  features: readonly number[] | undefined
+}
+
+/** A {@link Candidate} with every field (see there why). */
+function candidate(
+  type: ContractEntityType,
+  start: number,
+  end: number,
+  confidence: number,
+  source: TracedSpan['source'],
+  priority?: number,
+  title?: string,
+  features?: readonly number[],
+): Candidate {
+  return { type, start, end, confidence, title, priority, source, features }
+}
+
+/** A span of the tagger's, as the lexicons weigh it: every field present, in this order (one hidden class). */
+interface TaggerSpan {
+  start: number
+  end: number
+  /** The contract type; undefined for the tagger's MISC. */
+  type: ContractEntityType | undefined
+  /** Calibrated confidence, set once the span is a candidate. */
+  confidence: number | undefined
 }
 
 /**
@@ -477,7 +507,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   // Whether the writer uses capitals: some sentence opens with a capital letter.
   const writesCapitals = sentenceTokens.some((ws) => /^\p{Lu}/u.test(ws.find((w) => /\p{L}/u.test(w)) ?? ''))
   // Every tagger span after trimming, MISC included: a lexicon name inside a longer one is that span's word.
-  const taggerSpans: Array<{ start: number; end: number; type?: ContractEntityType; confidence?: number }> = []
+  const taggerSpans: TaggerSpan[] = []
   // Sentences written as headlines (title case or capitals), by document token: their capitals say little.
   const headline = new Uint8Array(tokens.length)
   // ... and of those, the ones in capitals.
@@ -530,8 +560,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
         const bodyEnd = ends[b]
         const s0 = idx[a]
         if (bodyEnd !== undefined && s0 !== undefined) {
-          taggerSpans.push({ start: s0, end: bodyEnd, type: 'Company' })
-          candidates.push({ type: 'Company', start: s0, end: bodyEnd, confidence: 80, priority: 4, source: 'pattern' })
+          taggerSpans.push({ start: s0, end: bodyEnd, type: 'Company', confidence: undefined })
+          candidates.push(candidate('Company', s0, bodyEnd, 80, 'pattern', 4))
         }
         continue
       }
@@ -553,7 +583,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       }
       // So is a royal or honorific title, which CoNLL leaves out of the name ("King Norodom Sihanouk", "Sheikh Hasina").
       if (span.type === 'PER' && start < last && HONORIFIC.has(tokens[start]?.text ?? '')) start++
-      taggerSpans.push(span.type === 'MISC' ? { start, end: last + 1 } : { start, end: last + 1, type: TAGGER_TYPES[span.type] })
+      taggerSpans.push({ start, end: last + 1, type: span.type === 'MISC' ? undefined : TAGGER_TYPES[span.type], confidence: undefined })
       // MISC has no contract type: dropped (a product inside it is still found by the product lexicon).
       if (span.type === 'MISC') continue
       // Common words capitalised only by where they stand ("Join us", "FREE shipping", "Know Sometimes ...")
@@ -570,13 +600,13 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
         (initial || (titleCase[si] === 1 && span.confidence < SURE_IN_TITLE_CASE)) &&
         words.slice(a, b).every((w) => commonWords.has(w.toLowerCase()) && !(w.length > 1 && !isCapsSentence(words) && w === w.toUpperCase()))
       ) {
-        const phrase = lowers.slice(start, last + 1).join(' ')
+        const phrase = joinRange(lowers, start, last + 1)
         if (known?.phrases.has(phrase) !== true && companies?.phrases.has(phrase) !== true) continue
       }
       // Words all in lower case are not a name when the writer capitalises ("Two hours on the tarmac"), unless a
       // lexicon knows them; in text written all in lower case ("flying to paris") the tagger's word stands.
       if (writesCapitals && words.slice(a, b).every((w) => !/\p{Lu}/u.test(w))) {
-        const phrase = lowers.slice(start, last + 1).join(' ')
+        const phrase = joinRange(lowers, start, last + 1)
         if (known?.phrases.has(phrase) !== true && companies?.phrases.has(phrase) !== true && places?.has(phrase) !== true) continue
       }
       // A name ending in a corporate suffix is a company, whatever its first words look like ("Larami Corp.").
@@ -600,7 +630,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       if (span.type !== 'PER' && ((isEventHead(words[b]) && titleWord(words[b]) !== 'Olympics') || (titleWord(words[b]) === 'Grand' && titleWord(words[b + 1]) === 'Prix'))) continue
       // A dateline's place is a place ("LOS ANGELES (AP)", "SAVANNAH, Ga., Jan. 2 /PRNewswire/"; src/nlp/datelines.ts).
       if (type !== 'Place' && dateline[start] === DATELINE_PLACE && dateline[last] === DATELINE_PLACE && /^[^\p{Ll}]+$/u.test(words.slice(a, b).join(''))) type = 'Place'
-      const phrase = lowers.slice(start, last + 1).join(' ')
+      const phrase = joinRange(lowers, start, last + 1)
       const knownType = known?.phrases.get(phrase)?.split('\t')[0] ?? (companies?.phrases.has(phrase) === true ? 'Company' : places?.has(phrase) === true ? 'Place' : undefined)
       const conf = Math.min(0.9999, Math.max(0.0001, span.confidence))
       const features = [
@@ -613,7 +643,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
         knownType !== undefined && knownType !== type ? 1 : 0,
       ]
       const confidence = calibration === undefined ? span.confidence * 100 : calibrated(calibration, features) * 100
-      candidates.push({ type, start, end: last + 1, confidence, source: 'tagger', features })
+      candidates.push(candidate(type, start, last + 1, confidence, 'tagger', undefined, undefined, features))
       const own = taggerSpans[taggerSpans.length - 1]
       if (own !== undefined && own.start === start) own.confidence = confidence
     }
@@ -632,27 +662,27 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       const end = productEnd(tokens, m.end, running)
       const title = end === m.end ? m.title : m.title + ' ' + wordsOf(tokens, m.end, end).join(' ')
       productSpans.push({ start: m.start, end })
-      candidates.push({ type: 'Product', start: m.start, end, confidence: 90, title, source: 'lexicon' })
+      candidates.push(candidate('Product', m.start, end, 90, 'lexicon', undefined, title))
     }
   }
   // Products by their model code ("R1S SUVs", "Dyson's V15", "the G923 wheel") and by a model word after a brand's
   // possessive ("Bose's QuietComfort Ultra"); the brand before the possessive is then a company ("Bose").
   for (const p of modelProducts(tokens, lowers, companies, (i) => productSpans.some((q) => q.start <= i && i < q.end), running)) {
     productSpans.push({ start: p.start, end: p.end })
-    candidates.push({ type: 'Product', start: p.start, end: p.end, confidence: 80, priority: 4.5, source: 'pattern' })
-    if (p.brand !== undefined) candidates.push({ type: 'Company', start: p.brand, end: p.brand + 1, confidence: 80, priority: 4.5, source: 'pattern' })
+    candidates.push(candidate('Product', p.start, p.end, 80, 'pattern', 4.5))
+    if (p.brand !== undefined) candidates.push(candidate('Company', p.brand, p.brand + 1, 80, 'pattern', 4.5))
   }
   // A tagger span that starts with a lexicon name and goes on for three words or more in a headline is the
   // headline read as a name: the lexicon name wins.
   // So is one the tagger is unsure of (calibrated below 50: "Celtics Rally Past Knicks", "Haaland Double Keeps").
-  const runsOn = (span: { start: number; end: number; confidence?: number }, m: { start: number; end: number }): boolean =>
+  const runsOn = (span: { start: number; end: number; confidence?: number | undefined }, m: { start: number; end: number }): boolean =>
     headline[m.start] === 1 && span.start === m.start && (span.end - m.end >= 3 || (span.confidence ?? 100) < UNSURE_IN_HEADLINE)
   if (companies !== undefined) {
     for (const m of matchLexicon(tokens, lowers, companies, true)) {
       // A known company name inside a longer tagger span ("Ford" in "Rob Ford") is that span's word, unless the
       // span runs on through a headline from the name ("Disney Plans Layoffs As Streaming Losses Mount").
       const inside = taggerSpans.some((c) => c.start <= m.start && c.end >= m.end && c.end - c.start > m.end - m.start && !runsOn(c, m) && !(intoProduct(c) && !intoProduct(m)))
-      if (!inside) candidates.push({ type: 'Company', start: m.start, end: m.end, confidence: 90, priority: 5, source: 'lexicon' })
+      if (!inside) candidates.push(candidate('Company', m.start, m.end, 90, 'lexicon', 5))
     }
   }
   // Known entities (people, companies, bands, teams, places, products) outrank the tagger's type; a single-word
@@ -673,8 +703,9 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       }
       // In a headline, a known name wins over a longer tagger span that only adds common words ("Bellagio Is").
       const outer = taggerSpans.find((c) => c.start <= m.start && c.end >= m.end && c.end - c.start > m.end - m.start)
-      const padding = outer === undefined ? [] : [...lowers.slice(outer.start, m.start), ...lowers.slice(m.end, outer.end)]
-      const onlyCommon = (headline[m.start] === 1 && commonWords !== undefined && padding.every((w) => commonWords.has(w) || !HAS_ALNUM.test(w))) || (outer !== undefined && runsOn(outer, m))
+      const common = (w: string): boolean => commonWords?.has(w) === true || !HAS_ALNUM.test(w)
+      const padded = outer === undefined || (everyInRange(lowers, outer.start, m.start, common) && everyInRange(lowers, m.end, outer.end, common))
+      const onlyCommon = (headline[m.start] === 1 && commonWords !== undefined && padded) || (outer !== undefined && runsOn(outer, m))
       if (outer !== undefined && m.end - m.start < 2 && !onlyCommon) continue
       // A known name inside a longer tagger name of its type is part of it ("Red Cross" in "International Red Cross"),
       // except in a headline, where the longer span is often the headline read as a name ("Manchester United Sack").
@@ -683,7 +714,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       if (type === 'Product') end = productEnd(tokens, end)
       // "Martin Luther King Jr.": the generational suffix stays with the known person's name.
       if (type === 'Person' && GENERATIONAL.test(tokens[end]?.text ?? '') && tokens[end]?.spaceBefore === true) end++
-      const c: Candidate = { type: type as ContractEntityType, start: m.start, end, confidence: 95, priority: 5, source: 'lexicon' }
+      const c = candidate(type as ContractEntityType, m.start, end, 95, 'lexicon', 5)
       if (type === 'Product') c.title = end === m.end ? title : title + ' ' + wordsOf(tokens, m.end, end).join(' ')
       else if (!/\p{Lu}/u.test(wordsOf(tokens, m.start, end).join(' '))) c.title = title
       candidates.push(c)
@@ -722,8 +753,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     while (s > 0 && i - s < 3 && /^[A-Z][\p{L}.'-]*$/u.test(tokens[s - 1]?.text ?? '') && tokens[s - 1]?.kind === 'word' && tokens[s - 1]?.sentence === tokens[i]?.sentence) s--
     // A person before the comma ("Harry Milling, New York") is not a city.
     if (s === i || candidates.some((c) => c.type === 'Person' && c.start < i && c.end > s)) continue
-    candidates.push({ type: 'Place', start: s, end: i, confidence: 90, priority: 4.5, source: 'pattern' })
-    candidates.push({ type: 'Place', start: i + 1, end: stateEnd, confidence: 90, priority: 4.5, source: 'pattern' })
+    candidates.push(candidate('Place', s, i, 90, 'pattern', 4.5))
+    candidates.push(candidate('Place', i + 1, stateEnd, 90, 'pattern', 4.5))
   }
   // Broadcast credits of monitored news ("Paris Radio France International in French 1830 GMT 5 Jun 94"): the city,
   // then the broadcaster up to "in <language> <time> GMT".
@@ -735,8 +766,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     for (let n = 3; n >= 1; n--) if (s + n < i && places?.has(lowers.slice(s, s + n).join(' ')) === true) { cityEnd = s + n; break }
     if (cityEnd >= i || !wordsOf(tokens, cityEnd, i).some((w) => BROADCASTER.has(w))) continue
     if (cityEnd === s + 1 && places?.has(lowers[s] ?? '') !== true && !BROADCASTER.has(tokens[s + 1]?.text ?? '')) continue
-    candidates.push({ type: 'Place', start: s, end: cityEnd, confidence: 90, priority: 4.5, source: 'pattern' })
-    candidates.push({ type: 'Company', start: cityEnd, end: i, confidence: 90, priority: 4.5, source: 'pattern' })
+    candidates.push(candidate('Place', s, cityEnd, 90, 'pattern', 4.5))
+    candidates.push(candidate('Company', cityEnd, i, 90, 'pattern', 4.5))
   }
   // Corporate-suffix pattern: capitalised words followed by Inc., Corp., Ltd, plc, ... ("Acme Widgets Inc.").
   for (let i = 0; i < tokens.length; i++) {
@@ -745,23 +776,23 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     if (taggerSpans.some((c) => c.start <= i && c.end > i)) continue
     let s = i
     while (s > 0 && /^[A-Z][\p{L}\d&.'-]*$/u.test(tokens[s - 1]?.text ?? '') && tokens[s - 1]?.kind === 'word' && (tokens[s - 1]?.sentence ?? -1) === tokens[i]?.sentence) s--
-    if (s < i) candidates.push({ type: 'Company', start: s, end: i + 1, confidence: 90, priority: 5, source: 'pattern' })
+    if (s < i) candidates.push(candidate('Company', s, i + 1, 90, 'pattern', 5))
   }
   if (jobTitles !== undefined) {
     for (const m of matchLexicon(tokens, lowers, jobTitles, false)) {
-      candidates.push({ type: 'Job Title', start: m.start, end: m.end, confidence: 90, title: m.title, source: 'lexicon' })
+      candidates.push(candidate('Job Title', m.start, m.end, 90, 'lexicon', undefined, m.title))
     }
   }
   // 3. Patterns: wink's, plus phone numbers.
   for (const p of doc.patterns) {
     const type = PATTERN_TYPES[p.type]
-    if (type !== undefined) candidates.push({ type, start: p.tokenStart, end: p.tokenEnd, confidence: 100, source: 'pattern' })
+    if (type !== undefined) candidates.push(candidate(type, p.tokenStart, p.tokenEnd, 100, 'pattern'))
     else if (p.type === 'DURATION' && DATE_WORD.test(p.text)) {
       // wink reads "since 5 March 2024" as a DURATION: the date inside it, without the leading
       // lower-case words ("since", "from", ...), is a Date.
       let start = p.tokenStart
       while (start < p.tokenEnd && /^[a-z]+$/.test(tokens[start]?.text ?? '')) start++
-      if (start < p.tokenEnd) candidates.push({ type: 'Date', start, end: p.tokenEnd, confidence: 100, source: 'pattern' })
+      if (start < p.tokenEnd) candidates.push(candidate('Date', start, p.tokenEnd, 100, 'pattern'))
     }
   }
   for (const m of doc.text.matchAll(PHONE)) {
@@ -771,7 +802,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     const a = m.index
     const b = a + m[0].length
     const range = tokenRange(tokens, a, b)
-    if (range !== undefined) candidates.push({ type: 'Phone', start: range[0], end: range[1], confidence: 100, source: 'pattern' })
+    if (range !== undefined) candidates.push(candidate('Phone', range[0], range[1], 100, 'pattern'))
   }
 
   // 4. Resolve overlaps by priority (then earlier, then longer).
@@ -796,7 +827,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   consistentTypes(kept, lowers)
 
   // 5. Merge mentions into entities.
-  interface Group { type: ContractEntityType; key: string; words: string[]; title?: string; mentions: EntityMention[] }
+  interface Group { type: ContractEntityType; key: string; words: string[]; title: string | undefined; mentions: EntityMention[] }
   const groups: Group[] = []
   const byKey = new Map<string, Group>()
   for (const c of kept) {
@@ -814,8 +845,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     }
     if (group === undefined) {
       const key = c.type === 'Company' ? companyKey(words) : c.type === 'Person' ? words.join(' ').toLowerCase() : (c.title ?? mention.label).toLowerCase()
-      group = { type: c.type, key, words, mentions: [] }
-      if (c.title !== undefined) group.title = c.title
+      group = { type: c.type, key, words, title: c.title, mentions: [] }
       groups.push(group)
       byKey.set(c.type + '\u0000' + key, group)
     } else if (c.type === 'Person' && words.length > group.words.length) {
@@ -825,6 +855,7 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
   }
 
   // 6. Titles, evidence, confidence, is_about, order.
+  if (groups.length === 0) return []
   const entities = groups.map((g) => {
     let longest = g.mentions[0]
     for (const m of g.mentions) if (longest === undefined || m.label.length > longest.label.length) longest = m
@@ -1018,7 +1049,7 @@ function splitAtJobTitles(spans: readonly TaggedSpan[], idx: readonly number[], 
       }
     }
     if (cut === undefined) out.push(span)
-    else out.push({ ...span, end: cut[0], type: 'ORG' }, { ...span, start: cut[1], type: 'PER' })
+    else out.push({ type: 'ORG', start: span.start, end: cut[0], confidence: span.confidence }, { type: 'PER', start: cut[1], end: span.end, confidence: span.confidence })
   }
   return out
 }
@@ -1045,7 +1076,7 @@ function splitPlaceLists(spans: readonly TaggedSpan[], words: readonly string[],
       return
     }
     out ??= spans.slice(0, n)
-    out.push({ ...span, end: cut, type: 'LOC' }, { ...span, start: cut + 1, type: 'LOC' })
+    out.push({ type: 'LOC', start: span.start, end: cut, confidence: span.confidence }, { type: 'LOC', start: cut + 1, end: span.end, confidence: span.confidence })
   })
   return out ?? spans
 }
@@ -1117,6 +1148,19 @@ function modelProducts(
 }
 
 /** End of the longest lexicon phrase starting at token `i` and ending by `limit`, or `i` when none. */
+/** `words[a..b)` joined by single spaces (as `slice(a, b).join(' ')`, without the array). */
+function joinRange(words: readonly string[], a: number, b: number): string {
+  let s = words[a] ?? ''
+  for (let i = a + 1; i < b; i++) s += ' ' + (words[i] ?? '')
+  return s
+}
+
+/** Whether every word of `words[a..b)` passes `test` (true for an empty range). */
+function everyInRange(words: readonly string[], a: number, b: number, test: (w: string) => boolean): boolean {
+  for (let i = a; i < b; i++) if (!test(words[i]!)) return false
+  return true
+}
+
 function lexiconMatchAt(lowers: readonly string[], i: number, limit: number, lexicon: PhraseLexicon): number {
   let phrase = ''
   let end = i

@@ -147,7 +147,7 @@ export function combineSpans(forward: readonly TaggedSpan[], backward: readonly 
     const b = backward.find((x) => same(x, f))
     cands.push(b === undefined
       ? { span: f, agreed: false, order: i }
-      : { span: { ...f, confidence: Math.round(((f.confidence + b.confidence) / 2) * 1e4) / 1e4 }, agreed: true, order: i })
+      : { span: { type: f.type, start: f.start, end: f.end, confidence: Math.round(((f.confidence + b.confidence) / 2) * 1e4) / 1e4 }, agreed: true, order: i })
   })
   backward.forEach((b, i) => {
     if (!forward.some((f) => same(f, b))) cands.push({ span: b, agreed: false, order: forward.length + i })
@@ -160,7 +160,7 @@ export function combineSpans(forward: readonly TaggedSpan[], backward: readonly 
 
 /** Spans found on a sentence of `length` tokens read backwards, indexed on the sentence read forwards. */
 export function mirrorSpans(spans: readonly TaggedSpan[], length: number): TaggedSpan[] {
-  return spans.map((s) => ({ ...s, start: length - s.end, end: length - s.start }))
+  return spans.map((s) => ({ type: s.type, start: length - s.end, end: length - s.start, confidence: s.confidence }))
 }
 
 /** Left-to-right span confidence from which a sentence is not decoded right to left (when it has no other capitalised word). */
