@@ -856,19 +856,21 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
 
   // 6. Titles, evidence, confidence, is_about, order.
   if (groups.length === 0) return []
-  const entities = groups.map((g) => {
+  // Pushed, not mapped: the array then has one elements kind whatever the count (the sort and chooseAbout see one map).
+  const entities: Array<{ title: string; entity_type: ContractEntityType; evidence: number; is_about: boolean; confidence: number; mentions: EntityMention[] }> = []
+  for (const g of groups) {
     let longest = g.mentions[0]
     for (const m of g.mentions) if (longest === undefined || m.label.length > longest.label.length) longest = m
     const confidence = g.mentions.reduce((a, m) => a + m.confidence, 0) / Math.max(1, g.mentions.length)
-    return {
+    entities.push({
       title: g.title ?? normalizeTitle(longest?.label ?? g.key),
       entity_type: g.type,
       evidence: g.mentions.length,
       is_about: false,
       confidence: Math.round(confidence * 10) / 10,
       mentions: g.mentions,
-    }
-  })
+    })
+  }
   entities.sort(
     (a, b) =>
       b.evidence - a.evidence ||
