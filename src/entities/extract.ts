@@ -541,6 +541,18 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       while (b > a + 1 && POSSESSIVE.test(words[b - 1] ?? '')) b--
       // Nor a title abbreviation before a person's name ("Coast Guard Lt. Steve Carleton": the name is Coast Guard).
       if (span.type !== 'PER') while (b > a + 1 && TITLE_ABBREVIATION.has(words[b - 1] ?? '') && /^\p{Lu}/u.test(words[b] ?? '')) b--
+      // A person's name starts after the rank or office before it, as in CoNLL ("Col. Jeffrey Marlette", "Lt. Col. Jane
+      // Doe", "Maj. Gen. Pat Ryder", which wink reads "Maj" "." "Gen."); not after Mr., Mrs., Ms. or Dr., which some names
+      // keep ("Mr. Bean", "Ms. Marvel"). A span of titles alone before a name is none ("Lt." read as a company, "Adm" as
+      // a place).
+      if (span.type === 'PER') {
+        for (let n = titleAbbreviationAt(words, a, true); n > 0 && b - a > n && /^\p{Lu}/u.test(words[a + n] ?? ''); n = titleAbbreviationAt(words, a, true)) a += n
+      } else {
+        let k = a
+        for (let n = titleAbbreviationAt(words, k); n > 0 && k < b; n = titleAbbreviationAt(words, k)) k += n
+        // (wink may end a sentence at the period of "Maj." or "Adm.": the name then opens the next one)
+        if (k > a && k >= b && /^\p{Lu}/u.test((k < words.length ? words[k] : sentenceTokens[si + 1]?.[0]) ?? '')) continue
+      }
       // Nor a small word that a title-case or capitals headline capitalises ("Hamilton Joins Ferrari For 2025 Season":
       // the name is Ferrari): no name ends in a preposition, article or conjunction.
       if (headline[idx[a] ?? 0] === 1) while (b > a + 1 && TITLE_SMALL.has((words[b - 1] ?? '').toLowerCase())) b--
@@ -1150,6 +1162,19 @@ function modelProducts(
 }
 
 /** End of the longest lexicon phrase starting at token `i` and ending by `limit`, or `i` when none. */
+/** Courtesy titles, which some names keep ("Mr. Bean", "Ms. Marvel", "Dr. Dre"), unlike ranks and offices. */
+const COURTESY_TITLE = new Set(['Mr.', 'Mrs.', 'Ms.', 'Dr.'])
+
+/**
+ * Words of a sentence that a title abbreviation takes at `i`: 1 for one in {@link TITLE_ABBREVIATION} ("Col."), 2 for
+ * one wink split from its period ("Maj" "."), else 0; with `ranksOnly`, 0 for a {@link COURTESY_TITLE}.
+ */
+function titleAbbreviationAt(words: readonly string[], i: number, ranksOnly = false): number {
+  const w = words[i] ?? ''
+  const n = TITLE_ABBREVIATION.has(w) ? 1 : words[i + 1] === '.' && TITLE_ABBREVIATION.has(w + '.') ? 2 : 0
+  return n > 0 && ranksOnly && COURTESY_TITLE.has(n === 1 ? w : w + '.') ? 0 : n
+}
+
 /** `words[a..b)` joined by single spaces (as `slice(a, b).join(' ')`, without the array). */
 function joinRange(words: readonly string[], a: number, b: number): string {
   let s = words[a] ?? ''

@@ -25,4 +25,20 @@ describe('entity span edges', () => {
     expect(out.filter((s) => s.includes('tarmac'))).toEqual([])
     expect(out).toContain('Mention:@united')
   })
+
+  it("starts a person's name after the rank or office before it, and takes no title alone for a name", () => {
+    expect(spans('Rep. Martin Heinrich met Col. Jeffrey Marlette near Mt. Everest.')).toEqual(['Person:Martin Heinrich', 'Person:Jeffrey Marlette', 'Place:Mt. Everest'])
+    expect(spans('Sgt. John Smith was injured.')).toEqual(['Person:John Smith'])
+    expect(spans('Sen. Stabenow spoke to the union.')).toEqual(['Person:Stabenow'])
+    // Two titles; and "Maj." and "Adm.", which wink splits from their period (and may end a sentence at): no "Lt."
+    // company, no "Maj" place, no "Adm" company.
+    expect(spans('Lt. Col. Jane Doe led the unit.')).toEqual(['Person:Jane Doe'])
+    expect(spans('Maj. Gen. Pat Ryder said so.')).toEqual(['Person:Pat Ryder'])
+    expect(spans('Adm. Michael Gilday retired.')).toEqual(['Person:Michael Gilday'])
+  })
+
+  it('keeps Mr., Mrs., Ms. and Dr. where the tagger reads them as part of a name', () => {
+    expect(spans('Mr. Bean is funny.')).toEqual(['Person:Mr. Bean'])
+    expect(spans('Ms. Marvel returns next year.')).toContain('Person:Ms. Marvel')
+  })
 })
