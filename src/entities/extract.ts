@@ -816,6 +816,15 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     const range = tokenRange(tokens, a, b)
     if (range !== undefined) candidates.push(candidate('Phone', range[0], range[1], 100, 'pattern'))
   }
+  // A party affiliation after a member of Congress ("Sen. Chuck Schumer (D-N.Y.)", "Rep. Jim Jordan, R-Ohio,") says
+  // who the person is, not where anything is (CoNLL04 leaves it outside every entity): the tagger's readings of it
+  // ("Y." a person, "R-Texas" a company) go.
+  for (const f of partyAffiliations(tokens)) {
+    for (let k = candidates.length - 1; k >= 0; k--) {
+      const c = candidates[k]!
+      if (c.source === 'tagger' && c.start < f.end && f.start < c.end) candidates.splice(k, 1)
+    }
+  }
 
   // 4. Resolve overlaps by priority (then earlier, then longer).
   candidates.sort((x, y) => (y.priority ?? PRIORITY[y.type]) - (x.priority ?? PRIORITY[x.type]) || x.start - y.start || y.end - y.start - (x.end - x.start))
@@ -1162,6 +1171,45 @@ function modelProducts(
 }
 
 /** End of the longest lexicon phrase starting at token `i` and ending by `limit`, or `i` when none. */
+/**
+ * US states as a party affiliation writes them in AP style ("D-N.Y.", "R-Calif.", "I-Vt."): the AP abbreviations, the
+ * eight names AP writes in full, and the postal codes some papers use ("R-TX").
+ */
+const AFFILIATION_STATES = new Set([
+  'Ala.', 'Ariz.', 'Ark.', 'Calif.', 'Colo.', 'Conn.', 'Del.', 'Fla.', 'Ga.', 'Ill.', 'Ind.', 'Kan.', 'Ky.', 'La.', 'Md.',
+  'Mass.', 'Mich.', 'Minn.', 'Miss.', 'Mo.', 'Mont.', 'Neb.', 'Nev.', 'N.H.', 'N.J.', 'N.M.', 'N.Y.', 'N.C.', 'N.D.',
+  'Okla.', 'Ore.', 'Pa.', 'R.I.', 'S.C.', 'S.D.', 'Tenn.', 'Vt.', 'Va.', 'Wash.', 'W.Va.', 'Wis.', 'Wyo.',
+  'Alaska', 'Hawaii', 'Idaho', 'Iowa', 'Maine', 'Ohio', 'Texas', 'Utah',
+  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD',
+  'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC',
+  'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
+])
+
+/**
+ * Party affiliations in the text: "D", "R" or "I", a hyphen and a state of {@link AFFILIATION_STATES}, written without
+ * spaces after an opening bracket or a comma ("(D-N.Y.)", ", R-Ohio,"; wink splits "N.Y." into "N" "." "Y."), as token
+ * ranges [start, end).
+ */
+function partyAffiliations(tokens: readonly Token[]): Array<{ start: number; end: number }> {
+  const found: Array<{ start: number; end: number }> = []
+  for (let i = 1; i + 2 < tokens.length; i++) {
+    const party = tokens[i]!
+    if ((party.text !== 'D' && party.text !== 'R' && party.text !== 'I') || (tokens[i - 1]!.text !== '(' && tokens[i - 1]!.text !== ',')) continue
+    if (tokens[i + 1]!.text !== '-' || tokens[i + 1]!.spaceBefore || tokens[i + 2]!.spaceBefore) continue
+    let state = ''
+    let end = i + 2
+    // The longest run of unspaced tokens that spells a state ("N" "." "Y." before ")" or ",").
+    let best = -1
+    while (end < tokens.length && (end === i + 2 || !tokens[end]!.spaceBefore) && end - i <= 6) {
+      state += tokens[end]!.text
+      end++
+      if (AFFILIATION_STATES.has(state)) best = end
+    }
+    if (best > 0) found.push({ start: i, end: best })
+  }
+  return found
+}
+
 /** Courtesy titles, which some names keep ("Mr. Bean", "Ms. Marvel", "Dr. Dre"), unlike ranks and offices. */
 const COURTESY_TITLE = new Set(['Mr.', 'Mrs.', 'Ms.', 'Dr.'])
 

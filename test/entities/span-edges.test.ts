@@ -41,4 +41,18 @@ describe('entity span edges', () => {
     expect(spans('Mr. Bean is funny.')).toEqual(['Person:Mr. Bean'])
     expect(spans('Ms. Marvel returns next year.')).toContain('Person:Ms. Marvel')
   })
+
+  it('reads a party affiliation as no entity ("Y." was a person, "R-Texas" a company)', () => {
+    expect(spans('Sen. Chuck Schumer (D-N.Y.) said the bill would pass.')).toEqual(['Person:Chuck Schumer'])
+    expect(spans('Sen. Ted Cruz (R-Texas) objected.')).toEqual(['Person:Ted Cruz'])
+    expect(spans('Rep. Alexandria Ocasio-Cortez, D-N.Y., voted against it.')).toEqual(['Person:Alexandria Ocasio-Cortez'])
+    // Not a state after the hyphen: no affiliation ("I-95" is a road, as the tagger reads it).
+    expect(spans('Traffic on I-95 in Maryland was slow.')).toContain('Place:Maryland')
+  })
+
+  it('leaves a multi-word office before a name out of it, as a Job Title', () => {
+    expect(spans('Chief Justice John Roberts wrote the opinion.')).toEqual(['Job Title:Chief Justice', 'Person:John Roberts'])
+    expect(spans('U.S. Secretary of State Antony Blinken arrived in Kyiv.')).toContain('Job Title:Secretary of State')
+    expect(spans('Police Chief Michel Moore said two officers were hurt.')).toEqual(['Job Title:Police Chief', 'Person:Michel Moore'])
+  })
 })
