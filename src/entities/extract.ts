@@ -816,6 +816,17 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     const range = tokenRange(tokens, a, b)
     if (range !== undefined) candidates.push(candidate('Phone', range[0], range[1], 100, 'pattern'))
   }
+  // A company named by its web address ("Amazon.com Inc.", "Booking.com"), which wink splits into "Amazon" "." "com" and
+  // the tagger into a company "Amazon" and another "com Inc.": one company, with the corporate suffix after it.
+  for (let i = 0; i + 2 < tokens.length; i++) {
+    const dot = tokens[i + 1]!
+    const tld = tokens[i + 2]!
+    if (dot.text !== '.' || dot.spaceBefore || tld.spaceBefore || !WEB_COMPANY_TLD.has(tld.text) || !/^\p{Lu}[\p{L}\p{N}&-]*$/u.test(tokens[i]!.text)) continue
+    if (i > 0 && !tokens[i]!.spaceBefore && HAS_ALNUM.test(tokens[i - 1]!.text)) continue
+    const next = tokens[i + 3]
+    const end = next !== undefined && next.spaceBefore && CORPORATE_SUFFIX_PATTERN.has(next.text) ? i + 4 : i + 3
+    candidates.push(candidate('Company', i, end, 90, 'pattern', 5))
+  }
   // A party affiliation after a member of Congress ("Sen. Chuck Schumer (D-N.Y.)", "Rep. Jim Jordan, R-Ohio,") says
   // who the person is, not where anything is (CoNLL04 leaves it outside every entity): the tagger's readings of it
   // ("Y." a person, "R-Texas" a company) go.
@@ -1209,6 +1220,9 @@ function partyAffiliations(tokens: readonly Token[]): Array<{ start: number; end
   }
   return found
 }
+
+/** Top-level domains of companies named by their web address ("Amazon.com", "Booking.com"). */
+const WEB_COMPANY_TLD = new Set(['com', 'net', 'org', 'io', 'ai'])
 
 /** Courtesy titles, which some names keep ("Mr. Bean", "Ms. Marvel", "Dr. Dre"), unlike ranks and offices. */
 const COURTESY_TITLE = new Set(['Mr.', 'Mrs.', 'Ms.', 'Dr.'])

@@ -55,4 +55,11 @@ describe('entity span edges', () => {
     expect(spans('U.S. Secretary of State Antony Blinken arrived in Kyiv.')).toContain('Job Title:Secretary of State')
     expect(spans('Police Chief Michel Moore said two officers were hurt.')).toEqual(['Job Title:Police Chief', 'Person:Michel Moore'])
   })
+
+  it('reads a company named by its web address as one company', () => {
+    expect(spans('Amazon.com Inc. said Prime Day sales hit a record.')).toEqual(['Company:Amazon.com Inc.'])
+    expect(spans('Booking.com and Hotels.com compete.')).toEqual(['Company:Booking.com', 'Company:Hotels.com'])
+    // In lower case it is an address, not a name.
+    expect(spans('Order it from amazon.com today.').filter((s) => s.startsWith('Company:'))).toEqual([])
+  })
 })
