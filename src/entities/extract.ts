@@ -637,6 +637,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       // A name whose last word names a kind of event is the event, which has no contract type ("Hong Kong Open",
       // "Boston Marathon", "Dubai Desert Classic"), as CoNLL tags it (MISC).
       if (b - a > 1 && EVENT_HEAD.has(words[b - 1] ?? '')) continue
+      // So is a storm, named like a person ("Hurricane Ian", "Tropical Storm Hilary", "Typhoon Haiyan").
+      if (isStormWord(words, a) || (b - a > 1 && isStormWord(words, a + 1))) continue
       // ... and so is a place or body named just before one ("the Hong Kong Open title", "BERLIN GRAND PRIX"), but
       // not a host city before the Olympics ("the Berlin Olympics": CoNLL tags Berlin a place).
       if (span.type !== 'PER' && ((isEventHead(words[b]) && titleWord(words[b]) !== 'Olympics') || (titleWord(words[b]) === 'Grand' && titleWord(words[b + 1]) === 'Prix'))) continue
@@ -1220,6 +1222,16 @@ function partyAffiliations(tokens: readonly Token[]): Array<{ start: number; end
   }
   return found
 }
+
+/**
+ * Whether `words[i]` is a storm's name after its kind: after Hurricane, Typhoon or Cyclone, or after Tropical Storm or
+ * Winter Storm (not "Storm" alone, a first name: "Storm Reid").
+ */
+function isStormWord(words: readonly string[], i: number): boolean {
+  const before = words[i - 1] ?? ''
+  return /^\p{Lu}/u.test(words[i] ?? '') && (STORM_KIND.has(before) || (before === 'Storm' && (words[i - 2] === 'Tropical' || words[i - 2] === 'Winter')))
+}
+const STORM_KIND = new Set(['Hurricane', 'Typhoon', 'Cyclone', 'HURRICANE', 'TYPHOON', 'CYCLONE'])
 
 /** Top-level domains of companies named by their web address ("Amazon.com", "Booking.com"). */
 const WEB_COMPANY_TLD = new Set(['com', 'net', 'org', 'io', 'ai'])

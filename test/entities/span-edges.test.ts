@@ -62,4 +62,11 @@ describe('entity span edges', () => {
     // In lower case it is an address, not a name.
     expect(spans('Order it from amazon.com today.').filter((s) => s.startsWith('Company:'))).toEqual([])
   })
+
+  it('takes no storm for a person', () => {
+    expect(spans('Hurricane Ian made landfall near Fort Myers on Wednesday.').filter((s) => s.startsWith('Person:'))).toEqual([])
+    expect(spans('Typhoon Haiyan killed thousands in the Philippines.')).toEqual(['Place:Philippines'])
+    expect(spans('Winter Storm Elliott hit Buffalo.').filter((s) => s.includes('Elliott'))).toEqual([])
+    expect(spans('The hurricane season started. Ian Smith said so.')).toEqual(['Person:Ian Smith'])
+  })
 })
