@@ -765,6 +765,8 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
     if (stateEnd < 0 || /^[A-Z]/.test(after?.text ?? '') || (after !== undefined && !after.spaceBefore && !/^[,.;:!?)'"]/.test(after.text))) continue
     let s = i
     while (s > 0 && i - s < 3 && /^[A-Z][\p{L}.'-]*$/u.test(tokens[s - 1]?.text ?? '') && tokens[s - 1]?.kind === 'word' && tokens[s - 1]?.sentence === tokens[i]?.sentence) s--
+    // A city in capitals starts at its first word in capitals: "By AP Entertainment Writer PARK CITY, Utah (AP)".
+    if (!/\p{Ll}/u.test(tokens[i - 1]?.text ?? '')) while (s < i - 1 && /\p{Ll}/u.test(tokens[s]?.text ?? '')) s++
     // A person before the comma ("Harry Milling, New York") is not a city.
     if (s === i || candidates.some((c) => c.type === 'Person' && c.start < i && c.end > s)) continue
     candidates.push(candidate('Place', s, i, 90, 'pattern', 4.5))

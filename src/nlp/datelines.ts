@@ -30,11 +30,23 @@ function creditEnd(toks: readonly Token[], i: number): number {
   return -1
 }
 
-/** A word of a dateline's place or date: in capitals, an abbreviation ("Ga.", "Calif.", "Jan."), a month, a number. */
-function datelinePart(t: Token): boolean {
-  if (t.kind === 'number' || t.text === ',') return true
+/** The states AP style writes in full in a dateline ("PARK CITY, Utah (AP)"); the others it abbreviates ("Ga."). */
+const FULL_STATES = new Set(['Alaska', 'Hawaii', 'Idaho', 'Iowa', 'Maine', 'Ohio', 'Texas', 'Utah'])
+
+/**
+ * A word of a dateline's place or date: in capitals, an abbreviation ("Ga.", "Calif.", "Jan.", or its period when wink
+ * splits it off), a state AP writes in full, a month, a number.
+ */
+function datelinePart(t: Token, next: Token | undefined): boolean {
+  if (t.kind === 'number' || t.text === ',' || t.text === '.') return true
   if (t.kind !== 'word') return false
-  return (/\p{Lu}/u.test(t.text) && !/\p{Ll}/u.test(t.text)) || /^\p{Lu}\p{Ll}{0,4}\.$/u.test(t.text) || MONTHS.test(t.text)
+  return (
+    (/\p{Lu}/u.test(t.text) && !/\p{Ll}/u.test(t.text)) ||
+    /^\p{Lu}\p{Ll}{0,4}\.$/u.test(t.text) ||
+    (next?.text === '.' && !next.spaceBefore && /^\p{Lu}\p{Ll}{0,4}$/u.test(t.text)) ||
+    FULL_STATES.has(t.text) ||
+    MONTHS.test(t.text)
+  )
 }
 
 /** What {@link datelineWords} says of a token: no part of a dateline, its place (and date), or its wire credit. */
@@ -58,7 +70,7 @@ export function datelineWords(toks: readonly Token[]): Uint8Array {
     // A release's dashes between the place and the credit ("SAN FRANCISCO--(BUSINESS WIRE)").
     while (k >= 0 && toks[k]!.sentence === sentence && /^[-\u2013\u2014]+$/.test(toks[k]!.text)) k--
     const last = k
-    while (k >= 0 && toks[k]!.sentence === sentence && datelinePart(toks[k]!)) k--
+    while (k >= 0 && toks[k]!.sentence === sentence && datelinePart(toks[k]!, toks[k + 1])) k--
     // The place opens the dateline in capitals ("SAVANNAH", not "Ga.").
     let first = k + 1
     while (first <= last && !(toks[first]!.kind === 'word' && !/\p{Ll}/u.test(toks[first]!.text))) first++

@@ -19,6 +19,12 @@ describe('organisations and places in news copy', () => {
     }
   })
 
+  it('starts a city in capitals before its state at its first word in capitals (a byline before it)', () => {
+    const out = spans('By AP Entertainment Writer PARK CITY, Utah (AP) — The festival opened.')
+    expect(out).toContain('Place:PARK CITY')
+    expect(out.filter((s) => s.includes('Writer'))).toEqual([])
+  })
+
   it('splits a broadcast credit into the city and the broadcaster', () => {
     const out = spans('LD1203101094 Paris Radio France International in French 0900 GMT 12 Mar 94')
     expect(out).toContain('Place:Paris')

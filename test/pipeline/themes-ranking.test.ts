@@ -195,6 +195,8 @@ describe('theme candidates', () => {
     expect(candidates('SAN FRANCISCO--(BUSINESS WIRE)--Acme announced results.')).toEqual(['acme', 'result'])
     // Capitals before parentheses that credit no wire service are no dateline.
     expect(candidates('NASA (the agency) launched a probe.')).toContain('nasa')
+    // A state AP writes in full.
+    expect(candidates('PARK CITY, Utah (AP) — The festival opened.')).toEqual(['festival'])
   })
 
   it('should not start a phrase with a bare number, nor make a theme of a number alone', () => {
