@@ -563,6 +563,12 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
         while (b > a + 1 && !HAS_ALNUM.test(words[b - 1] ?? '')) b--
       }
       if (a === b) continue
+      // A verb in the past that opens the sentence is not the name's first word ("Bought Tesla stock", "Flew Delta from
+      // Atlanta": a review's subject left out); one in the present may be ("Live Nation", "Shake Shack").
+      if (a === (listOpened.has(si) ? 1 : 0) && b - a > 1 && tokens[idx[a] ?? 0]?.pos === 'VERB' && isPastVerb(words[a] ?? '')) {
+        const phrase = joinRange(lowers, idx[a] ?? 0, ends[b - 1] ?? 0)
+        if (known?.phrases.has(phrase) !== true && companies?.phrases.has(phrase) !== true) a++
+      }
       // A generational suffix after a person's name is part of it ("Martin Luther King Jr.", "Ken Griffey Jr",
       // "Martin Luther King III"), as in CoNLL.
       if (span.type === 'PER' && b === span.end && GENERATIONAL.test(words[b] ?? '')) b++
@@ -1234,6 +1240,18 @@ function isStormWord(words: readonly string[], i: number): boolean {
   return /^\p{Lu}/u.test(words[i] ?? '') && (STORM_KIND.has(before) || (before === 'Storm' && (words[i - 2] === 'Tropical' || words[i - 2] === 'Winter')))
 }
 const STORM_KIND = new Set(['Hurricane', 'Typhoon', 'Cyclone', 'HURRICANE', 'TYPHOON', 'CYCLONE'])
+
+/**
+ * Verbs in the past, irregular, that open a review's or a post's sentence with its subject left out ("Bought Tesla
+ * stock", "Flew Delta"), and that open no common name. Not the regular ones: "Planned Parenthood", "United Airlines",
+ * "Associated Press"; nor "Met", "Won", "Lost", "Left", "Made" ("Met Office", "Lost" the series).
+ */
+const IRREGULAR_PAST = new Set(['flew', 'bought', 'went', 'took', 'got', 'ate', 'drove', 'sent', 'told', 'gave', 'came', 'paid', 'sold', 'brought', 'thought', 'felt', 'heard', 'wrote', 'spoke', 'chose', 'rode', 'slept', 'spent', 'threw', 'drank'])
+
+/** Whether a capitalised word is one of {@link IRREGULAR_PAST}. */
+function isPastVerb(word: string): boolean {
+  return /^\p{Lu}\p{Ll}+$/u.test(word) && IRREGULAR_PAST.has(word.toLowerCase())
+}
 
 /** Top-level domains of companies named by their web address ("Amazon.com", "Booking.com"). */
 const WEB_COMPANY_TLD = new Set(['com', 'net', 'org', 'io', 'ai'])

@@ -69,4 +69,12 @@ describe('entity span edges', () => {
     expect(spans('Winter Storm Elliott hit Buffalo.').filter((s) => s.includes('Elliott'))).toEqual([])
     expect(spans('The hurricane season started. Ian Smith said so.')).toEqual(['Person:Ian Smith'])
   })
+
+  it('leaves a verb in the past that opens the sentence out of the name after it', () => {
+    expect(spans('Bought Tesla stock yesterday.')).toContain('Company:Tesla')
+    expect(spans('Flew Delta from Atlanta to Seattle; the crew was friendly.')).toContain('Company:Delta')
+    // Names that open with a verb (or a past form) stay whole.
+    expect(spans('Live Nation reported earnings.')).toEqual(['Company:Live Nation'])
+    expect(spans('@ARForHillary Entire videos are available. Planned Parenthood admitted it.')).toContain('Company:Planned Parenthood')
+  })
 })
