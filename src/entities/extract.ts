@@ -338,6 +338,8 @@ const ORGANISATION_HEAD = new Set([
   'Technologies', 'Technology', 'Controls', 'Energy', 'Financial', 'Capital', 'Partners', 'Securities', 'Resources',
   'Communications', 'Electric', 'Electronics', 'Petroleum', 'Foods', 'Insurance', 'Telecom', 'Entertainment', 'Software',
   'Brewing', 'Mining', 'Chemicals', 'Enterprises', 'Investments', 'Trust', 'Realty', 'Pictures', 'Records',
+  // ... and of a restaurant's or a shop's, which reviews name ("Shake Shack", "Guess Jeans").
+  'Shack', 'Grill', 'Cafe', 'Café', 'Bistro', 'Diner', 'Bakery', 'Pizzeria', 'Steakhouse', 'Brewery', 'Burgers', 'Jeans',
 ])
 /** Day and month names: "Thursday and NATO" is not one name. */
 const DAY_OR_MONTH = /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/i

@@ -77,4 +77,9 @@ describe('entity span edges', () => {
     expect(spans('Live Nation reported earnings.')).toEqual(['Company:Live Nation'])
     expect(spans('@ARForHillary Entire videos are available. Planned Parenthood admitted it.')).toContain('Company:Planned Parenthood')
   })
+
+  it('reads a restaurant or a shop that the tagger calls a person as a company', () => {
+    expect(spans('Shake Shack opened a store.')).toEqual(['Company:Shake Shack'])
+    expect(spans('Guess Jeans opened a store.')).toEqual(['Company:Guess Jeans'])
+  })
 })
