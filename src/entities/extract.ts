@@ -47,6 +47,7 @@
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
 import { NAME_PARTICLES } from '../nlp/name-particles.ts'
 import { DATELINE_PLACE, datelineWords } from '../nlp/datelines.ts'
+import { AP_FULL_STATES, AP_STATE_ABBREVIATIONS, US_POSTAL_CODES } from '../nlp/us-states.ts'
 import { createEntityTagger, nerLexiconDir, readCommonWords, readNerFile, type EntityTagger } from './tagger.ts'
 import type { TaggedSpan } from './tagger-decoder.ts'
 import { readGazetteer, readPhraseTable } from './gazetteer.ts'
@@ -726,8 +727,9 @@ export function extractEntities(doc: AnnotatedDocument, tagger: EntityTagger, op
       // In a headline, a known name wins over a longer tagger span that only adds common words ("Bellagio Is").
       const outer = taggerSpans.find((c) => c.start <= m.start && c.end >= m.end && c.end - c.start > m.end - m.start)
       const common = (w: string): boolean => commonWords?.has(w) === true || !HAS_ALNUM.test(w)
-      const padded = outer === undefined || (everyInRange(lowers, outer.start, m.start, common) && everyInRange(lowers, m.end, outer.end, common))
-      const onlyCommon = (headline[m.start] === 1 && commonWords !== undefined && padded) || (outer !== undefined && runsOn(outer, m))
+      const onlyCommon =
+        (headline[m.start] === 1 && commonWords !== undefined && (outer === undefined || (everyInRange(lowers, outer.start, m.start, common) && everyInRange(lowers, m.end, outer.end, common)))) ||
+        (outer !== undefined && runsOn(outer, m))
       if (outer !== undefined && m.end - m.start < 2 && !onlyCommon) continue
       // A known name inside a longer tagger name of its type is part of it ("Red Cross" in "International Red Cross"),
       // except in a headline, where the longer span is often the headline read as a name ("Manchester United Sack").
@@ -1195,21 +1197,8 @@ function modelProducts(
 
 /** End of the longest lexicon phrase starting at token `i` and ending by `limit`, or `i` when none. */
 /**
- * US states as a party affiliation writes them in AP style ("D-N.Y.", "R-Calif.", "I-Vt."): the AP abbreviations, the
- * eight names AP writes in full, and the postal codes some papers use ("R-TX").
- */
-const AFFILIATION_STATES = new Set([
-  'Ala.', 'Ariz.', 'Ark.', 'Calif.', 'Colo.', 'Conn.', 'Del.', 'Fla.', 'Ga.', 'Ill.', 'Ind.', 'Kan.', 'Ky.', 'La.', 'Md.',
-  'Mass.', 'Mich.', 'Minn.', 'Miss.', 'Mo.', 'Mont.', 'Neb.', 'Nev.', 'N.H.', 'N.J.', 'N.M.', 'N.Y.', 'N.C.', 'N.D.',
-  'Okla.', 'Ore.', 'Pa.', 'R.I.', 'S.C.', 'S.D.', 'Tenn.', 'Vt.', 'Va.', 'Wash.', 'W.Va.', 'Wis.', 'Wyo.',
-  'Alaska', 'Hawaii', 'Idaho', 'Iowa', 'Maine', 'Ohio', 'Texas', 'Utah',
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME', 'MD',
-  'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI', 'SC',
-  'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
-])
-
-/**
- * Party affiliations in the text: "D", "R" or "I", a hyphen and a state of {@link AFFILIATION_STATES}, written without
+ * Party affiliations in the text: "D", "R" or "I", a hyphen and a US state (a postal code or AP style's form), written
+ * without
  * spaces after an opening bracket or a comma ("(D-N.Y.)", ", R-Ohio,"; wink splits "N.Y." into "N" "." "Y."), as token
  * ranges [start, end).
  */
@@ -1226,7 +1215,7 @@ function partyAffiliations(tokens: readonly Token[]): Array<{ start: number; end
     while (end < tokens.length && (end === i + 2 || !tokens[end]!.spaceBefore) && end - i <= 6) {
       state += tokens[end]!.text
       end++
-      if (AFFILIATION_STATES.has(state)) best = end
+      if (AP_STATE_ABBREVIATIONS.has(state) || AP_FULL_STATES.has(state) || US_POSTAL_CODES.has(state)) best = end
     }
     if (best > 0) found.push({ start: i, end: best })
   }
@@ -1238,10 +1227,11 @@ function partyAffiliations(tokens: readonly Token[]): Array<{ start: number; end
  * Winter Storm (not "Storm" alone, a first name: "Storm Reid").
  */
 function isStormWord(words: readonly string[], i: number): boolean {
-  const before = words[i - 1] ?? ''
-  return /^\p{Lu}/u.test(words[i] ?? '') && (STORM_KIND.has(before) || (before === 'Storm' && (words[i - 2] === 'Tropical' || words[i - 2] === 'Winter')))
+  const before = titleWord(words[i - 1])
+  return /^\p{Lu}/u.test(words[i] ?? '') && (STORM_KIND.has(before) || (before === 'Storm' && STORM_SEASON.has(titleWord(words[i - 2]))))
 }
-const STORM_KIND = new Set(['Hurricane', 'Typhoon', 'Cyclone', 'HURRICANE', 'TYPHOON', 'CYCLONE'])
+const STORM_KIND = new Set(['Hurricane', 'Typhoon', 'Cyclone'])
+const STORM_SEASON = new Set(['Tropical', 'Winter'])
 
 /**
  * Verbs in the past, irregular, that open a review's or a post's sentence with its subject left out ("Bought Tesla

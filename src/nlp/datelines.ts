@@ -1,4 +1,5 @@
 import type { Token } from './types.ts'
+import { AP_FULL_STATES } from './us-states.ts'
 
 /** Wire services credited after a news dateline ("WASHINGTON (AP) —", "LONDON (Reuters) -"). */
 const WIRE_SERVICES: ReadonlySet<string> = new Set(['AP', 'UPI', 'Reuters', 'AFP', 'DPA', 'Xinhua', 'Kyodo', 'Interfax', 'Tass', 'TASS', 'ANSA', 'EFE', 'CP', 'PA', 'Bloomberg'])
@@ -30,9 +31,6 @@ function creditEnd(toks: readonly Token[], i: number): number {
   return -1
 }
 
-/** The states AP style writes in full in a dateline ("PARK CITY, Utah (AP)"); the others it abbreviates ("Ga."). */
-const FULL_STATES = new Set(['Alaska', 'Hawaii', 'Idaho', 'Iowa', 'Maine', 'Ohio', 'Texas', 'Utah'])
-
 /**
  * A word of a dateline's place or date: in capitals, an abbreviation ("Ga.", "Calif.", "Jan.", or its period when wink
  * splits it off), a state AP writes in full, a month, a number.
@@ -44,7 +42,7 @@ function datelinePart(t: Token, next: Token | undefined): boolean {
     (/\p{Lu}/u.test(t.text) && !/\p{Ll}/u.test(t.text)) ||
     /^\p{Lu}\p{Ll}{0,4}\.$/u.test(t.text) ||
     (next?.text === '.' && !next.spaceBefore && /^\p{Lu}\p{Ll}{0,4}$/u.test(t.text)) ||
-    FULL_STATES.has(t.text) ||
+    AP_FULL_STATES.has(t.text) ||
     MONTHS.test(t.text)
   )
 }

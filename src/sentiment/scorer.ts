@@ -11,6 +11,7 @@
  *   likelihoods into a trained linear calibrator (see `model.ts`), or the lexicon score alone when the
  *   scorer has no model.
  */
+import { US_POSTAL_CODES } from '../nlp/us-states.ts'
 import type { AnnotatedDocument, Token } from '../nlp/types.ts'
 import {
   loadSentimentLexicon,
@@ -224,9 +225,7 @@ const RHETORICAL_AUXILIARIES = new Set(['does', 'do', 'did', 'would', 'could', '
 const ARTICLES = new Set(['a', 'an', 'the'])
 // US state and territory postal codes: in capitals after "City," or before a ZIP code they are places ("Tulsa, OK"),
 // and those that are no English word (NH, TX) are places whenever written in capitals.
-const POSTAL_CODES = new Set(
-  'AL AK AZ AR CA CO CT DE DC FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR PA RI SC SD TN TX UT VT VA WA WV WI WY PR GU VI'.split(' '),
-)
+const POSTAL_CODES = US_POSTAL_CODES
 const WORD_CODES = new Set(['HI', 'IN', 'ME', 'OH', 'OK', 'OR', 'LA', 'MA', 'PA', 'DE', 'CO', 'ID', 'AL', 'GA', 'MI', 'MO', 'MS'])
 const CONTENT_POS = new Set(['NOUN', 'VERB', 'ADJ', 'ADV'])
 const EVALUATIVE_VERBS = new Set(['be', 'seem', 'look', 'feel', 'sound', 'become', 'get', 'remain', 'appear', 'find'])
