@@ -23,6 +23,7 @@ import {
 } from './lexicon.ts'
 import { loadSentimentModel, NO_EVIDENCE_MARGIN, type ModelSentiment, type SentimentModel, type SentimentVectors } from './model.ts'
 import { aspectMentionScore, createAspectModel, loadAspectModel, type AspectModelData, type AspectSpan } from './aspect.ts'
+import { knownNameTokens, loadKnownNames } from './known-names.ts'
 
 /** Contract polarity strings. */
 export type SentimentPolarity = 'positive' | 'negative' | 'neutral'
@@ -261,6 +262,8 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
   }
   const dataDir = options.dataDir
   const lexicon = options.lexicon ?? loadSentimentLexicon(options.lexiconDir, dataDir)
+  // Known names that hold a sentiment word ("Super Bowl", "Amazon"): words of a name wherever they stand (see inName).
+  const knownNames = loadKnownNames(lexicon.words, dataDir)
   const model =
     options.model === false
       ? undefined
@@ -350,6 +353,8 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       const lowerContentOf: Array<boolean | undefined> = []
       // Lexicon words read as words of a name (LexiconFeatures.nameWords); matchAt visits tokens in order.
       const nameWords: number[] = []
+      // Token indices inside a known name (knownNameTokens), found when inName first asks.
+      let knownNameAt: Set<number> | undefined
 
       // 1. Longest match, sentence by sentence.
       const units: Unit[] = []
@@ -799,6 +804,9 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       function inName(i: number): boolean {
         const t = tokens[i] as Token
         if (t.kind !== 'word' || !/^\p{Lu}/u.test(t.text)) return false
+        // A known name is a name wherever it stands, also where it opens its sentence ("Super Bowl tickets are on sale.").
+        knownNameAt ??= knownNameTokens(tokens, knownNames)
+        if (knownNameAt.has(i)) return true
         const sentence = doc.sentences[t.sentence]
         if (sentence === undefined) return false
         const prev = tokens[i - 1]

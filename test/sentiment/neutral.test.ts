@@ -38,6 +38,30 @@ describe('neutral is a real answer', () => {
     expect(score('Fantastic Hotel With Great Staff').sentiment_polarity).toBe('positive')
   })
 
+  it('should read a known name as a name where it opens the sentence: "Super Bowl tickets are on sale.", "Amazon said ..."', async () => {
+    for (const text of ['Super Bowl tickets are on sale.', 'Amazon said Prime Day sales hit a record.', 'Supreme Court rules on the case.', 'Shake Shack opened a store.', 'Grand Canyon trails reopen.']) {
+      expect(score(text).phrases, text).toEqual([])
+    }
+    // Only where written as the name: "the super bowl" and "Super bowl" are words, and so is a one-word name read as a
+    // verb before its object; the words around a name still score.
+    expect(score('Super bowl of soup.').phrases.map((p) => p.title)).toEqual(['Super'])
+    expect(score('Marvel at the view!').phrases.map((p) => p.title)).toEqual(['Marvel'])
+    expect(score('Great Barrier Reef is dying.').phrases.map((p) => p.title)).toEqual(['dying'])
+    expect(score('Supreme Court justices were brilliant.').sentiment_polarity).toBe('positive')
+    // A lexicon word that no known name holds keeps its score where it opens a sentence before a capitalised word.
+    expect(score('Great Service!').sentiment_polarity).toBe('positive')
+    // Shouted one-word evaluations the entity lexicon lists (to drop as entities) are no names here.
+    expect(score('LOL that was great').phrases.map((p) => p.title)).toEqual(['LOL', 'great'])
+    expect(score('FREE shipping today').phrases.map((p) => p.title)).toEqual(['FREE'])
+    // The document score, with the model, is neutral too (they read -0.08 and -0.15 before).
+    const engine = createEngine({ background: false })
+    for (const text of ['Amazon.com Inc. said Prime Day sales hit a record.', 'Shake Shack opened a store.', 'Super Bowl tickets are on sale.']) {
+      const out = await engine.analyze(text)
+      expect([out.sentiment_score, out.sentiment_polarity], text).toEqual([0, 'neutral'])
+    }
+    await engine.close()
+  })
+
   it('should read a name closed by a number word as a name where it opens the sentence: "Fantastic Four opens today."', () => {
     expect(score('Fantastic Four opens today.').phrases).toEqual([])
     expect(score('Magnificent Seven was remade.').phrases).toEqual([])
