@@ -224,6 +224,13 @@ const FUNCTION_WORD_FACTOR = 0.5
 /** Auxiliaries of a rhetorical "who doesn't ...?" question (see rhetoricalWho), as normals ("wo" of "won't"). */
 const RHETORICAL_AUXILIARIES = new Set(['does', 'do', 'did', 'would', 'could', 'can', 'ca', 'will', 'wo'])
 const ARTICLES = new Set(['a', 'an', 'the'])
+
+/**
+ * Verbs of believing and telling whose negation before an exclamative "how" or "what" emphasises the evaluation in it
+ * instead of turning it round: "I can't believe how good it was", "I couldn't believe what a mess it was", "I can't
+ * tell you how happy I am" (lemmas).
+ */
+const EXCLAMATIVE_VERBS = new Set(['believe', 'imagine', 'describe', 'express', 'explain', 'tell', 'say', 'stress', 'emphasize', 'emphasise'])
 // US state and territory postal codes: in capitals after "City," or before a ZIP code they are places ("Tulsa, OK"),
 // and those that are no English word (NH, TX) are places whenever written in capitals.
 const POSTAL_CODES = US_POSTAL_CODES
@@ -413,6 +420,8 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         while (j >= sentenceStart && words < opts.window) {
           const t = tokens[j] as Token
           if (CLAUSE_BREAK.test(t.text)) break
+          // An exclamative after a verb of believing or telling ("can't believe how bad ...") closes the scope.
+          if ((t.normal === 'how' || t.normal === 'what') && exclamativeAfterVerb(j)) break
           const ui = unitAt[j] ?? -1
           const prev = ui >= 0 ? units[ui] : undefined
           if (prev !== undefined && prev.kind === 'contrast') break
@@ -843,6 +852,16 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         const capital = (w: Token | undefined): boolean =>
           w !== undefined && w.kind === 'word' && w.sentence === t.sentence && /^\p{Lu}\p{Ll}/u.test(w.text) && !opens(w.index)
         return capital(prev) || capital(next)
+      }
+
+      // Whether the "how" or "what" at j follows a verb of EXCLAMATIVE_VERBS, directly or after its object pronoun
+      // ("believe how", "tell you how").
+      function exclamativeAfterVerb(j: number): boolean {
+        const before = tokens[j - 1]
+        if (before === undefined || before.sentence !== (tokens[j] as Token).sentence) return false
+        if (EXCLAMATIVE_VERBS.has(before.lemma)) return true
+        const verb = tokens[j - 2]
+        return before.pos === 'PRON' && verb !== undefined && verb.sentence === before.sentence && EXCLAMATIVE_VERBS.has(verb.lemma)
       }
 
       // A symbol-only token (emoticon) glued to a preceding word is part of something else ("http://");

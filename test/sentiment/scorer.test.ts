@@ -48,6 +48,43 @@ describe('lexicon scorer', () => {
     expect(score("Who doesn't love birthdays?", full).sentiment_polarity).toBe('positive')
   })
 
+  it('does not turn round an exclamative after a negated verb of believing or telling: "I can\'t believe how bad ..."', () => {
+    const phrase = (text: string, title: string) => score(text).phrases.find((p) => p.title === title)!
+    expect(phrase("I can't believe how bad the new iPhone 15 battery is.", 'bad').is_negated).toBe(false)
+    expect(score("I can't believe how bad the new iPhone 15 battery is.").sentiment_polarity).toBe('negative')
+    expect(score("I can't believe how good it was.").sentiment_polarity).toBe('positive')
+    expect(score("I couldn't believe what a mess it was.").sentiment_polarity).toBe('negative')
+    expect(phrase("I can't tell you how happy we were.", 'happy').is_negated).toBe(false)
+    // Without the exclamative, or after another verb, the negator reaches the evaluation as before.
+    expect(phrase("I don't believe good things happen.", 'good').is_negated).toBe(true)
+    expect(phrase("I don't know how good it is.", 'good').is_negated).toBe(true)
+    expect(score("I can't believe how bad the new iPhone 15 battery is.", full).sentiment_polarity).toBe('negative')
+  })
+
+  it('reads "no wonder", "anything but" and "can\'t wait" as the set phrases they are', () => {
+    const loves = score('No wonder everyone loves this place.').phrases.find((p) => p.title === 'loves')!
+    expect(loves.is_negated).toBe(false)
+    expect(score('No wonder everyone loves this place.').sentiment_polarity).toBe('positive')
+    expect(score('No wonder it failed.').sentiment_polarity).toBe('negative')
+    const clean = score('The room was anything but clean.').phrases.find((p) => p.title === 'clean')!
+    expect([clean.is_negated, clean.negating_phrase]).toEqual([true, 'anything but'])
+    expect(score('The room was anything but clean.').sentiment_polarity).toBe('negative')
+    expect(score("Can't wait to go back!").sentiment_polarity).toBe('positive')
+    expect(score('I cannot wait to see you').sentiment_polarity).toBe('positive')
+    // "but" alone still contrasts, and "nothing but" is still praise.
+    expect(score('Nothing but praise for the staff.').sentiment_polarity).toBe('positive')
+  })
+
+  it('reads the review idioms whose words alone read the other way', () => {
+    const polarity = (text: string) => score(text).sentiment_polarity
+    for (const text of ['Could have been better.', "I've had better.", 'Save your money.', 'This phone is a joke.', 'Did not meet my expectations.', 'The service could be better.']) {
+      expect(polarity(text), text).toBe('negative')
+    }
+    for (const text of ["The staff couldn't have been nicer.", 'Exceeded my expectations.', 'I could not be happier with it!', 'It met my expectations.']) {
+      expect(polarity(text), text).toBe('positive')
+    }
+  })
+
   it('reports the intensifier and scales the phrase', () => {
     const plain = score('The room was nice.')
     const very = score('The room was very nice.')
