@@ -231,6 +231,9 @@ const ARTICLES = new Set(['a', 'an', 'the'])
  * tell you how happy I am" (lemmas).
  */
 const EXCLAMATIVE_VERBS = new Set(['believe', 'imagine', 'describe', 'express', 'explain', 'tell', 'say', 'stress', 'emphasize', 'emphasise'])
+
+/** The verb forms of a counterfactual wish after "wish" or "if only" ("I wish the staff were friendlier"). */
+const COUNTERFACTUAL_VERBS = new Set(['were', 'was', 'had', 'would', 'could'])
 // US state and territory postal codes: in capitals after "City," or before a ZIP code they are places ("Tulsa, OK"),
 // and those that are no English word (NH, TX) are places whenever written in capitals.
 const POSTAL_CODES = US_POSTAL_CODES
@@ -362,6 +365,8 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       const nameWords: number[] = []
       // Token indices inside a known name (knownNameTokens), found when inName first asks.
       let knownNameAt: Set<number> | undefined
+      // The "wish" or "only" token counterfactualBefore last found.
+      let counterfactualAt = -1
 
       // 1. Longest match, sentence by sentence.
       const units: Unit[] = []
@@ -453,6 +458,15 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           } else {
             j--
           }
+        }
+        // A counterfactual wish says the evaluation does not hold: "I wish the staff were friendlier", "If only the room
+        // had been cleaner" (not "I wish you a happy birthday").
+        if (negatedBy[u] === undefined && !isIcon && counterfactualBefore(unit.start)) {
+          v *= opts.negationFactor
+          negatedBy[u] = textOf(counterfactualAt, counterfactualAt + 1)
+          // Nor is the "wish" itself a kind word there.
+          const wishUnit = units[unitAt[counterfactualAt] ?? -1]
+          if (wishUnit !== undefined && wishUnit.kind === 'sentiment' && wishUnit.start === counterfactualAt) valence[unitAt[counterfactualAt] as number] = 0
         }
         valence[u] = v
       }
@@ -852,6 +866,32 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         const capital = (w: Token | undefined): boolean =>
           w !== undefined && w.kind === 'word' && w.sentence === t.sentence && /^\p{Lu}\p{Ll}/u.test(w.text) && !opens(w.index)
         return capital(prev) || capital(next)
+      }
+
+      // Whether a counterfactual wish governs the clause before `start`: walking back over the same clause, a verb form of
+      // COUNTERFACTUAL_VERBS, then within four words before it "wish" (a verb) or "if only". Sets counterfactualAt to
+      // the "wish" or "only" token.
+      function counterfactualBefore(start: number): boolean {
+        const sentenceStart = doc.sentences[(tokens[start] as Token).sentence]?.tokenStart ?? 0
+        let verbAt = -1
+        for (let j = start - 1; j >= sentenceStart && start - j <= 6; j--) {
+          const t = tokens[j] as Token
+          if (CLAUSE_BREAK.test(t.text) || (unitAt[j] ?? -1) >= 0 && units[unitAt[j] as number]?.kind === 'contrast') return false
+          if (COUNTERFACTUAL_VERBS.has(t.normal)) {
+            verbAt = j
+            break
+          }
+        }
+        if (verbAt < 0) return false
+        for (let j = verbAt - 1; j >= sentenceStart && verbAt - j <= 4; j--) {
+          const t = tokens[j] as Token
+          if (CLAUSE_BREAK.test(t.text)) return false
+          if ((t.lemma === 'wish' && t.pos === 'VERB') || (t.normal === 'only' && (tokens[j - 1] as Token | undefined)?.normal === 'if')) {
+            counterfactualAt = j
+            return true
+          }
+        }
+        return false
       }
 
       // Whether the "how" or "what" at j follows a verb of EXCLAMATIVE_VERBS, directly or after its object pronoun

@@ -75,6 +75,20 @@ describe('lexicon scorer', () => {
     expect(score('Nothing but praise for the staff.').sentiment_polarity).toBe('positive')
   })
 
+  it('reads a counterfactual wish as saying the evaluation does not hold, and "less than" as a negator', () => {
+    const friendlier = score('I wish the staff were friendlier.')
+    expect(friendlier.sentiment_polarity).toBe('negative')
+    expect(friendlier.phrases.find((p) => p.title === 'friendlier')?.negating_phrase).toBe('wish')
+    expect(score('If only the room were cleaner.').sentiment_polarity).toBe('negative')
+    expect(score('I wish they had better coffee.').sentiment_polarity).toBe('negative')
+    // A wish for someone is no counterfactual, nor is a judgement in the next clause.
+    expect(score('I wish you a happy birthday!').sentiment_polarity).toBe('positive')
+    expect(score('We wish you all the best.').sentiment_polarity).toBe('positive')
+    expect(score('I wish we had more time here, it was wonderful.').sentiment_polarity).toBe('positive')
+    expect(score('Less than ideal.').sentiment_polarity).toBe('negative')
+    expect(score('It took less than 5 minutes, great service.').sentiment_polarity).toBe('positive')
+  })
+
   it('reads the review idioms whose words alone read the other way', () => {
     const polarity = (text: string) => score(text).sentiment_polarity
     for (const text of ['Could have been better.', "I've had better.", 'Save your money.', 'This phone is a joke.', 'Did not meet my expectations.', 'The service could be better.']) {
