@@ -1195,12 +1195,10 @@ function modelProducts(
   return out
 }
 
-/** End of the longest lexicon phrase starting at token `i` and ending by `limit`, or `i` when none. */
 /**
  * Party affiliations in the text: "D", "R" or "I", a hyphen and a US state (a postal code or AP style's form), written
- * without
- * spaces after an opening bracket or a comma ("(D-N.Y.)", ", R-Ohio,"; wink splits "N.Y." into "N" "." "Y."), as token
- * ranges [start, end).
+ * without spaces after an opening bracket or a comma ("(D-N.Y.)", ", R-Ohio,"; wink splits "N.Y." into "N" "." "Y."),
+ * as token ranges [start, end).
  */
 function partyAffiliations(tokens: readonly Token[]): Array<{ start: number; end: number }> {
   const found: Array<{ start: number; end: number }> = []

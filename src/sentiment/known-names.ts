@@ -67,7 +67,6 @@ export function knownNameTokens(tokens: readonly Token[], names: KnownNames): Se
         ok =
           w.normal === parts[k] &&
           w.sentence === t.sentence &&
-          (k === 0 || w.kind !== 'space') &&
           (/^\p{Lu}/u.test(w.text) || (k > 0 && k < parts.length - 1 && NAME_FUNCTION_WORDS.has(w.normal)))
       }
       // One word: a proper noun in mixed case, not a verb's imperative before its object ("Marvel at the view!").

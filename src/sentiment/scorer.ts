@@ -365,8 +365,6 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       const nameWords: number[] = []
       // Token indices inside a known name (knownNameTokens), found when inName first asks.
       let knownNameAt: Set<number> | undefined
-      // The "wish" or "only" token counterfactualBefore last found.
-      let counterfactualAt = -1
 
       // 1. Longest match, sentence by sentence.
       const units: Unit[] = []
@@ -461,12 +459,13 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         }
         // A counterfactual wish says the evaluation does not hold: "I wish the staff were friendlier", "If only the room
         // had been cleaner" (not "I wish you a happy birthday").
-        if (negatedBy[u] === undefined && !isIcon && counterfactualBefore(unit.start)) {
+        const wish = negatedBy[u] === undefined && !isIcon ? counterfactualWish(unit.start) : -1
+        if (wish >= 0) {
           v *= opts.negationFactor
-          negatedBy[u] = textOf(counterfactualAt, counterfactualAt + 1)
+          negatedBy[u] = textOf(wish, wish + 1)
           // Nor is the "wish" itself a kind word there.
-          const wishUnit = units[unitAt[counterfactualAt] ?? -1]
-          if (wishUnit !== undefined && wishUnit.kind === 'sentiment' && wishUnit.start === counterfactualAt) valence[unitAt[counterfactualAt] as number] = 0
+          const w = unitAt[wish] ?? -1
+          if (w >= 0 && units[w]?.kind === 'sentiment' && units[w]?.start === wish) valence[w] = 0
         }
         valence[u] = v
       }
@@ -868,30 +867,27 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         return capital(prev) || capital(next)
       }
 
-      // Whether a counterfactual wish governs the clause before `start`: walking back over the same clause, a verb form of
-      // COUNTERFACTUAL_VERBS, then within four words before it "wish" (a verb) or "if only". Sets counterfactualAt to
-      // the "wish" or "only" token.
-      function counterfactualBefore(start: number): boolean {
+      // The "wish" (or the "only" of "if only") of a counterfactual wish that governs the clause before `start`, or -1:
+      // walking back over the same clause, a verb form of COUNTERFACTUAL_VERBS, then within four words before it "wish"
+      // (a verb) or "if only".
+      function counterfactualWish(start: number): number {
         const sentenceStart = doc.sentences[(tokens[start] as Token).sentence]?.tokenStart ?? 0
         let verbAt = -1
         for (let j = start - 1; j >= sentenceStart && start - j <= 6; j--) {
           const t = tokens[j] as Token
-          if (CLAUSE_BREAK.test(t.text) || (unitAt[j] ?? -1) >= 0 && units[unitAt[j] as number]?.kind === 'contrast') return false
+          if (CLAUSE_BREAK.test(t.text) || units[unitAt[j] ?? -1]?.kind === 'contrast') return -1
           if (COUNTERFACTUAL_VERBS.has(t.normal)) {
             verbAt = j
             break
           }
         }
-        if (verbAt < 0) return false
+        if (verbAt < 0) return -1
         for (let j = verbAt - 1; j >= sentenceStart && verbAt - j <= 4; j--) {
           const t = tokens[j] as Token
-          if (CLAUSE_BREAK.test(t.text)) return false
-          if ((t.lemma === 'wish' && t.pos === 'VERB') || (t.normal === 'only' && (tokens[j - 1] as Token | undefined)?.normal === 'if')) {
-            counterfactualAt = j
-            return true
-          }
+          if (CLAUSE_BREAK.test(t.text)) return -1
+          if ((t.lemma === 'wish' && t.pos === 'VERB') || (t.normal === 'only' && tokens[j - 1]?.normal === 'if')) return j
         }
-        return false
+        return -1
       }
 
       // Whether the "how" or "what" at j follows a verb of EXCLAMATIVE_VERBS, directly or after its object pronoun
