@@ -4,11 +4,13 @@
  * RSS of the process (the kernel's high-water mark) and, at each stage (models loaded, outputs held, outputs
  * taken), RSS, the JS heap and off-heap array buffers.
  *
- * The backlog runs twice, each in a fresh process: on the compiled package under plain `node` (what a user runs:
+ * The backlog runs three times, each in fresh processes: on the compiled package under plain `node` (what a user runs:
  * `npm run build`'s output, compiled here into .tmp/memory-dist, a private folder, so the bench never rewrites
- * dist/ under other users of the working tree) and on the sources under tsx (as every other bench runs; tsx keeps
+ * dist/ under other users of the working tree), on the sources under tsx (as every other bench runs; tsx keeps
  * the transpiled source of every module, chevrotain's 644 files and wink's 3 MB model JSON, transformed to a
- * JavaScript module, included, about 120 MiB more after loading).
+ * JavaScript module, included, about 120 MiB more after loading), and on the compiled package under
+ * `node --heap-growing-percent=15`, the heap setting `textengine serve` runs with (its `heap_growing_percent`), which
+ * code that embeds the engine may give its own process.
  *
  * Then, on the compiled package, a stream of new vocabulary: every distinct text of the data folder's sentiment
  * corpora, keyphrase documents, aspect sentences and CoNLL-2003 training sentences, in that order, through
@@ -40,6 +42,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { dataDir, loadSamples, median, record } from './samples.ts'
 import { buildPackageInto } from './build-dist.ts'
 import { BENCH_KEY, BENCH_SECRET, closeHttpClient, signed } from './http-client.ts'
+import { DEFAULT_HEAP_GROWING_PERCENT } from '../src/server/config.ts'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const BUILD = join(ROOT, '.tmp', 'memory-dist')
@@ -141,6 +144,9 @@ if (only === undefined || only === 'compiled' || only === 'serve' || only === 's
 }
 if (only === undefined || only === 'compiled') {
   runs.push({ name: 'compiled package, plain node', key: 'memory.compiled', args: [], module: pathToFileURL(join(BUILD, 'src', 'index.js')).href })
+  // The heap setting `textengine serve` runs with (its `heap_growing_percent`), for code that embeds the engine: it is
+  // the host process's to set (`node --heap-growing-percent=15`), so the engine never sets it.
+  runs.push({ name: `compiled package, node --heap-growing-percent=${DEFAULT_HEAP_GROWING_PERCENT}`, key: 'memory.compiled_heap_growing', args: [`--heap-growing-percent=${DEFAULT_HEAP_GROWING_PERCENT}`], module: pathToFileURL(join(BUILD, 'src', 'index.js')).href })
 }
 if (only === undefined || only === 'tsx') {
   runs.push({ name: 'sources under tsx', key: 'memory', args: ['--import', 'tsx'], module: pathToFileURL(join(ROOT, 'src', 'index.ts')).href })
@@ -232,7 +238,7 @@ async function serverBacklog(args: readonly string[]): Promise<ServeResult> {
 if ((only === undefined || only === 'serve') && existsSync('/proc/self/status')) {
   const serve = [join(BUILD, 'src', 'cli.js'), 'serve']
   const results: ServeResult[] = []
-  console.log(`\nbacklog of ${N} documents through the standalone server over HTTP (textengine serve of the compiled package, TEXTENGINE_WORKERS=0, memory storage); MiB\n`)
+  console.log(`\nbacklog of ${N} documents through the standalone server over HTTP (textengine serve of the compiled package, TEXTENGINE_WORKERS=0, memory storage, heap_growing_percent ${process.env['TEXTENGINE_HEAP_GROWING_PERCENT'] ?? `${DEFAULT_HEAP_GROWING_PERCENT} (its default)`}); MiB\n`)
   console.log('| run | server CPU | peak RSS, held | peak RSS, at the end |')
   console.log('| --- | ---: | ---: | ---: |')
   for (let k = 0; k < backlogRuns; k++) {

@@ -12,6 +12,7 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http'
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { setFlagsFromString } from 'node:v8'
 import { createEngine } from './engine/create-engine.ts'
 import type { AccountOptions } from './engine/options.ts'
 import type { Engine } from './engine/types.ts'
@@ -281,6 +282,8 @@ export interface ServeIo {
   readonly err: (line: string) => void
   /** Called with a function to run on SIGTERM/SIGINT. @defaultValue process.once for both signals */
   readonly onStop?: (stop: (signal: string) => void) => void
+  /** Sets V8 flags of this process (`heap_growing_percent`). @defaultValue node:v8's setFlagsFromString */
+  readonly setV8Flags?: (flags: string) => void
 }
 
 /**
@@ -306,6 +309,10 @@ export async function runServer(argv: readonly string[], env: Readonly<Record<st
     }
     throw e
   }
+  // Before the engine loads its models: the server's heap collects its garbage sooner than V8's adaptive factor lets
+  // it (the setting's doc in src/server/config.ts). A process-wide flag, so it is the server's to set, not startServer's:
+  // code that embeds the server owns its process.
+  if (config.heapGrowingPercent > 0) (io?.setV8Flags ?? setFlagsFromString)(`--heap-growing-percent=${config.heapGrowingPercent}`)
   if (config.generatedAccount) {
     const a = config.accounts[0]!
     out(`no API_KEY/API_SECRET or accounts given; development pair:\n  API_KEY=${a.key}\n  API_SECRET=${a.secret}`)

@@ -34,6 +34,11 @@ export interface ServerConfig {
   readonly drainTimeoutMs: number
   /** Analysis worker threads (0: analyse on the event loop, in slices). */
   readonly workers: number
+  /**
+   * V8's heap growing factor for the server process, as a percentage over the live heap (`--heap-growing-percent`):
+   * how much garbage the old space may gather before the next full collection. 0 leaves V8's own, adaptive factor.
+   */
+  readonly heapGrowingPercent: number
   /** Development mode: requests are served as the first account without a signature check (loopback only). */
   readonly dev: boolean
   /** Serve the playground page at `/` (beside the API). */
@@ -104,6 +109,7 @@ export const SERVER_SETTINGS: readonly SettingInfo[] = Object.freeze([
   { key: 'storage_prefix', env: 'TEXTENGINE_STORAGE_PREFIX', default: 'textengine:', allowed: 'prefix of every Redis key' },
   { key: 'drain_timeout_ms', env: 'DRAIN_TIMEOUT_MS', default: '10000', allowed: 'integer >= 0: how long shutdown waits for queued work' },
   { key: 'workers', env: 'TEXTENGINE_WORKERS', default: 'the number of CPU cores', allowed: 'integer 0-256: analysis worker threads (one analysis engine and its models, about 150 MB, each); 0 analyses on the main thread' },
+  { key: 'heap_growing_percent', env: 'TEXTENGINE_HEAP_GROWING_PERCENT', default: '15', allowed: "integer 0-400: how far the JavaScript heap may grow over what is live before V8 collects it in full (V8's --heap-growing-percent, set for the whole server process, worker threads included); 0 leaves V8's own factor (up to 4x the live heap: 30-70 MB more at the peak of a 10,000-document backlog, for the same collection pauses)" },
   { key: 'dev', env: 'TEXTENGINE_DEV', flag: '--dev', default: 'false', allowed: 'true or false (env: 1, 0, true, false); loopback hosts only' },
   { key: 'playground', env: 'TEXTENGINE_PLAYGROUND', default: 'true', allowed: 'true or false (env: 1, 0, true, false): serve the playground page at / beside the API' },
   { key: 'replay_window_seconds', env: 'TEXTENGINE_REPLAY_WINDOW_SECONDS', default: '900', allowed: 'integer 0-86400: signed requests whose oauth_timestamp is missing, not a number or further than this from the clock are refused (401), and so is a request received twice; 0 turns the replay window off' },
@@ -114,7 +120,18 @@ export const SERVER_SETTINGS: readonly SettingInfo[] = Object.freeze([
   { key: 'accounts[0].subscription', env: 'TEXTENGINE_SUBSCRIPTION', default: 'no call limits, unlimited documents, no expiry', allowed: 'JSON subscription overrides, merged over those of the first account' },
 ])
 
-const FILE_KEYS = ['host', 'port', 'base_path', 'tls_cert', 'tls_key', 'cors_origins', 'log_format', 'storage', 'storage_prefix', 'drain_timeout_ms', 'workers', 'dev', 'playground', 'replay_window_seconds', 'replay_cache_size', 'callback_allow', 'callback_deny', 'accounts'] as const
+/**
+ * Default of the `heap_growing_percent` setting. With V8's own factor (up to 4x the live heap while collections are
+ * quick), `textengine serve` holding a 10,000-document backlog peaked at 329-336 MiB (bench/memory.ts `--only serve`,
+ * three processes, 2026-12-07); at 30, 301-308; at 15, 280-301 for the same server CPU (13.7, 14.2 and 14.0 s). At 15
+ * the old space is collected in full once it is 1.15x what was live after the last collection: 16 full collections
+ * instead of 3 in the library's 10,000-document backlog, whose pauses on the main thread add up to the same (about
+ * 0.55 s either way: the marking runs beside it, on a helper thread; the young generation's collections, most of the
+ * pauses, get shorter), and the backlog peaks at 261-266 MiB instead of 328-344 (README, "Memory").
+ */
+export const DEFAULT_HEAP_GROWING_PERCENT = 15
+
+const FILE_KEYS = ['host', 'port', 'base_path', 'tls_cert', 'tls_key', 'cors_origins', 'log_format', 'storage', 'storage_prefix', 'drain_timeout_ms', 'workers', 'heap_growing_percent', 'dev', 'playground', 'replay_window_seconds', 'replay_cache_size', 'callback_allow', 'callback_deny', 'accounts'] as const
 const ACCOUNT_KEYS = ['key', 'secret', 'name', 'subscription'] as const
 const LOOPBACK = ['localhost', '::1', '[::1]']
 
@@ -350,6 +367,7 @@ export function loadServerConfig(input: LoadServerConfigInput = {}): ServerConfi
 
   const drainTimeoutMs = int(pick('drain_timeout_ms', ['DRAIN_TIMEOUT_MS']), 10_000, 0, 24 * 3600 * 1000, 'an integer number of milliseconds, 0 to 86400000')
   const workers = int(pick('workers', ['TEXTENGINE_WORKERS']), availableParallelism(), 0, 256, 'an integer 0-256 (analysis worker threads; 0 analyses on the main thread)')
+  const heapGrowingPercent = int(pick('heap_growing_percent', ['TEXTENGINE_HEAP_GROWING_PERCENT']), DEFAULT_HEAP_GROWING_PERCENT, 0, 400, "an integer 0-400 (percent the heap may grow over what is live before a full collection; 0 leaves V8's own factor)")
 
   // Development mode: loopback only; with no host it listens on 127.0.0.1.
   const devSrc = pick('dev', ['TEXTENGINE_DEV'], flags.dev, '--dev')
@@ -438,6 +456,7 @@ export function loadServerConfig(input: LoadServerConfigInput = {}): ServerConfi
     storagePrefix,
     drainTimeoutMs,
     workers,
+    heapGrowingPercent,
     dev,
     playground,
     replayWindowSeconds,

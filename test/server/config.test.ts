@@ -152,6 +152,14 @@ describe('loadServerConfig', () => {
     for (const [input, expected] of cases) expect(problem(input), JSON.stringify(input.env ?? input.file)).toContain(expected)
   })
 
+  it('should collect the server heap sooner than V8 by default, and read heap_growing_percent from the file or the environment (issue 17)', () => {
+    expect(loadServerConfig({ env: {} }).heapGrowingPercent).toBe(15)
+    expect(loadServerConfig({ file: configFile({ heap_growing_percent: 0 }), env: {} }).heapGrowingPercent).toBe(0)
+    expect(loadServerConfig({ file: configFile({ heap_growing_percent: 50 }), env: { TEXTENGINE_HEAP_GROWING_PERCENT: '25' } }).heapGrowingPercent).toBe(25)
+    expect(problem({ env: { TEXTENGINE_HEAP_GROWING_PERCENT: '1.5' } })).toMatch(/^TEXTENGINE_HEAP_GROWING_PERCENT \(environment\): "1\.5" is not allowed; expected an integer 0-400/)
+    expect(problem({ file: configFile({ heap_growing_percent: 401 }), env: {} })).toMatch(/^heap_growing_percent: 401 is not allowed; expected an integer 0-400/)
+  })
+
   it('should turn the replay window on by default and read the signing and callback settings (issue 18)', () => {
     const d = loadServerConfig({ env: {} })
     expect(d).toMatchObject({ replayWindowSeconds: 900, replayCacheSize: 100_000, callbackAllow: [], callbackDeny: [] })

@@ -134,8 +134,11 @@ describe('runServer (textengine serve)', () => {
   it('should print the development pair when nothing is given, serve it, and stop on a signal', async () => {
     const out: string[] = []
     let stop: ((signal: string) => void) | undefined
-    const done = runServer(['--host', '127.0.0.1', '--port', '0'], { DRAIN_TIMEOUT_MS: '2000' }, { out: (l) => out.push(l), err: (l) => out.push(l), onStop: (s) => (stop = s) })
+    const flags: string[] = []
+    const done = runServer(['--host', '127.0.0.1', '--port', '0'], { DRAIN_TIMEOUT_MS: '2000' }, { out: (l) => out.push(l), err: (l) => out.push(l), onStop: (s) => (stop = s), setV8Flags: (f) => flags.push(f) })
     for (let i = 0; i < 200 && stop === undefined; i++) await new Promise((r) => setTimeout(r, 25))
+    // The server's heap setting, once, before the engine loads (heap_growing_percent's default).
+    expect(flags).toEqual(['--heap-growing-percent=15'])
     const text = out.join('\n')
     const key = /API_KEY=(\S+)/.exec(text)?.[1] ?? ''
     const secret = /API_SECRET=(\S+)/.exec(text)?.[1] ?? ''
