@@ -234,6 +234,8 @@ const EXCLAMATIVE_VERBS = new Set(['believe', 'imagine', 'describe', 'express', 
 
 /** The verb forms of a counterfactual wish after "wish" or "if only" ("I wish the staff were friendlier"). */
 const COUNTERFACTUAL_VERBS = new Set(['were', 'was', 'had', 'would', 'could'])
+/** Of COUNTERFACTUAL_VERBS, the modals: a wish with them is counterfactual only of a state (`be`, `have` next). */
+const MODAL_WISHES = new Set(['would', 'could'])
 // US state and territory postal codes: in capitals after "City," or before a ZIP code they are places ("Tulsa, OK"),
 // and those that are no English word (NH, TX) are places whenever written in capitals.
 const POSTAL_CODES = US_POSTAL_CODES
@@ -868,8 +870,10 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       }
 
       // The "wish" (or the "only" of "if only") of a counterfactual wish that governs the clause before `start`, or -1:
-      // walking back over the same clause, a verb form of COUNTERFACTUAL_VERBS, then within four words before it "wish"
-      // (a verb) or "if only".
+      // walking back over the same clause, a verb form of COUNTERFACTUAL_VERBS, then within five words before it "wish"
+      // (a verb) or "if only" ("I wish I could say it was great"). "would" and "could" wish a state ("would be
+      // nicer", "could have been better"), not an act: "I wish he would make one more awesome film" praises the films,
+      // and "I wish they would fix the awful wifi" finds it awful.
       function counterfactualWish(start: number): number {
         const sentenceStart = doc.sentences[(tokens[start] as Token).sentence]?.tokenStart ?? 0
         let verbAt = -1
@@ -882,7 +886,13 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           }
         }
         if (verbAt < 0) return -1
-        for (let j = verbAt - 1; j >= sentenceStart && verbAt - j <= 4; j--) {
+        if (MODAL_WISHES.has((tokens[verbAt] as Token).normal)) {
+          let k = verbAt + 1
+          while (k < start && ((tokens[k] as Token).pos === 'ADV' || (tokens[k] as Token).pos === 'PART')) k++
+          const next = tokens[k]
+          if (next === undefined || k >= start || (next.lemma !== 'be' && next.lemma !== 'have')) return -1
+        }
+        for (let j = verbAt - 1; j >= sentenceStart && verbAt - j <= 5; j--) {
           const t = tokens[j] as Token
           if (CLAUSE_BREAK.test(t.text)) return -1
           if ((t.lemma === 'wish' && t.pos === 'VERB') || (t.normal === 'only' && tokens[j - 1]?.normal === 'if')) return j

@@ -85,6 +85,15 @@ describe('lexicon scorer', () => {
     expect(score('I wish you a happy birthday!').sentiment_polarity).toBe('positive')
     expect(score('We wish you all the best.').sentiment_polarity).toBe('positive')
     expect(score('I wish we had more time here, it was wonderful.').sentiment_polarity).toBe('positive')
+    // With "would" or "could", a wished state is counterfactual, a wished act is not: its evaluation holds.
+    expect(score('I wish the staff would be friendlier.').sentiment_polarity).toBe('negative')
+    expect(score('I wish they could have been nicer.').sentiment_polarity).toBe('negative')
+    const film = score('I wish Al Pacino would make just one more awesome film.')
+    expect(film.sentiment_polarity).toBe('positive')
+    expect(film.phrases.find((p) => p.title === 'awesome')?.is_negated).toBe(false)
+    expect(score('I wish they would fix the awful wifi.').phrases.find((p) => p.title === 'awful')?.is_negated).toBe(false)
+    // The wish reaches over "I could say".
+    expect(score('I wish I could say it was great.').sentiment_polarity).toBe('negative')
     expect(score('Less than ideal.').sentiment_polarity).toBe('negative')
     expect(score('It took less than 5 minutes, great service.').sentiment_polarity).toBe('positive')
   })
