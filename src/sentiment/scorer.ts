@@ -460,11 +460,12 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           }
         }
         // A counterfactual wish says the evaluation does not hold: "I wish the staff were friendlier", "If only the room
-        // had been cleaner" (not "I wish you a happy birthday").
-        const wish = negatedBy[u] === undefined && !isIcon ? counterfactualWish(unit.start) : -1
+        // had been cleaner" (not "I wish you a happy birthday"). Wished away, a negated one holds: "I wish it wasn't so
+        // expensive" finds it expensive (the two negations cancel).
+        const wish = isIcon ? -1 : counterfactualWish(unit.start)
         if (wish >= 0) {
           v *= opts.negationFactor
-          negatedBy[u] = textOf(wish, wish + 1)
+          negatedBy[u] = negatedBy[u] === undefined ? textOf(wish, wish + 1) : undefined
           // Nor is the "wish" itself a kind word there.
           const w = unitAt[wish] ?? -1
           if (w >= 0 && units[w]?.kind === 'sentiment' && units[w]?.start === wish) valence[w] = 0

@@ -94,6 +94,11 @@ describe('lexicon scorer', () => {
     expect(score('I wish they would fix the awful wifi.').phrases.find((p) => p.title === 'awful')?.is_negated).toBe(false)
     // The wish reaches over "I could say".
     expect(score('I wish I could say it was great.').sentiment_polarity).toBe('negative')
+    // A negated evaluation wished away holds: the two negations cancel.
+    const rude = score("I wish the staff weren't so rude.")
+    expect(rude.sentiment_polarity).toBe('negative')
+    expect(rude.phrases.find((p) => p.title === 'rude')?.is_negated).toBe(false)
+    expect(score("If only the beds weren't so hard.").sentiment_polarity).toBe('negative')
     expect(score('Less than ideal.').sentiment_polarity).toBe('negative')
     expect(score('It took less than 5 minutes, great service.').sentiment_polarity).toBe('positive')
   })
