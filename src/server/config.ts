@@ -122,13 +122,13 @@ export const SERVER_SETTINGS: readonly SettingInfo[] = Object.freeze([
 
 /**
  * Default of the `heap_growing_percent` setting. With V8's own factor (up to 4x the live heap while collections are
- * quick), `textengine serve` holding a 10,000-document backlog peaked at 322-341 MiB (bench/memory.ts `--only serve`,
- * five processes, 2026-12-07); at 30, 301-308 (three); at 15, 278-296 (five) for the same server CPU (medians 15.0 s
- * with V8's factor, 14.8 s at 15). At 15 the old space is collected in full once it is 1.15x what was live after the
- * last collection: 16 full collections instead of 3 in the library's 10,000-document backlog, whose pauses on the main
- * thread add up to the same (about 0.55 s either way: the marking runs beside it, on a helper thread; the young
- * generation's collections, most of the pauses, get shorter), and that backlog peaks at 261-266 MiB instead of 328-344
- * (README, "Measuring").
+ * quick), `textengine serve` holding a 10,000-document backlog peaked at 318-341 MiB (bench/memory.ts `--only serve`,
+ * eight processes, 2026-12-07); at 30, 301-308 (three); at 15, 278-296 (eight) for server CPU within the machine's
+ * noise (medians 15.5 s with V8's factor, 16.2 s at 15: at most a few percent). At 15 the old space is collected in
+ * full once it is 1.15x what was live after the last collection: 16 full collections instead of 3 in the library's
+ * 10,000-document backlog, whose pauses on the main thread add up to the same (about 0.55 s either way: the marking
+ * runs beside it, on a helper thread; the young generation's collections, most of the pauses, get shorter), and that
+ * backlog peaks at 261-266 MiB instead of 328-344 (README, "Measuring").
  */
 export const DEFAULT_HEAP_GROWING_PERCENT = 15
 
