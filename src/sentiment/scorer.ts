@@ -236,6 +236,16 @@ const EXCLAMATIVE_VERBS = new Set(['believe', 'imagine', 'describe', 'express', 
 const COUNTERFACTUAL_VERBS = new Set(['were', 'was', 'had', 'would', 'could'])
 /** Of COUNTERFACTUAL_VERBS, the modals: a wish with them is counterfactual only of a state (`be`, `have` next). */
 const MODAL_WISHES = new Set(['would', 'could'])
+/** Modals of a comparative evaluation ("could have been better"; "ca" of "can't"). */
+const MODAL_COMPARISON_VERBS = new Set(['could', 'can', 'ca'])
+/** Negators between such a modal and its "be" ("could not", "couldn't", "can never"). */
+const NEGATOR_WORDS = new Set(['not', "n't", 'never'])
+/** "have" and its clitic ("could've been better"). */
+const HAVE_FORMS = new Set(['have', "'ve"])
+/** Comparatives that do not end in "-er" or whose lemma is their own form. */
+const COMPARATIVES = new Set(['better', 'worse', 'less', 'more'])
+/** What a negated modal comparative does to its evaluation: nothing could be more so ("couldn't have been better"). */
+const MODAL_BEST_FACTOR = 1.5
 // US state and territory postal codes: in capitals after "City," or before a ZIP code they are places ("Tulsa, OK"),
 // and those that are no English word (NH, TX) are places whenever written in capitals.
 const POSTAL_CODES = US_POSTAL_CODES
@@ -422,7 +432,13 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         let words = isIcon ? opts.window : 0
         let j = unit.start - 1
         const sentenceStart = doc.sentences[(tokens[unit.start] as Token).sentence]?.tokenStart ?? 0
+        // "could have been better", "couldn't be happier": the modal decides below; its own negator is no negation.
+        const modal = isIcon ? undefined : modalComparative(unit.start, sentenceStart)
         while (j >= sentenceStart && words < opts.window) {
+          if (j === modal?.negator) {
+            j--
+            continue
+          }
           const t = tokens[j] as Token
           if (CLAUSE_BREAK.test(t.text)) break
           // An exclamative after a verb of believing or telling ("can't believe how bad ...") closes the scope.
@@ -459,13 +475,26 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
             j--
           }
         }
+        // A comparative after "could (have been)" weighs the text against what could be: "It could have been better",
+        // "The room could be cleaner" say it was not good, not clean (and "It could have been worse", not bad); negated,
+        // nothing could be more so: "The staff couldn't have been friendlier", "It could not be easier" are the best.
+        if (modal !== undefined) {
+          if (modal.negator >= 0) v *= MODAL_BEST_FACTOR
+          else {
+            v *= opts.negationFactor
+            if (negatedBy[u] === undefined) negatedBy[u] = textOf(modal.verb, modal.verb + 1)
+          }
+        }
         // A counterfactual wish says the evaluation does not hold: "I wish the staff were friendlier", "If only the room
         // had been cleaner" (not "I wish you a happy birthday"). Wished away, a negated one holds: "I wish it wasn't so
-        // expensive" finds it expensive (the two negations cancel).
+        // expensive" finds it expensive (the two negations cancel). A wished modal comparative ("I wish it could have
+        // been cleaner") is the modal's to read; the wish is no kind word there either.
         const wish = isIcon ? -1 : counterfactualWish(unit.start)
         if (wish >= 0) {
-          v *= opts.negationFactor
-          negatedBy[u] = negatedBy[u] === undefined ? textOf(wish, wish + 1) : undefined
+          if (modal === undefined) {
+            v *= opts.negationFactor
+            negatedBy[u] = negatedBy[u] === undefined ? textOf(wish, wish + 1) : undefined
+          }
           // Nor is the "wish" itself a kind word there.
           const w = unitAt[wish] ?? -1
           if (w >= 0 && units[w]?.kind === 'sentiment' && units[w]?.start === wish) valence[w] = 0
@@ -899,6 +928,38 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           if ((t.lemma === 'wish' && t.pos === 'VERB') || (t.normal === 'only' && tokens[j - 1]?.normal === 'if')) return j
         }
         return -1
+      }
+
+      // The modal of a comparative evaluation that starts at `start` ("better", "cleaner", "more helpful"), or undefined:
+      // walking back over adverbs and "any", "have been" or "be", then a negator or none, then "could" or "can" ("could
+      // have been better", "couldn't be any happier"). `verb`: the modal's token, `negator`: its negator's, or -1.
+      function modalComparative(start: number, sentenceStart: number): { verb: number; negator: number } | undefined {
+        const head = tokens[start] as Token
+        const modifier = head.pos === 'ADJ' || head.pos === 'ADV'
+        const before = tokens[start - 1]
+        // "more helpful"; "better" whatever its tag ("any better" reads as a noun); "friendlier" (lemma "friendly").
+        const analytic = modifier && before !== undefined && start - 1 >= sentenceStart && (before.normal === 'more' || before.normal === 'less')
+        if (!analytic && !COMPARATIVES.has(head.normal) && !(modifier && head.normal.endsWith('er') && head.lemma !== head.normal)) return undefined
+        let j = (analytic ? start - 1 : start) - 1
+        const skip = (): void => {
+          while (j >= sentenceStart && ((tokens[j] as Token).normal === 'any' || ((tokens[j] as Token).pos === 'ADV' && !NEGATOR_WORDS.has((tokens[j] as Token).normal)))) j--
+        }
+        skip()
+        if (j < sentenceStart) return undefined
+        if ((tokens[j] as Token).normal === 'been') {
+          j--
+          skip()
+          if (j < sentenceStart || !HAVE_FORMS.has((tokens[j] as Token).normal)) return undefined
+        } else if ((tokens[j] as Token).normal !== 'be') return undefined
+        j--
+        skip()
+        let negator = -1
+        if (j >= sentenceStart && NEGATOR_WORDS.has((tokens[j] as Token).normal)) {
+          negator = j
+          j--
+          skip()
+        }
+        return j >= sentenceStart && MODAL_COMPARISON_VERBS.has((tokens[j] as Token).normal) ? { verb: j, negator } : undefined
       }
 
       // Whether the "how" or "what" at j follows a verb of EXCLAMATIVE_VERBS, directly or after its object pronoun
