@@ -238,8 +238,6 @@ const COUNTERFACTUAL_VERBS = new Set(['were', 'was', 'had', 'would', 'could'])
 const MODAL_WISHES = new Set(['would', 'could'])
 /** Modals of a comparative evaluation ("could have been better"; "ca" of "can't"). */
 const MODAL_COMPARISON_VERBS = new Set(['could', 'can', 'ca'])
-/** Negators between such a modal and its "be" ("could not", "couldn't", "can never"). */
-const NEGATOR_WORDS = new Set(['not', "n't", 'never'])
 /** "have" and its clitic ("could've been better"). */
 const HAVE_FORMS = new Set(['have', "'ve"])
 /** Comparatives that do not end in "-er" or whose lemma is their own form. */
@@ -932,7 +930,8 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
 
       // The modal of a comparative evaluation that starts at `start` ("better", "cleaner", "more helpful"), or undefined:
       // walking back over adverbs and "any", "have been" or "be", then a negator or none, then "could" or "can" ("could
-      // have been better", "couldn't be any happier"). `verb`: the modal's token, `negator`: its negator's, or -1.
+      // have been better", "couldn't be any happier", "could hardly be better": a one-word negator of the lexicon).
+      // `verb`: the modal's token, `negator`: its negator's, or -1.
       function modalComparative(start: number, sentenceStart: number): { verb: number; negator: number } | undefined {
         const head = tokens[start] as Token
         const modifier = head.pos === 'ADJ' || head.pos === 'ADV'
@@ -941,8 +940,13 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         const analytic = modifier && before !== undefined && start - 1 >= sentenceStart && (before.normal === 'more' || before.normal === 'less')
         if (!analytic && !COMPARATIVES.has(head.normal) && !(modifier && head.normal.endsWith('er') && head.lemma !== head.normal)) return undefined
         let j = (analytic ? start - 1 : start) - 1
+        // A one-word negator of the lexicon ("not", "n't", "never", "hardly").
+        const negatorAt = (k: number): boolean => {
+          const unit = units[unitAt[k] ?? -1]
+          return unit !== undefined && unit.kind === 'negator' && unit.start === k && unit.end === k + 1
+        }
         const skip = (): void => {
-          while (j >= sentenceStart && ((tokens[j] as Token).normal === 'any' || ((tokens[j] as Token).pos === 'ADV' && !NEGATOR_WORDS.has((tokens[j] as Token).normal)))) j--
+          while (j >= sentenceStart && ((tokens[j] as Token).normal === 'any' || ((tokens[j] as Token).pos === 'ADV' && !negatorAt(j)))) j--
         }
         skip()
         if (j < sentenceStart) return undefined
@@ -954,7 +958,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         j--
         skip()
         let negator = -1
-        if (j >= sentenceStart && NEGATOR_WORDS.has((tokens[j] as Token).normal)) {
+        if (j >= sentenceStart && negatorAt(j)) {
           negator = j
           j--
           skip()

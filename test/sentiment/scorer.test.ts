@@ -112,7 +112,7 @@ describe('lexicon scorer', () => {
       expect(polarity(text), text).toBe('positive')
     }
     // Any comparative after "could (have been)", not a list of them: the modal weighs the text against what could be.
-    for (const text of ["The staff couldn't have been friendlier.", 'The room could not have been cleaner.', 'The staff could not have been more attentive.', "Life couldn't be any better.", 'It could have been worse.']) {
+    for (const text of ["The staff couldn't have been friendlier.", 'The room could not have been cleaner.', 'The staff could not have been more attentive.', "Life couldn't be any better.", 'It could hardly have been better.', 'It could have been worse.']) {
       expect(polarity(text), text).toBe('positive')
     }
     for (const text of ['It could have been cleaner.', 'The room could be cleaner.', 'It could not have been worse.', 'The staff could have been more helpful.']) {
