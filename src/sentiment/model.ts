@@ -243,14 +243,27 @@ const NAME = '<name>'
 
 const NEGATORS = new Set(['not', 'no', 'never', 'nothing', 'nobody', 'none', 'nor', 'neither', 'without', 'cannot'])
 
+/** The n-gram of a negator that a modal comparative holds (see {@link ngramsOf}). */
+const BEST = '<best>'
+
+/** The scorer's reading of modal comparatives (LexiconFeatures' `modalNegators` and `modalNegated`). */
+export interface ModalReading {
+  readonly modalNegators?: readonly number[]
+  readonly modalNegated?: readonly number[]
+}
+
 /**
  * The n-grams of a document: lower-cased word forms (numbers, URLs, mentions folded to placeholders, and the
  * lexicon words that the scorer read as words of a name, `nameWords`, folded to `<name>`: "Fantastic Four" is no
  * praise), "not_"-prefixed within three words after a negator in the same clause; unigrams and bigrams (none with
- * `<name>`), sorted and de-duplicated (presence features).
+ * `<name>`), sorted and de-duplicated (presence features). Modal comparatives read as the scorer reads them (`modal`):
+ * the negator of "couldn't have been friendlier" is `<best>` and negates nothing, the comparative of "could have been
+ * cleaner" is negated (`not_cleaner`).
  */
-export function ngramsOf(doc: AnnotatedDocument, nameWords: readonly number[] = []): string[] {
+export function ngramsOf(doc: AnnotatedDocument, nameWords: readonly number[] = [], modal: ModalReading = {}): string[] {
   const grams = new Set<string>()
+  const modalNegators = modal.modalNegators ?? []
+  const modalNegated = modal.modalNegated ?? []
   let prev = '<s>'
   /** `prev` is a name's folded word (`<name>`, `not_<name>`). */
   let prevFolded = false
@@ -298,7 +311,11 @@ export function ngramsOf(doc: AnnotatedDocument, nameWords: readonly number[] = 
         w = nameWords[nextName] === t.index ? NAME : t.normal
     }
     if (w === '') continue
-    if (NEGATORS.has(w)) {
+    if (modalNegators.includes(t.index)) {
+      w = BEST
+    } else if (modalNegated.includes(t.index) && negLeft === 0) {
+      w = `not_${w}`
+    } else if (NEGATORS.has(w)) {
       negLeft = 3
     } else if (negLeft > 0) {
       w = `not_${w}`
@@ -564,7 +581,7 @@ function modelOfTable(data: Omit<SentimentModelData, 'ngrams'>, table: NgramTabl
     predict(doc, features) {
       const dense = denseFeatures(features)
       if (vectors !== undefined) for (const x of vectorFeatures(vectors, doc, features.nameWords)) dense.push(x)
-      const p = classProbabilities(kept, ngramsOf(doc, features.nameWords), dense, table, ngramScale(features.words))
+      const p = classProbabilities(kept, ngramsOf(doc, features.nameWords, features), dense, table, ngramScale(features.words))
       const [neg = 0, neu = 0, pos = 0] = p
       // Mixed: the share of the polar mass explained by a balance of positive and negative lexicon
       // evidence (2*min/(P+N)); it is taken from the positive and negative likelihoods in proportion.

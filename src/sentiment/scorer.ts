@@ -148,6 +148,17 @@ export interface LexiconFeatures {
    * `<name>` (`ngramsOf`), not as the word. @defaultValue none
    */
   readonly nameWords?: readonly number[]
+  /**
+   * Token indexes, ascending, of the negators that a modal comparative holds ("not" of "could not have been cleaner",
+   * see modalComparative): no negation, as the scorer reads them; model_sentiment reads each as `<best>` (`ngramsOf`),
+   * not as "not". @defaultValue none
+   */
+  readonly modalNegators?: readonly number[]
+  /**
+   * Token indexes, ascending, of the comparatives that an un-negated modal negates ("cleaner" of "could have been
+   * cleaner"): model_sentiment reads each as negated (`not_cleaner`), as the scorer does. @defaultValue none
+   */
+  readonly modalNegated?: readonly number[]
 }
 
 /** Everything the scorer computes for one document. */
@@ -373,6 +384,10 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       const lowerContentOf: Array<boolean | undefined> = []
       // Lexicon words read as words of a name (LexiconFeatures.nameWords); matchAt visits tokens in order.
       const nameWords: number[] = []
+      // The negators modal comparatives hold and the comparatives they negate (LexiconFeatures.modalNegators and
+      // modalNegated), in the order of the units: ascending.
+      const modalNegators: number[] = []
+      const modalNegated: number[] = []
       // Token indices inside a known name (knownNameTokens), found when inName first asks.
       let knownNameAt: Set<number> | undefined
 
@@ -477,8 +492,11 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         // "The room could be cleaner" say it was not good, not clean (and "It could have been worse", not bad); negated,
         // nothing could be more so: "The staff couldn't have been friendlier", "It could not be easier" are the best.
         if (modal !== undefined) {
-          if (modal.negator >= 0) v *= MODAL_BEST_FACTOR
-          else {
+          if (modal.negator >= 0) {
+            v *= MODAL_BEST_FACTOR
+            if (modalNegators[modalNegators.length - 1] !== modal.negator) modalNegators.push(modal.negator)
+          } else {
+            modalNegated.push(unit.start)
             v *= opts.negationFactor
             if (negatedBy[u] === undefined) negatedBy[u] = textOf(modal.verb, modal.verb + 1)
           }
@@ -647,6 +665,8 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         icons: iconCount,
         capsWords: capsCount,
         nameWords,
+        ...(modalNegators.length > 0 ? { modalNegators } : {}),
+        ...(modalNegated.length > 0 ? { modalNegated } : {}),
       }
       let sentiment_score = lexicon_score
       let model_sentiment: ModelSentiment | undefined

@@ -65,7 +65,7 @@ describe('model_sentiment on long texts', () => {
       const doc = annotator.annotate(text)
       const features = scorer.score(doc).features
       expect(features.words > LONG_TEXT_WORDS).toBe(scaled)
-      const grams = ngramsOf(doc, features.nameWords)
+      const grams = ngramsOf(doc, features.nameWords, features)
       const p = model.predict(doc, features).probabilities
       // The lexicon evidence, then the text vector of the committed model.
       const dense = [...denseFeatures(features), ...vectorFeatures(vectors, doc, features.nameWords)]

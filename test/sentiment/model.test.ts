@@ -296,6 +296,46 @@ describe('model_sentiment n-grams of names', () => {
   })
 })
 
+describe('model_sentiment n-grams of modal comparatives', () => {
+  const annotator = createAnnotator()
+  const lexiconOnly = createSentimentScorer({ model: false })
+  const read = (text: string): { grams: string[]; features: LexiconFeatures } => {
+    const doc = annotator.annotate(text)
+    const features = lexiconOnly.score(doc).features
+    return { grams: ngramsOf(doc, features.nameWords, features), features }
+  }
+
+  it('reads the negator of "couldn\'t have been friendlier" as <best>, negating nothing, as the scorer does', () => {
+    const { grams, features } = read("The staff couldn't have been friendlier.")
+    expect(features.modalNegators).toEqual([3])
+    expect(grams).toContain('<best>')
+    expect(grams).toEqual(expect.arrayContaining(['could <best>', '<best> have', 'have been', 'been friendlier']))
+    expect(grams.filter((g) => g.split(' ').some((w) => w === 'not' || w.startsWith('not_')))).toEqual([])
+    // Another negator still negates: "not" of "was not clean" is no modal's.
+    const plain = read('The room was not clean.')
+    expect(plain.features.modalNegators).toBeUndefined()
+    expect(plain.grams).toEqual(expect.arrayContaining(['not', 'not_clean']))
+  })
+
+  it('negates the comparative of an un-negated modal: "It could have been cleaner." reads not_cleaner', () => {
+    const { grams, features } = read('It could have been cleaner, and the staff could be more helpful.')
+    expect(features.modalNegated).toEqual([4, 12])
+    expect(grams).toEqual(expect.arrayContaining(['not_cleaner', 'been not_cleaner', 'more not_helpful']))
+    expect(grams).not.toContain('cleaner')
+    expect(grams).not.toContain('helpful')
+  })
+
+  it('gives the document score of the shipped model the polarity the scorer reads', () => {
+    const scorer = createSentimentScorer()
+    for (const text of ["The staff couldn't have been friendlier.", "It couldn't have been nicer.", "I couldn't be happier!"]) {
+      expect(scorer.score(annotator.annotate(text)).sentiment_polarity, text).toBe('positive')
+    }
+    for (const text of ['It could have been cleaner.', 'It could not have been worse.']) {
+      expect(scorer.score(annotator.annotate(text)).sentiment_polarity, text).toBe('negative')
+    }
+  })
+})
+
 describe('model_sentiment regression penalty', () => {
   // A word only positive texts hold ("great"), one only negative texts hold ("awful"), and one every text holds ("the").
   const lexicon: LexiconFeatures = { compound: 0, positive: 0, negative: 0, positiveCount: 0, negativeCount: 0, negatedCount: 0, lastSentence: 0, minSentence: 0, maxSentence: 0, exclamations: 0, words: 3, icons: 0, capsWords: 0 }
