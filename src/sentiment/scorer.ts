@@ -253,6 +253,12 @@ const MODAL_COMPARISON_VERBS = new Set(['could', 'can', 'ca'])
 const HAVE_FORMS = new Set(['have', "'ve"])
 /** Comparatives that do not end in "-er" or whose lemma is their own form. */
 const COMPARATIVES = new Set(['better', 'worse', 'less', 'more'])
+/** Words of a verb's object that may stand between it and a modal comparative ("asked for a better stay"). */
+const MODAL_OBJECT_WORDS = 3
+/** The parts of speech of those words: "for", "a", "that ball", "it". */
+const MODAL_OBJECT_POS = new Set(['ADP', 'DET', 'NOUN', 'PRON'])
+/** Demonstratives, whatever their tag ("that" of "thrown that ball any better" reads as a conjunction). */
+const DEMONSTRATIVES = new Set(['this', 'that', 'these', 'those'])
 /** What a negated modal comparative does to its evaluation: nothing could be more so ("couldn't have been better"). */
 const MODAL_BEST_FACTOR = 1.5
 // US state and territory postal codes: in capitals after "City," or before a ZIP code they are places ("Tulsa, OK"),
@@ -949,9 +955,13 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       }
 
       // The modal of a comparative evaluation that starts at `start` ("better", "cleaner", "more helpful"), or undefined:
-      // walking back over adverbs and "any", "have been" or "be", then a negator or none, then "could" or "can" ("could
-      // have been better", "couldn't be any happier", "could hardly be better": a one-word negator of the lexicon).
-      // `verb`: the modal's token, `negator`: its negator's, or -1.
+      // walking back over adverbs and "any", "have been" or "be", or a verb and at most MODAL_OBJECT_WORDS words of its
+      // object, "have" or none ("asked for a better", "done a better", "get any better"), then a negator or none, then
+      // "could" or "can" ("could have been better", "couldn't be any happier", "could hardly be better": a one-word
+      // negator of the lexicon; "couldn't have asked for a better stay", "can't get any better", "could have done a
+      // better job"). Without a negator, a verb other than "be" reads as a judgement only in the perfect ("could have
+      // done better"): "Now I can sleep better" tells of an ability. `verb`: the modal's token, `negator`: its
+      // negator's, or -1.
       function modalComparative(start: number, sentenceStart: number): { verb: number; negator: number } | undefined {
         const head = tokens[start] as Token
         const modifier = head.pos === 'ADJ' || head.pos === 'ADV'
@@ -970,11 +980,31 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         }
         skip()
         if (j < sentenceStart) return undefined
+        // "have" before the verb: a past that could have gone otherwise.
+        let perfect = false
+        let copula = true
         if ((tokens[j] as Token).normal === 'been') {
           j--
           skip()
           if (j < sentenceStart || !HAVE_FORMS.has((tokens[j] as Token).normal)) return undefined
-        } else if ((tokens[j] as Token).normal !== 'be') return undefined
+          perfect = true
+        } else if ((tokens[j] as Token).normal !== 'be') {
+          for (let words = 0; words < MODAL_OBJECT_WORDS && j >= sentenceStart && (MODAL_OBJECT_POS.has((tokens[j] as Token).pos) || DEMONSTRATIVES.has((tokens[j] as Token).normal)) && !negatorAt(j); words++) {
+            j--
+            skip()
+          }
+          const verb = tokens[j]
+          if (j < sentenceStart || verb === undefined || !(verb.pos === 'VERB' || (verb.pos === 'AUX' && (verb.lemma === 'get' || verb.lemma === 'do')))) return undefined
+          copula = false
+          j--
+          skip()
+          if (j >= sentenceStart && HAVE_FORMS.has((tokens[j] as Token).normal)) {
+            perfect = true
+            j--
+            skip()
+          }
+          j++
+        }
         j--
         skip()
         let negator = -1
@@ -983,6 +1013,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           j--
           skip()
         }
+        if (!copula && negator < 0 && !perfect) return undefined
         return j >= sentenceStart && MODAL_COMPARISON_VERBS.has((tokens[j] as Token).normal) ? { verb: j, negator } : undefined
       }
 

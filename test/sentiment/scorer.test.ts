@@ -120,6 +120,34 @@ describe('lexicon scorer', () => {
     }
   })
 
+  it('reads a comparative after a modal and a verb with its object as the modal says: "couldn\'t have asked for a better stay"', () => {
+    const read = (text: string) => score(text)
+    // Negated, nothing could be better: praise, and the negator negates nothing.
+    for (const text of ["I couldn't have asked for a better stay.", "They couldn't have done a better job.", 'I could not ask for a better host.', "It can't get any better than this.", 'Alex could not have thrown that ball any better than he did.']) {
+      const r = read(text)
+      expect(r.sentiment_polarity, text).toBe('positive')
+      expect(r.phrases.map((p) => p.negating_phrase ?? null), text).toEqual([null])
+    }
+    // Not negated, in the perfect: it could have gone better, so it did not go well.
+    expect(read('They could have done a better job.').sentiment_polarity).toBe('negative')
+    expect(read('They could have done a better job.').phrases.map((p) => p.negating_phrase)).toEqual(['could'])
+    // An ability or a question is no judgement: the comparative reads as itself.
+    for (const text of ['Now I can sleep better.', 'Can it get any better?']) expect(read(text).sentiment_polarity, text).toBe('positive')
+    // A subject between the modal and the verb ends the walk; so does a clause break.
+    expect(read("I can't say, it was better.").phrases.map((p) => p.negating_phrase ?? null)).toEqual([null])
+  })
+
+  it('reads "less" as the quality missing, "more or less" as a hedge', () => {
+    expect(score('The staff was less helpful.').sentiment_polarity).toBe('negative')
+    expect(score('The staff was less helpful.').phrases.map((p) => p.negating_phrase)).toEqual(['less'])
+    expect(score('The room was less noisy than the last one.').sentiment_polarity).toBe('positive')
+    expect(score('The staff could not have been less helpful.').sentiment_polarity).toBe('negative')
+    expect(score('It could have been less noisy.').sentiment_polarity).toBe('negative')
+    expect(score('It was more or less fine.').phrases.map((p) => [p.title, p.is_negated])).toEqual([['fine', false]])
+    expect(score('It was more or less fine.').phrases[0]?.sentiment_score).toBeLessThan(score('It was fine.').phrases[0]?.sentiment_score ?? 0)
+    expect(score('It was more or less fine.').sentiment_polarity).toBe('positive')
+  })
+
   it('reports the intensifier and scales the phrase', () => {
     const plain = score('The room was nice.')
     const very = score('The room was very nice.')
