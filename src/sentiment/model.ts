@@ -243,6 +243,9 @@ const NAME = '<name>'
 
 const NEGATORS = new Set(['not', 'no', 'never', 'nothing', 'nobody', 'none', 'nor', 'neither', 'without', 'cannot'])
 
+/** The n-gram of a negator that negates a negative evaluation (see {@link ngramsOf}). */
+const NOT_NEGATIVE = '<not_neg>'
+
 /** The n-gram of a negator that a modal comparative holds (see {@link ngramsOf}). */
 const BEST = '<best>'
 
@@ -250,6 +253,7 @@ const BEST = '<best>'
 export interface ModalReading {
   readonly modalNegators?: readonly number[]
   readonly modalNegated?: readonly number[]
+  readonly negativeNegators?: readonly number[]
 }
 
 /**
@@ -313,6 +317,9 @@ export function ngramsOf(doc: AnnotatedDocument, nameWords: readonly number[] = 
     if (w === '') continue
     if (modalNegators.includes(t.index)) {
       w = BEST
+    } else if (NEGATORS.has(w) && modal.negativeNegators?.includes(t.index) === true) {
+      w = NOT_NEGATIVE
+      negLeft = 3
     } else if (modalNegated.includes(t.index) && negLeft === 0) {
       w = `not_${w}`
     } else if (NEGATORS.has(w)) {

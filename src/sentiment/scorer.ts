@@ -159,6 +159,12 @@ export interface LexiconFeatures {
    * cleaner"): model_sentiment reads each as negated (`not_cleaner`), as the scorer does. @defaultValue none
    */
   readonly modalNegated?: readonly number[]
+  /**
+   * Token indexes, ascending, of the one-word negators that negate a negative evaluation ("not" of "not bad", "no" of
+   * "no complaints"): model_sentiment reads each as `<not_neg>` (`ngramsOf`), not as the negator whose texts lean
+   * negative. @defaultValue none
+   */
+  readonly negativeNegators?: readonly number[]
 }
 
 /** Everything the scorer computes for one document. */
@@ -257,6 +263,8 @@ const COMPARATIVES = new Set(['better', 'worse', 'less', 'more'])
 const MODAL_OBJECT_WORDS = 3
 /** The parts of speech of those words: "for", "a", "that ball", "it". */
 const MODAL_OBJECT_POS = new Set(['ADP', 'DET', 'NOUN', 'PRON'])
+/** Words after an evaluation that may stand before the "enough" or "more" of `modalExcess` ("this place"). */
+const MODAL_EXCESS_WORDS = 4
 /** Demonstratives, whatever their tag ("that" of "thrown that ball any better" reads as a conjunction). */
 const DEMONSTRATIVES = new Set(['this', 'that', 'these', 'those'])
 /** What a negated modal comparative does to its evaluation: nothing could be more so ("couldn't have been better"). */
@@ -394,6 +402,8 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       // modalNegated), in the order of the units: ascending.
       const modalNegators: number[] = []
       const modalNegated: number[] = []
+      // The negators inside praising phrases ("not" of "not bad"; LexiconFeatures.negativeNegators).
+      const negativeNegators: number[] = []
       // Token indices inside a known name (knownNameTokens), found when inName first asks.
       let knownNameAt: Set<number> | undefined
 
@@ -443,6 +453,10 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         const unit = units[u] as Unit
         if (unit.kind !== 'sentiment') continue
         let v = unit.weight ?? 0
+        // A phrase that praises through a negator ("not bad", "no complaints") holds one that negates a negative.
+        if (v > 0 && unit.end - unit.start > 1) {
+          for (let k = unit.start; k < unit.end; k++) if (lexicon.negators.has(keysNormal[k] ?? '')) negativeNegators.push(k)
+        }
         if (capsDifferential && tokensAllCaps(unit.start, unit.end)) v += Math.sign(v) * opts.capsBoost
         // Walk back over at most `window` words of the same clause.
         // Emoji and emoticons carry the writer's own tone: negators and intensifiers do not reach them.
@@ -478,6 +492,10 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
             if (f > 1 && capsDifferential && tokensAllCaps(prev.start, prev.end)) factor += 0.2
             v *= factor
             if (f > 1 && intensifiedBy[u] === undefined) intensifiedBy[u] = textOf(prev.start, prev.end)
+          } else if (prev !== undefined && prev.kind === 'negator' && modalExcess(prev, unit)) {
+            // "I can't recommend it enough": nothing could be more so.
+            v *= MODAL_BEST_FACTOR
+            if (modalNegators[modalNegators.length - 1] !== prev.start) modalNegators.push(prev.start)
           } else if (
             prev !== undefined &&
             (prev.kind === 'negator' || prev.negates === true) &&
@@ -673,6 +691,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         nameWords,
         ...(modalNegators.length > 0 ? { modalNegators } : {}),
         ...(modalNegated.length > 0 ? { modalNegated } : {}),
+        ...(negativeNegators.length > 0 ? { negativeNegators: [...new Set(negativeNegators)].sort((a, b) => a - b) } : {}),
       }
       let sentiment_score = lexicon_score
       let model_sentiment: ModelSentiment | undefined
@@ -1037,6 +1056,22 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         if (/\p{L}/u.test(t.text) && t.kind === 'word') return true
         if (prev === undefined || t.spaceBefore || prev.sentence !== t.sentence) return true
         return !/[\p{L}\p{N}]$/u.test(prev.text)
+      }
+
+      // "I can't recommend this place enough", "couldn't recommend it more highly", "can't say enough good things": a
+      // one-word negator after "can" or "could" with "enough" or "more" between it and MODAL_EXCESS_WORDS words after the
+      // evaluation, in its clause, says that no amount would be too much; the evaluation holds, at its most.
+      function modalExcess(negator: Unit, unit: Unit): boolean {
+        const modal = tokens[negator.start - 1]
+        if (negator.end !== negator.start + 1 || modal === undefined || modal.sentence !== (tokens[negator.start] as Token).sentence) return false
+        if (!MODAL_COMPARISON_VERBS.has(modal.normal)) return false
+        const last = Math.min(n - 1, unit.end - 1 + MODAL_EXCESS_WORDS)
+        for (let k = negator.end; k <= last; k++) {
+          const t = tokens[k] as Token
+          if (t.sentence !== modal.sentence || CLAUSE_BREAK.test(t.text)) return false
+          if (t.normal === 'enough' || (t.normal === 'more' && k >= unit.end)) return true
+        }
+        return false
       }
 
       // VADER's "never so good" rule: "so"/"this" right before the phrase emphasises rather than being

@@ -317,6 +317,20 @@ describe('model_sentiment n-grams of modal comparatives', () => {
     expect(plain.grams).toEqual(expect.arrayContaining(['not', 'not_clean']))
   })
 
+  it('reads the negator of a praising phrase ("not bad", "no complaints") as <not_neg>, and of "can\'t recommend it enough" as <best>', () => {
+    for (const text of ['Not bad.', 'No complaints, no problems.']) {
+      const { grams, features } = read(text)
+      expect(features.negativeNegators?.length, text).toBeGreaterThan(0)
+      expect(grams, text).toContain('<not_neg>')
+      expect(grams.filter((g) => g.split(' ').some((w) => w === 'not' || w === 'no')), text).toEqual([])
+    }
+    expect(read('The room was not clean.').features.negativeNegators).toBeUndefined()
+    const enough = read("I can't recommend this place enough.")
+    expect(enough.grams).toContain('<best>')
+    expect(enough.grams).toContain('recommend')
+    expect(enough.grams).not.toContain('not_recommend')
+  })
+
   it('negates the comparative of an un-negated modal: "It could have been cleaner." reads not_cleaner', () => {
     const { grams, features } = read('It could have been cleaner, and the staff could be more helpful.')
     expect(features.modalNegated).toEqual([4, 12])

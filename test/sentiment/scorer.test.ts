@@ -137,6 +137,32 @@ describe('lexicon scorer', () => {
     expect(read("I can't say, it was better.").phrases.map((p) => p.negating_phrase ?? null)).toEqual([null])
   })
 
+  it('reads "can\'t recommend it enough" as praise at its most, the negator no negation', () => {
+    for (const text of ["I can't recommend this place enough.", "Couldn't recommend it more highly.", "I can't say enough good things about the staff.", "I can't thank them enough."]) {
+      const r = score(text)
+      expect(r.sentiment_polarity, text).toBe('positive')
+      expect(r.phrases.map((p) => p.is_negated), text).toEqual([false])
+    }
+    const plain = score("I recommend this place.").phrases[0]?.sentiment_score ?? 0
+    expect(score("I can't recommend this place enough.").phrases[0]?.sentiment_score).toBeGreaterThan(plain)
+    // Without "enough" or "more", or with a clause break before it, the negator negates.
+    expect(score("I can't recommend this place.").sentiment_polarity).toBe('negative')
+    expect(score("I can't recommend this place, not enough room.").phrases[0]?.is_negated).toBe(true)
+    // Not after "can" or "could": "I don't like it enough" stays negated.
+    expect(score("I don't like it enough.").phrases[0]?.is_negated).toBe(true)
+  })
+
+  it('reads the set phrases of reviews whose words read the other way', () => {
+    for (const text of ['The view was to die for.', "The location couldn't be beat.", 'The price is hard to beat.', 'I would not hesitate to recommend this hotel.', 'Nothing was too much trouble for the staff.', 'It exceeded all our expectations.']) {
+      expect(score(text).sentiment_polarity, text).toBe('positive')
+    }
+    for (const text of ['The breakfast leaves much to be desired.', 'Never again.', "We won't be back.", 'I will never return.', 'It was not what we expected.', 'I expected more for the price.', 'I was unpleasantly surprised.']) {
+      expect(score(text).sentiment_polarity, text).toBe('negative')
+    }
+    // "I can't wait to be back" is eager, not "not be back".
+    expect(score("I can't wait to be back.").sentiment_polarity).toBe('positive')
+  })
+
   it('reads "less" as the quality missing, "more or less" as a hedge', () => {
     expect(score('The staff was less helpful.').sentiment_polarity).toBe('negative')
     expect(score('The staff was less helpful.').phrases.map((p) => p.negating_phrase)).toEqual(['less'])
