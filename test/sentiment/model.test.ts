@@ -341,7 +341,7 @@ describe('model_sentiment n-grams of modal comparatives', () => {
 
   it('gives the document score of the shipped model the polarity the scorer reads', () => {
     const scorer = createSentimentScorer()
-    for (const text of ["The staff couldn't have been friendlier.", "It couldn't have been nicer.", "I couldn't be happier!", "I couldn't have asked for a better stay.", "They couldn't have done a better job.", "It can't get any better than this."]) {
+    for (const text of ["The staff couldn't have been friendlier.", "It couldn't have been nicer.", "I couldn't be happier!", "I couldn't have asked for a better stay.", "They couldn't have done a better job.", "It can't get any better than this.", "Can't fault the staff.", "You won't be disappointed.", "I can't recommend this place enough."]) {
       expect(scorer.score(annotator.annotate(text)).sentiment_polarity, text).toBe('positive')
     }
     for (const text of ['It could have been cleaner.', 'It could not have been worse.', 'They could have done a better job.', 'The staff was less helpful.']) {

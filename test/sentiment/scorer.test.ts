@@ -153,7 +153,7 @@ describe('lexicon scorer', () => {
   })
 
   it('reads the set phrases of reviews whose words read the other way', () => {
-    for (const text of ['The view was to die for.', "The location couldn't be beat.", 'The price is hard to beat.', 'I would not hesitate to recommend this hotel.', 'Nothing was too much trouble for the staff.', 'It exceeded all our expectations.']) {
+    for (const text of ['The view was to die for.', "The location couldn't be beat.", 'The price is hard to beat.', 'I would not hesitate to recommend this hotel.', 'Nothing was too much trouble for the staff.', 'It exceeded all our expectations.', "Can't fault the staff.", "You won't be disappointed.", 'Nothing to complain about.']) {
       expect(score(text).sentiment_polarity, text).toBe('positive')
     }
     for (const text of ['The breakfast leaves much to be desired.', 'Never again.', "We won't be back.", 'I will never return.', 'It was not what we expected.', 'I expected more for the price.', 'I was unpleasantly surprised.']) {
