@@ -243,14 +243,14 @@ const NAME = '<name>'
 
 const NEGATORS = new Set(['not', 'no', 'never', 'nothing', 'nobody', 'none', 'nor', 'neither', 'without', 'cannot'])
 
-/** The n-gram of a negator that negates a negative evaluation (see {@link ngramsOf}). */
+/** The n-gram of a negator inside a phrase that praises through it ("not bad"; see {@link ngramsOf}). */
 const NOT_NEGATIVE = '<not_neg>'
 
 /** The n-gram of a negator that a modal comparative holds (see {@link ngramsOf}). */
 const BEST = '<best>'
 
-/** The scorer's reading of modal comparatives (LexiconFeatures' `modalNegators` and `modalNegated`). */
-export interface ModalReading {
+/** The scorer's reading of negators (LexiconFeatures' `modalNegators`, `modalNegated` and `negativeNegators`). */
+export interface NegatorReading {
   readonly modalNegators?: readonly number[]
   readonly modalNegated?: readonly number[]
   readonly negativeNegators?: readonly number[]
@@ -260,11 +260,12 @@ export interface ModalReading {
  * The n-grams of a document: lower-cased word forms (numbers, URLs, mentions folded to placeholders, and the
  * lexicon words that the scorer read as words of a name, `nameWords`, folded to `<name>`: "Fantastic Four" is no
  * praise), "not_"-prefixed within three words after a negator in the same clause; unigrams and bigrams (none with
- * `<name>`), sorted and de-duplicated (presence features). Modal comparatives read as the scorer reads them (`modal`):
- * the negator of "couldn't have been friendlier" is `<best>` and negates nothing, the comparative of "could have been
- * cleaner" is negated (`not_cleaner`).
+ * `<name>`), sorted and de-duplicated (presence features). Negators read as the scorer reads them (`modal`): the
+ * negator of "couldn't have been friendlier" or "can't recommend it enough" is `<best>` and negates nothing, the
+ * comparative of "could have been cleaner" is negated (`not_cleaner`), and the negator of a phrase that praises through
+ * it ("not bad", "no complaints") is `<not_neg>`, with its scope: the negator whose texts lean negative is another.
  */
-export function ngramsOf(doc: AnnotatedDocument, nameWords: readonly number[] = [], modal: ModalReading = {}): string[] {
+export function ngramsOf(doc: AnnotatedDocument, nameWords: readonly number[] = [], modal: NegatorReading = {}): string[] {
   const grams = new Set<string>()
   const modalNegators = modal.modalNegators ?? []
   const modalNegated = modal.modalNegated ?? []

@@ -160,9 +160,9 @@ export interface LexiconFeatures {
    */
   readonly modalNegated?: readonly number[]
   /**
-   * Token indexes, ascending, of the one-word negators that negate a negative evaluation ("not" of "not bad", "no" of
-   * "no complaints"): model_sentiment reads each as `<not_neg>` (`ngramsOf`), not as the negator whose texts lean
-   * negative. @defaultValue none
+   * Token indexes, ascending, of the negators inside phrases of the lexicon that praise through them ("not" of "not
+   * bad", "no" of "no complaints", "n't" of "can't fault"): model_sentiment reads each as `<not_neg>` (`ngramsOf`), not
+   * as the negator whose texts lean negative. @defaultValue none
    */
   readonly negativeNegators?: readonly number[]
 }
@@ -259,6 +259,10 @@ const MODAL_COMPARISON_VERBS = new Set(['could', 'can', 'ca'])
 const HAVE_FORMS = new Set(['have', "'ve"])
 /** Comparatives that do not end in "-er" or whose lemma is their own form. */
 const COMPARATIVES = new Set(['better', 'worse', 'less', 'more'])
+/** Distinct token indexes, ascending. */
+function ascending(indexes: readonly number[]): number[] {
+  return [...new Set(indexes)].sort((a, b) => a - b)
+}
 /** Words of a verb's object that may stand between it and a modal comparative ("asked for a better stay"). */
 const MODAL_OBJECT_WORDS = 3
 /** The parts of speech of those words: "for", "a", "that ball", "it". */
@@ -399,7 +403,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       // Lexicon words read as words of a name (LexiconFeatures.nameWords); matchAt visits tokens in order.
       const nameWords: number[] = []
       // The negators modal comparatives hold and the comparatives they negate (LexiconFeatures.modalNegators and
-      // modalNegated), in the order of the units: ascending.
+      // modalNegated).
       const modalNegators: number[] = []
       const modalNegated: number[] = []
       // The negators inside praising phrases ("not" of "not bad"; LexiconFeatures.negativeNegators).
@@ -495,7 +499,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           } else if (prev !== undefined && prev.kind === 'negator' && modalExcess(prev, unit)) {
             // "I can't recommend it enough": nothing could be more so.
             v *= MODAL_BEST_FACTOR
-            if (modalNegators[modalNegators.length - 1] !== prev.start) modalNegators.push(prev.start)
+            modalNegators.push(prev.start)
           } else if (
             prev !== undefined &&
             (prev.kind === 'negator' || prev.negates === true) &&
@@ -518,7 +522,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         if (modal !== undefined) {
           if (modal.negator >= 0) {
             v *= MODAL_BEST_FACTOR
-            if (modalNegators[modalNegators.length - 1] !== modal.negator) modalNegators.push(modal.negator)
+            modalNegators.push(modal.negator)
           } else {
             modalNegated.push(unit.start)
             v *= opts.negationFactor
@@ -689,9 +693,9 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         icons: iconCount,
         capsWords: capsCount,
         nameWords,
-        ...(modalNegators.length > 0 ? { modalNegators } : {}),
-        ...(modalNegated.length > 0 ? { modalNegated } : {}),
-        ...(negativeNegators.length > 0 ? { negativeNegators: [...new Set(negativeNegators)].sort((a, b) => a - b) } : {}),
+        ...(modalNegators.length > 0 ? { modalNegators: ascending(modalNegators) } : {}),
+        ...(modalNegated.length > 0 ? { modalNegated: ascending(modalNegated) } : {}),
+        ...(negativeNegators.length > 0 ? { negativeNegators: ascending(negativeNegators) } : {}),
       }
       let sentiment_score = lexicon_score
       let model_sentiment: ModelSentiment | undefined
