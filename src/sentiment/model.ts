@@ -254,6 +254,7 @@ export interface NegatorReading {
   readonly modalNegators?: readonly number[]
   readonly modalNegated?: readonly number[]
   readonly negativeNegators?: readonly number[]
+  readonly praiseNegated?: readonly number[]
 }
 
 /**
@@ -263,7 +264,8 @@ export interface NegatorReading {
  * `<name>`), sorted and de-duplicated (presence features). Negators read as the scorer reads them (`modal`): the
  * negator of "couldn't have been friendlier" or "can't recommend it enough" is `<best>` and negates nothing, the
  * comparative of "could have been cleaner" is negated (`not_cleaner`), and the negator of a phrase that praises through
- * it ("not bad", "no complaints") is `<not_neg>`, with its scope: the negator whose texts lean negative is another.
+ * it ("not bad", "no complaints") is `<not_neg>`, negating the phrase's words alone: the negator whose texts lean
+ * negative is another.
  */
 export function ngramsOf(doc: AnnotatedDocument, nameWords: readonly number[] = [], modal: NegatorReading = {}): string[] {
   const grams = new Set<string>()
@@ -319,8 +321,11 @@ export function ngramsOf(doc: AnnotatedDocument, nameWords: readonly number[] = 
     if (modalNegators.includes(t.index)) {
       w = BEST
     } else if (NEGATORS.has(w) && modal.negativeNegators?.includes(t.index) === true) {
+      // Its scope is its phrase's ("not bad", not the "at all" after it).
       w = NOT_NEGATIVE
-      negLeft = 3
+      negLeft = 0
+    } else if (modal.praiseNegated?.includes(t.index) === true) {
+      w = `not_${w}`
     } else if (modalNegated.includes(t.index) && negLeft === 0) {
       w = `not_${w}`
     } else if (NEGATORS.has(w)) {

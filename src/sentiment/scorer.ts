@@ -165,6 +165,11 @@ export interface LexiconFeatures {
    * as the negator whose texts lean negative. @defaultValue none
    */
   readonly negativeNegators?: readonly number[]
+  /**
+   * Token indexes, ascending, of the words after those negators in their phrases ("bad" of "not bad", not the "at all"
+   * after it): the scope of `<not_neg>`, read as negated (`not_bad`). @defaultValue none
+   */
+  readonly praiseNegated?: readonly number[]
 }
 
 /** Everything the scorer computes for one document. */
@@ -408,6 +413,8 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       const modalNegated: number[] = []
       // The negators inside praising phrases ("not" of "not bad"; LexiconFeatures.negativeNegators).
       const negativeNegators: number[] = []
+      // The words after them in those phrases ("bad" of "not bad at all"; LexiconFeatures.praiseNegated).
+      const praiseNegated: number[] = []
       // Token indices inside a known name (knownNameTokens), found when inName first asks.
       let knownNameAt: Set<number> | undefined
 
@@ -459,7 +466,13 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         let v = unit.weight ?? 0
         // A phrase that praises through a negator ("not bad", "no complaints") holds one that negates a negative.
         if (v > 0 && unit.end - unit.start > 1) {
-          for (let k = unit.start; k < unit.end; k++) if (lexicon.negators.has(keysNormal[k] ?? '')) negativeNegators.push(k)
+          let after = false
+          for (let k = unit.start; k < unit.end; k++) {
+            if (lexicon.negators.has(keysNormal[k] ?? '')) {
+              negativeNegators.push(k)
+              after = true
+            } else if (after) praiseNegated.push(k)
+          }
         }
         if (capsDifferential && tokensAllCaps(unit.start, unit.end)) v += Math.sign(v) * opts.capsBoost
         // Walk back over at most `window` words of the same clause.
@@ -696,6 +709,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         ...(modalNegators.length > 0 ? { modalNegators: ascending(modalNegators) } : {}),
         ...(modalNegated.length > 0 ? { modalNegated: ascending(modalNegated) } : {}),
         ...(negativeNegators.length > 0 ? { negativeNegators: ascending(negativeNegators) } : {}),
+        ...(praiseNegated.length > 0 ? { praiseNegated: ascending(praiseNegated) } : {}),
       }
       let sentiment_score = lexicon_score
       let model_sentiment: ModelSentiment | undefined

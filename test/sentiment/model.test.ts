@@ -325,6 +325,11 @@ describe('model_sentiment n-grams of modal comparatives', () => {
       expect(grams.filter((g) => g.split(' ').some((w) => w === 'not' || w === 'no')), text).toEqual([])
     }
     expect(read('The room was not clean.').features.negativeNegators).toBeUndefined()
+    // The scope is the phrase's: "not bad" negated, the "at all" after it not.
+    const atAll = read('Not bad at all.')
+    expect(atAll.features.praiseNegated).toEqual([1])
+    expect(atAll.grams).toEqual(expect.arrayContaining(['<not_neg> not_bad', 'not_bad at', 'at all', 'all </s>']))
+    expect(atAll.grams.filter((g) => g.includes('not_at') || g.includes('not_all'))).toEqual([])
     const enough = read("I can't recommend this place enough.")
     expect(enough.grams).toContain('<best>')
     expect(enough.grams).toContain('recommend')
