@@ -1017,33 +1017,26 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         }
         skip()
         if (j < sentenceStart) return undefined
-        // "have" before the verb: a past that could have gone otherwise.
-        let perfect = false
-        let copula = true
-        if ((tokens[j] as Token).normal === 'been') {
-          j--
-          skip()
-          if (j < sentenceStart || !HAVE_FORMS.has((tokens[j] as Token).normal)) return undefined
-          perfect = true
-        } else if ((tokens[j] as Token).normal !== 'be') {
+        // "been", "be" or a verb with at most MODAL_OBJECT_WORDS words of its object before the comparative.
+        const copula = (tokens[j] as Token).normal === 'been' || (tokens[j] as Token).normal === 'be'
+        if (!copula) {
           for (let words = 0; words < MODAL_OBJECT_WORDS && j >= sentenceStart && (MODAL_OBJECT_POS.has((tokens[j] as Token).pos) || DEMONSTRATIVES.has((tokens[j] as Token).normal)) && !negatorAt(j); words++) {
             j--
             skip()
           }
           const verb = tokens[j]
           if (j < sentenceStart || verb === undefined || !(verb.pos === 'VERB' || (verb.pos === 'AUX' && (verb.lemma === 'get' || verb.lemma === 'do')))) return undefined
-          copula = false
-          j--
-          skip()
-          if (j >= sentenceStart && HAVE_FORMS.has((tokens[j] as Token).normal)) {
-            perfect = true
-            j--
-            skip()
-          }
-          j++
         }
+        const been = (tokens[j] as Token).normal === 'been'
         j--
         skip()
+        // "have" before it: a past that could have gone otherwise ("been" has one).
+        const perfect = j >= sentenceStart && HAVE_FORMS.has((tokens[j] as Token).normal)
+        if (been && !perfect) return undefined
+        if (perfect) {
+          j--
+          skip()
+        }
         let negator = -1
         if (j >= sentenceStart && negatorAt(j)) {
           negator = j
