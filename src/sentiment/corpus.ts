@@ -90,6 +90,58 @@ export function readTweetEval(dir: string): RatedText[] {
   })
 }
 
+/** The SemEval-2014 Task 4 aspect-term training sets whose sentences {@link readReviewSentences} reads. */
+export const REVIEW_SENTENCE_FILES = ['Restaurants_Train.xml.seg', 'Laptops_Train.xml.seg'] as const
+
+/** The folder of {@link REVIEW_SENTENCE_FILES} among `dirs` or their `aspects/` folders; undefined when absent. */
+export function findReviewSentenceDir(...dirs: readonly string[]): string | undefined {
+  for (const d of dirs) {
+    for (const c of [d, join(d, 'aspects')]) if (REVIEW_SENTENCE_FILES.every((f) => existsSync(join(c, f)))) return c
+  }
+  return undefined
+}
+
+/**
+ * Review sentences rated by their aspects, from the SemEval-2014 Task 4 aspect-term training sets (restaurants and
+ * laptops; research use): three lines per aspect item, the sentence with `$T$` where the aspect stands, the aspect term,
+ * its polarity -1/0/1. A sentence (the `$T$` line with its aspect put back; the items of one sentence give the same
+ * text) is positive when an aspect of it is positive and none negative, negative the other way round, neutral when every
+ * aspect is neutral, and left out when it praises one aspect and blames another. The class is mapped onto the VADER
+ * scale as TweetEval's is (-2, 0, +2); `set` is the file's (`restaurants`, `laptops`). A polarity other than -1, 0, 1 or
+ * a short last item throws naming the file and line.
+ */
+export function readReviewSentences(dir: string): { items: (RatedText & { readonly set: string })[]; mixed: number } {
+  const items: (RatedText & { readonly set: string })[] = []
+  let mixed = 0
+  for (const f of REVIEW_SENTENCE_FILES) {
+    const lines = readFileSync(join(dir, f), 'utf8').split(/\r?\n/)
+    while (lines.length > 0 && (lines[lines.length - 1] ?? '').trim() === '') lines.pop()
+    if (lines.length % 3 !== 0) throw new Error(`${f}: ${lines.length} lines, expected three per item (sentence, aspect, polarity)`)
+    const bySentence = new Map<string, number[]>()
+    for (let i = 0; i < lines.length; i += 3) {
+      const y = (lines[i + 2] ?? '').trim()
+      if (y !== '-1' && y !== '0' && y !== '1') throw new Error(`${f}:${i + 3}: expected the polarity -1, 0 or 1, instead found "${y.slice(0, 20)}"`)
+      const text = (lines[i] ?? '').replace('$T$', lines[i + 1] ?? '')
+      let polarities = bySentence.get(text)
+      if (polarities === undefined) bySentence.set(text, (polarities = []))
+      polarities.push(Number(y))
+    }
+    const set = f.replace(/_Train\.xml\.seg$/, '').toLowerCase()
+    let n = 0
+    for (const [text, polarities] of bySentence) {
+      n++
+      const positive = polarities.some((y) => y > 0)
+      const negative = polarities.some((y) => y < 0)
+      if (positive && negative) {
+        mixed++
+        continue
+      }
+      items.push({ id: `semeval14-${set}-${n}`, mean: positive ? 2 : negative ? -2 : 0, text, set })
+    }
+  }
+  return { items, mixed }
+}
+
 /**
  * The SemEval 2013-2016 Task 4A (Twitter, message polarity) labelled tweets: the data TweetEval's sentiment TRAIN and
  * validation splits were drawn from (TweetEval's test split is the SemEval-2017 test set, which none of these files

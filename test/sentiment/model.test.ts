@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -24,7 +24,7 @@ import { createSemanticModel } from '../../src/semantic/index.ts'
 import { createAnnotator } from '../../src/nlp/annotate.ts'
 import { createSentimentScorer } from '../../src/sentiment/scorer.ts'
 import { SIGNED_CALIBRATION_INPUTS, chooseDecision, chooseThresholds, fitRidge, trainRegressionWeights, type TrainingExample } from '../../src/sentiment/train.ts'
-import { SEMEVAL_TWEET_FILES, readSemEvalTweets, tweetEvalForm, tweetKey } from '../../src/sentiment/corpus.ts'
+import { REVIEW_SENTENCE_FILES, SEMEVAL_TWEET_FILES, findReviewSentenceDir, readReviewSentences, readSemEvalTweets, tweetEvalForm, tweetKey } from '../../src/sentiment/corpus.ts'
 import type { LexiconFeatures } from '../../src/sentiment/scorer.ts'
 
 // A small valid model; each test damages one part of a copy.
@@ -185,6 +185,46 @@ describe('neutral gate of the document score', () => {
     expect(d.thresholds).toEqual([-0.05, 0.05])
     // The learned gate needs 0.4 or less for the two texts at 0.4, and takes the highest that does as well.
     expect(chooseDecision(scores, probs, examples).neutral).toBe(0.4)
+  })
+})
+
+describe('review sentences rated by their aspects (SemEval-2014 aspect-term training sets)', () => {
+  it('rates each sentence once from its aspects, leaving out praise and blame together', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'te-reviews-'))
+    mkdirSync(join(dir, 'aspects'))
+    const item = (sentence: string, aspect: string, y: number): string => `${sentence}\n${aspect}\n${y}`
+    writeFileSync(
+      join(dir, 'aspects', 'Restaurants_Train.xml.seg'),
+      [
+        item('The $T$ was great and the staff friendly.', 'food', 1),
+        item('The food was great and the $T$ friendly.', 'staff', 1),
+        item('Great $T$ but awful service.', 'pizza', 1),
+        item('Great pizza but awful $T$.', 'service', -1),
+        item('We ordered the $T$.', 'soup', 0),
+        item('The $T$ was cold, the decor nice enough.', 'soup', -1),
+        item('The soup was cold, the $T$ nice enough.', 'decor', 0),
+      ].join('\n') + '\n',
+    )
+    writeFileSync(join(dir, 'aspects', 'Laptops_Train.xml.seg'), item('The $T$ died in a week.', 'battery', -1) + '\r\n')
+    expect(findReviewSentenceDir(join(dir, 'sentiment', '..'))).toBe(join(dir, 'aspects'))
+    const r = readReviewSentences(join(dir, 'aspects'))
+    expect(r.items.map((t) => [t.id, t.set, t.text, t.mean])).toEqual([
+      ['semeval14-restaurants-1', 'restaurants', 'The food was great and the staff friendly.', 2],
+      ['semeval14-restaurants-3', 'restaurants', 'We ordered the soup.', 0],
+      ['semeval14-restaurants-4', 'restaurants', 'The soup was cold, the decor nice enough.', -2],
+      ['semeval14-laptops-1', 'laptops', 'The battery died in a week.', -2],
+    ])
+    expect(r.mixed).toBe(1)
+  })
+
+  it('names the file and line of a bad polarity or a short item', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'te-reviews-'))
+    for (const f of REVIEW_SENTENCE_FILES) writeFileSync(join(dir, f), 'The $T$ was fine.\nfood\n1\n')
+    writeFileSync(join(dir, 'Laptops_Train.xml.seg'), 'The $T$ was fine.\nscreen\n1\nThe $T$ hums.\nfan\npositive\n')
+    expect(() => readReviewSentences(dir)).toThrow('Laptops_Train.xml.seg:6: expected the polarity -1, 0 or 1, instead found "positive"')
+    writeFileSync(join(dir, 'Laptops_Train.xml.seg'), 'The $T$ was fine.\nscreen\n')
+    expect(() => readReviewSentences(dir)).toThrow('Laptops_Train.xml.seg: 2 lines, expected three per item (sentence, aspect, polarity)')
+    expect(findReviewSentenceDir(join(dir, 'nowhere'))).toBeUndefined()
   })
 })
 
