@@ -163,6 +163,17 @@ describe('lexicon scorer', () => {
     expect(score("I can't wait to be back.").sentiment_polarity).toBe('positive')
   })
 
+  it('scores review words VADER lacks, in the lexicon and in the document score', () => {
+    for (const text of ['The location is unbeatable.', 'The service was impeccable.', 'A stellar performance.', 'The guide was very knowledgeable.', 'A cozy little room.', 'The suite was roomy.']) {
+      expect(score(text).sentiment_polarity, text).toBe('positive')
+      expect(score(text, full).sentiment_polarity, text).toBe('positive')
+    }
+    for (const text of ['The app is glitchy and unresponsive.', 'The chicken was undercooked.', 'The pasta was overcooked.', 'The steak was inedible.']) {
+      expect(score(text).sentiment_polarity, text).toBe('negative')
+      expect(score(text, full).sentiment_polarity, text).toBe('negative')
+    }
+  })
+
   it('reads "less" as the quality missing, "more or less" as a hedge', () => {
     expect(score('The staff was less helpful.').sentiment_polarity).toBe('negative')
     expect(score('The staff was less helpful.').phrases.map((p) => p.negating_phrase)).toEqual(['less'])
