@@ -182,7 +182,7 @@ export function readRatedDocs(
       const r = lexScorer.score(doc)
       const target = it.mean / 4
       const w = c.balance ? (weight * c.items.length) / (3 * (perClass[cls(target)] ?? 1)) : weight
-      const dense = [...denseFeatures(r.features), ...vectorFeatures(trainingVectors().vectors, doc, r.features.nameWords)]
+      const dense = [...denseFeatures(r.features), ...vectorFeatures(trainingVectors().vectors, doc, r.features.nameWords, r.features.praiseNegated)]
       const ex: TrainingExample = { grams: ngramsOf(doc, r.features.nameWords, r.features), dense, lexicon: r.features, target, weight: w }
       docs.push({ corpus: c.name, id: it.id, text: it.text, target, ex, doc, lexicon: r.lexicon_score, heldOut: c.heldOut })
     }

@@ -129,12 +129,15 @@ export function denseNames(embedding?: { readonly dims: number }): string[] {
  * content words, scaled to unit length, as concept topics and auto-categories read it (`spanVector`, computed once per
  * document for all three); all zeros when no word has a vector. The lexicon words the scorer read as words of a name
  * (`nameWords`, sorted token indices: "Fantastic Four", "Super Bowl") are left out, as the n-grams fold them to
- * `<name>`: their vectors lie among praise. Words outside the n-gram vocabulary (newer topics, rarer spellings) still
+ * `<name>`: their vectors lie among praise. So are the words a praising phrase negates (`praiseNegated`: "bad" of "not
+ * bad", "complaints" of "no complaints"), which the n-grams read as `<not_neg>` and `not_bad`: their vectors lie among
+ * blame. Words outside the n-gram vocabulary (newer topics, rarer spellings) still
  * say something through their neighbours: on the newest SemEval tweets, left out of training, macro recall 65.0 / 64.9
  * -> 65.8 / 65.8 (document score / model_sentiment, `npm run eval:sentiment-temporal`).
  */
-export function vectorFeatures(vectors: WordVectors, doc: AnnotatedDocument, nameWords: readonly number[] = []): number[] {
-  return Array.from(spanVector(vectors, doc, 0, doc.tokens.length, nameWords.length === 0 ? {} : { exclude: nameWords }).vector)
+export function vectorFeatures(vectors: WordVectors, doc: AnnotatedDocument, nameWords: readonly number[] = [], praiseNegated: readonly number[] = []): number[] {
+  const exclude = praiseNegated.length === 0 ? nameWords : nameWords.length === 0 ? praiseNegated : [...new Set([...nameWords, ...praiseNegated])].sort((a, b) => a - b)
+  return Array.from(spanVector(vectors, doc, 0, doc.tokens.length, exclude.length === 0 ? {} : { exclude }).vector)
 }
 
 /** Word vectors and the SHA-1 (hex) of their file, as an engine's semantic layer holds them (read when first asked for). */
@@ -277,7 +280,30 @@ export function ngramsOf(doc: AnnotatedDocument, nameWords: readonly number[] = 
   let negLeft = 0
   let sentence = -1
   let nextName = 0
-  for (const t of doc.tokens as readonly Token[]) {
+  const tokens = doc.tokens as readonly Token[]
+  /** Whether the token before (spaces aside) was a word of a praising phrase's negation scope ("bad" of "not bad"). */
+  let afterPraise = false
+  /** Index of an "all" read with the "at" before it after a praising phrase (below). */
+  let skipAll = -1
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as Token
+    if (t.kind === 'space' || t.kind === 'tabCRLF') continue
+    if (t.index === skipAll) continue
+    // "at all", "whatsoever" right after a praising phrase say how far it holds ("not bad at all", "no complaints
+    // whatsoever"): its words, not n-grams of their own, whose tweets ("not at all") lean negative.
+    if (afterPraise && t.sentence === sentence) {
+      afterPraise = false
+      if (t.normal === 'whatsoever') continue
+      if (t.normal === 'at') {
+        let j = i + 1
+        while (j < tokens.length && (tokens[j]?.kind === 'space' || tokens[j]?.kind === 'tabCRLF')) j++
+        if (tokens[j]?.normal === 'all') {
+          skipAll = tokens[j]?.index ?? -1
+          continue
+        }
+      }
+    }
+    afterPraise = false
     if (t.sentence !== sentence) {
       if (sentence >= 0 && !prevFolded) grams.add(`${prev} </s>`)
       sentence = t.sentence
@@ -326,6 +352,7 @@ export function ngramsOf(doc: AnnotatedDocument, nameWords: readonly number[] = 
       negLeft = 0
     } else if (modal.praiseNegated?.includes(t.index) === true) {
       w = `not_${w}`
+      afterPraise = true
     } else if (modalNegated.includes(t.index) && negLeft === 0) {
       w = `not_${w}`
     } else if (NEGATORS.has(w)) {
@@ -593,7 +620,7 @@ function modelOfTable(data: Omit<SentimentModelData, 'ngrams'>, table: NgramTabl
     name: kept.model_name,
     predict(doc, features) {
       const dense = denseFeatures(features)
-      if (vectors !== undefined) for (const x of vectorFeatures(vectors, doc, features.nameWords)) dense.push(x)
+      if (vectors !== undefined) for (const x of vectorFeatures(vectors, doc, features.nameWords, features.praiseNegated)) dense.push(x)
       const p = classProbabilities(kept, ngramsOf(doc, features.nameWords, features), dense, table, ngramScale(features.words))
       const [neg = 0, neu = 0, pos = 0] = p
       // Mixed: the share of the polar mass explained by a balance of positive and negative lexicon

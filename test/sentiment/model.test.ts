@@ -365,11 +365,15 @@ describe('model_sentiment n-grams of modal comparatives', () => {
       expect(grams.filter((g) => g.split(' ').some((w) => w === 'not' || w === 'no')), text).toEqual([])
     }
     expect(read('The room was not clean.').features.negativeNegators).toBeUndefined()
-    // The scope is the phrase's: "not bad" negated, the "at all" after it not.
+    // The scope is the phrase's: "not bad" negated; "at all" and "whatsoever" after it say how far it holds, and are
+    // read as its words, with no n-grams of their own (a plain "not at all" keeps them).
     const atAll = read('Not bad at all.')
     expect(atAll.features.praiseNegated).toEqual([1])
-    expect(atAll.grams).toEqual(expect.arrayContaining(['<not_neg> not_bad', 'not_bad at', 'at all', 'all </s>']))
-    expect(atAll.grams.filter((g) => g.includes('not_at') || g.includes('not_all'))).toEqual([])
+    expect(atAll.grams).toEqual(['<not_neg>', '<not_neg> not_bad', '<s> <not_neg>', 'not_bad', 'not_bad </s>'])
+    expect(read('No problems whatsoever, really.').grams.filter((g) => g.includes('whatsoever'))).toEqual([])
+    expect(read('No problems, whatsoever.').grams).toContain('whatsoever')
+    expect(read('I did not like it at all.').grams).toEqual(expect.arrayContaining(['not_at', 'not_at all', 'all </s>']))
+    expect(read('Not bad at night.').grams).toEqual(expect.arrayContaining(['not_bad at', 'at night']))
     const enough = read("I can't recommend this place enough.")
     expect(enough.grams).toContain('<best>')
     expect(enough.grams).toContain('recommend')
@@ -386,7 +390,7 @@ describe('model_sentiment n-grams of modal comparatives', () => {
 
   it('gives the document score of the shipped model the polarity the scorer reads', () => {
     const scorer = createSentimentScorer()
-    for (const text of ["The staff couldn't have been friendlier.", "It couldn't have been nicer.", "I couldn't be happier!", "I couldn't have asked for a better stay.", "They couldn't have done a better job.", "It can't get any better than this.", "Can't fault the staff.", "You won't be disappointed.", "I can't recommend this place enough."]) {
+    for (const text of ["The staff couldn't have been friendlier.", "It couldn't have been nicer.", "I couldn't be happier!", "I couldn't have asked for a better stay.", "They couldn't have done a better job.", "It can't get any better than this.", "Can't fault the staff.", "You won't be disappointed.", "I can't recommend this place enough.", 'Not bad at all.', 'No complaints at all.', 'No problems whatsoever.', 'I have no complaints.', 'Nothing to complain about.', 'No issues at all with the booking.']) {
       expect(scorer.score(annotator.annotate(text)).sentiment_polarity, text).toBe('positive')
     }
     for (const text of ['It could have been cleaner.', 'It could not have been worse.', 'They could have done a better job.', 'The staff was less helpful.']) {
@@ -503,6 +507,14 @@ describe('model_sentiment text vector (word vectors beside the n-grams)', () => 
     expect(named).not.toEqual(all)
     const without = annotator.annotate('We watched Four before the Bowl.')
     named.forEach((x, i) => expect(x).toBeCloseTo(vectorFeatures(shipped.vectors, without)[i]!, 6))
+    // So are the words a praising phrase negates ("bad" of "not bad", "complaints" of "no complaints"), with the names'.
+    const praise = annotator.annotate('Not bad at all, and no complaints about Fantastic Four.')
+    const f = scorer.score(praise).features
+    expect(f.praiseNegated?.length).toBe(2)
+    const read = vectorFeatures(shipped.vectors, praise, f.nameWords, f.praiseNegated)
+    const plain = vectorFeatures(shipped.vectors, annotator.annotate('Not at all, and no about Four.'))
+    read.forEach((x, i) => expect(x).toBeCloseTo(plain[i]!, 6))
+    expect(vectorFeatures(shipped.vectors, praise, f.nameWords)).not.toEqual(read)
     // A text without a word that has a vector has the zero vector.
     expect(vectorFeatures(shipped.vectors, annotator.annotate('!!! :)'))).toEqual(new Array<number>(dims).fill(0))
   })
