@@ -161,6 +161,12 @@ describe('lexicon scorer', () => {
     }
     // "I can't wait to be back" is eager, not "not be back".
     expect(score("I can't wait to be back.").sentiment_polarity).toBe('positive')
+    // "X at best" is a hedge: "best" praises nothing there, and does elsewhere.
+    for (const text of ['The food was mediocre at best.', 'The shower was lukewarm at best.']) {
+      expect(score(text).sentiment_polarity, text).toBe('negative')
+      expect(score(text, full).sentiment_polarity, text).toBe('negative')
+    }
+    expect(score('This is the best hotel in town.', full).sentiment_polarity).toBe('positive')
   })
 
   it('scores review words VADER lacks, in the lexicon and in the document score', () => {
