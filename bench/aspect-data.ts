@@ -11,11 +11,9 @@ import { fileURLToPath } from 'node:url'
 import { aspectFeatures, trainAspectModel, type AspectEvidence, type AspectModelData, type AspectSpan, type AspectTrainOptions, type AspectVector } from '../src/sentiment/aspect.ts'
 import { createSentimentScorer } from '../src/sentiment/scorer.ts'
 import { createSafeAnnotate } from './sentiment-data.ts'
+import { ASPECT_SETS, findReviewSentenceDir, parseAspectItems } from '../src/sentiment/corpus.ts'
 
-export const ASPECT_SETS = [
-  { name: 'restaurants', file: 'Restaurants_Train.xml.seg' },
-  { name: 'laptops', file: 'Laptops_Train.xml.seg' },
-] as const
+export { ASPECT_SETS } from '../src/sentiment/corpus.ts'
 
 /** One aspect item with what the engine sees of it. */
 export interface AspectItem {
@@ -35,7 +33,8 @@ export interface AspectItem {
 
 /** The aspects folder under `dataArg` (default ../shared/data); exits naming it when absent. */
 export function aspectDirOrExit(dataArg: string = fileURLToPath(new URL('../../shared/data', import.meta.url))): string {
-  for (const d of [join(dataArg, 'aspects'), dataArg]) if (existsSync(join(d, ASPECT_SETS[0].file))) return d
+  const found = findReviewSentenceDir(dataArg)
+  if (found !== undefined) return found
   console.error(`no SemEval-2014 aspect files (${ASPECT_SETS.map((s) => s.file).join(', ')}) in ${dataArg} or ${dataArg}/aspects`)
   process.exit(1)
 }
@@ -73,17 +72,7 @@ function createItemMaker(): (text: string, from: number, to: number, label: numb
 /** Read, annotate and featurise one set. Texts repeated for several aspects are annotated once. */
 export function readAspectSet(file: string, source = ''): AspectItem[] {
   const make = createItemMaker()
-  const lines = readFileSync(file, 'utf8').split(/\r?\n/)
-  const items: AspectItem[] = []
-  for (let i = 0; i + 2 < lines.length + 1 && (lines[i] ?? '').trim() !== ''; i += 3) {
-    const raw = (lines[i] ?? '').trim()
-    const aspect = (lines[i + 1] ?? '').trim()
-    const polarity = Number((lines[i + 2] ?? '').trim())
-    if (![-1, 0, 1].includes(polarity)) throw new Error(`${file}:${i + 3}: polarity should be -1, 0 or 1, instead found ${lines[i + 2]}`)
-    const at = raw.indexOf('$T$')
-    items.push(make(raw.replace('$T$', aspect), at, at + aspect.length, polarity + 1, source, `${file}:${i + 1}`))
-  }
-  return items
+  return parseAspectItems(readFileSync(file, 'utf8'), file).map((it) => make(it.sentence, it.at, it.at + it.aspect.length, it.polarity + 1, source, `${file}:${it.line}`))
 }
 
 /**

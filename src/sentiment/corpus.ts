@@ -90,8 +90,18 @@ export function readTweetEval(dir: string): RatedText[] {
   })
 }
 
-/** The SemEval-2014 Task 4 aspect-term training sets whose sentences {@link readReviewSentences} reads. */
-export const REVIEW_SENTENCE_FILES = ['Restaurants_Train.xml.seg', 'Laptops_Train.xml.seg'] as const
+/**
+ * The SemEval-2014 Task 4 aspect-term training sets (restaurants and laptops; research use), as the data folder's
+ * `aspects/` holds them: three lines per aspect item, the sentence with `$T$` where the aspect stands, the aspect term,
+ * its polarity -1/0/1 (see {@link parseAspectItems}).
+ */
+export const ASPECT_SETS = [
+  { name: 'restaurants', file: 'Restaurants_Train.xml.seg' },
+  { name: 'laptops', file: 'Laptops_Train.xml.seg' },
+] as const
+
+/** The files of {@link ASPECT_SETS}, whose sentences {@link readReviewSentences} reads. */
+export const REVIEW_SENTENCE_FILES: readonly string[] = ASPECT_SETS.map((s) => s.file)
 
 /** The folder of {@link REVIEW_SENTENCE_FILES} among `dirs` or their `aspects/` folders; undefined when absent. */
 export function findReviewSentenceDir(...dirs: readonly string[]): string | undefined {
@@ -101,32 +111,54 @@ export function findReviewSentenceDir(...dirs: readonly string[]): string | unde
   return undefined
 }
 
+/** One aspect item of a `.seg` file (see {@link parseAspectItems}). */
+export interface AspectLine {
+  /** The sentence with the aspect in place of `$T$`. */
+  readonly sentence: string
+  readonly aspect: string
+  /** Where the aspect starts in `sentence` (characters). */
+  readonly at: number
+  /** -1, 0 or 1. */
+  readonly polarity: number
+  /** The item's first line, from 1. */
+  readonly line: number
+}
+
 /**
- * Review sentences rated by their aspects, from the SemEval-2014 Task 4 aspect-term training sets (restaurants and
- * laptops; research use): three lines per aspect item, the sentence with `$T$` where the aspect stands, the aspect term,
- * its polarity -1/0/1. A sentence (the `$T$` line with its aspect put back; the items of one sentence give the same
+ * The aspect items of a `.seg` file's text (three trimmed lines per item: the sentence with `$T$`, the aspect, the
+ * polarity). A polarity other than -1, 0, 1 or a short last item throws naming `where` (the file) and the line.
+ */
+export function parseAspectItems(text: string, where: string): AspectLine[] {
+  const lines = text.split(/\r?\n/)
+  while (lines.length > 0 && (lines[lines.length - 1] ?? '').trim() === '') lines.pop()
+  if (lines.length % 3 !== 0) throw new Error(`${where}: ${lines.length} lines, expected three per item (sentence, aspect, polarity)`)
+  const items: AspectLine[] = []
+  for (let i = 0; i < lines.length; i += 3) {
+    const raw = (lines[i] ?? '').trim()
+    const aspect = (lines[i + 1] ?? '').trim()
+    const y = (lines[i + 2] ?? '').trim()
+    if (y !== '-1' && y !== '0' && y !== '1') throw new Error(`${where}:${i + 3}: expected the polarity -1, 0 or 1, instead found "${y.slice(0, 20)}"`)
+    items.push({ sentence: raw.replace('$T$', aspect), aspect, at: raw.indexOf('$T$'), polarity: Number(y), line: i + 1 })
+  }
+  return items
+}
+
+/**
+ * Review sentences rated by their aspects, from {@link ASPECT_SETS}. A sentence (the items of one sentence give the same
  * text) is positive when an aspect of it is positive and none negative, negative the other way round, neutral when every
  * aspect is neutral, and left out when it praises one aspect and blames another. The class is mapped onto the VADER
- * scale as TweetEval's is (-2, 0, +2); `set` is the file's (`restaurants`, `laptops`). A polarity other than -1, 0, 1 or
- * a short last item throws naming the file and line.
+ * scale as TweetEval's is (-2, 0, +2); `set` is the set's name.
  */
 export function readReviewSentences(dir: string): { items: (RatedText & { readonly set: string })[]; mixed: number } {
   const items: (RatedText & { readonly set: string })[] = []
   let mixed = 0
-  for (const f of REVIEW_SENTENCE_FILES) {
-    const lines = readFileSync(join(dir, f), 'utf8').split(/\r?\n/)
-    while (lines.length > 0 && (lines[lines.length - 1] ?? '').trim() === '') lines.pop()
-    if (lines.length % 3 !== 0) throw new Error(`${f}: ${lines.length} lines, expected three per item (sentence, aspect, polarity)`)
+  for (const { name, file } of ASPECT_SETS) {
     const bySentence = new Map<string, number[]>()
-    for (let i = 0; i < lines.length; i += 3) {
-      const y = (lines[i + 2] ?? '').trim()
-      if (y !== '-1' && y !== '0' && y !== '1') throw new Error(`${f}:${i + 3}: expected the polarity -1, 0 or 1, instead found "${y.slice(0, 20)}"`)
-      const text = (lines[i] ?? '').replace('$T$', lines[i + 1] ?? '')
-      let polarities = bySentence.get(text)
-      if (polarities === undefined) bySentence.set(text, (polarities = []))
-      polarities.push(Number(y))
+    for (const it of parseAspectItems(readFileSync(join(dir, file), 'utf8'), join(dir, file))) {
+      let polarities = bySentence.get(it.sentence)
+      if (polarities === undefined) bySentence.set(it.sentence, (polarities = []))
+      polarities.push(it.polarity)
     }
-    const set = f.replace(/_Train\.xml\.seg$/, '').toLowerCase()
     let n = 0
     for (const [text, polarities] of bySentence) {
       n++
@@ -136,7 +168,7 @@ export function readReviewSentences(dir: string): { items: (RatedText & { readon
         mixed++
         continue
       }
-      items.push({ id: `semeval14-${set}-${n}`, mean: positive ? 2 : negative ? -2 : 0, text, set })
+      items.push({ id: `semeval14-${name}-${n}`, mean: positive ? 2 : negative ? -2 : 0, text, set: name })
     }
   }
   return { items, mixed }
