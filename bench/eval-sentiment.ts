@@ -38,10 +38,13 @@
  *
  * Review sentences (the SemEval-2014 aspect-term training sets under the data folder's `aspects/`, when present): each
  * sentence rated by its aspects (see `readReviewSentences`), never trained on by the sentiment model (the aspect model
- * trains on them, and the document score does not read it): macro recall and accuracy per set, our committed model
- * beside VADER and AFINN, as for TweetEval. The review domain's held-out figure beside the Amazon snippets.
+ * trains on them, and the lexicon engine reads the predicates of the attribute table learned from them, "the service
+ * was slow"): macro recall and accuracy per set, our committed model beside VADER and AFINN, as for TweetEval.
+ * `--review-test DIR`: the same for the SemEval-2014 TEST sets (`Restaurants_Test_Gold.xml.seg`,
+ * `Laptops_Test_Gold.xml.seg`; `datasets/semeval14/` of github.com/songyouwei/ABSA-PyTorch), which no model or table of
+ * the engine has seen: the review domain's held-out figure beside the Amazon snippets.
  *
- * `--held-out-only`: the sections that score the committed model alone (`--held-out`, `--tweeteval-test`, the review sentences, the
+ * `--held-out-only`: the sections that score the committed model alone (`--held-out`, `--tweeteval-test`, the review sentences and `--review-test`, the
  * `sentiment` package's fixtures, the committed model on the VADER corpora), without the cross-validation and the speed
  * section: a minute instead of a quarter of an hour, for a change that leaves the model as it is (a lexicon entry, a
  * rule).
@@ -50,7 +53,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { join } from 'node:path'
 import { createSentimentScorer } from '../src/sentiment/scorer.ts'
-import { findReviewSentenceDir, parseGroundTruth, readReviewSentences, readVaderCorpora } from '../src/sentiment/corpus.ts'
+import { ASPECT_TEST_SETS, findReviewSentenceDir, parseGroundTruth, readReviewSentences, readVaderCorpora } from '../src/sentiment/corpus.ts'
 import { createSentimentModel, loadSentimentModel, type SentimentModel } from '../src/sentiment/model.ts'
 import { trainSentimentModel } from '../src/sentiment/train.ts'
 import { afinnScore, classTable, cls, f1Scores, pearson, createSafeAnnotate, readRatedDocs, semEvalDirFromArgs, sentimentDirOrExit, systemClasses, vaderScore, CLASS_SYSTEMS, SEMEVAL, TWEETEVAL, trainingEmbedding, trainingVectors, type RatedDoc } from './sentiment-data.ts'
@@ -64,6 +67,12 @@ const foldsAt = args.indexOf('--folds')
 const semAt = args.indexOf('--semeval')
 const heldAt = args.indexOf('--held-out')
 const heldOutDir = heldAt >= 0 ? args[heldAt + 1] : undefined
+const reviewTestAt = args.indexOf('--review-test')
+const reviewTestDir = reviewTestAt >= 0 ? args[reviewTestAt + 1] : undefined
+if (reviewTestAt >= 0 && (reviewTestDir === undefined || !ASPECT_TEST_SETS.every((s) => existsSync(join(reviewTestDir, s.file))))) {
+  console.error(`--review-test ${reviewTestDir ?? ''}: no ${ASPECT_TEST_SETS.map((s) => s.file).join(' and ')} there (datasets/semeval14/ of github.com/songyouwei/ABSA-PyTorch)`)
+  process.exit(2)
+}
 const testAt = args.indexOf('--tweeteval-test')
 const tweetEvalTestDir = testAt >= 0 ? args[testAt + 1] : undefined
 if (testAt >= 0 && (tweetEvalTestDir === undefined || !existsSync(join(tweetEvalTestDir, 'test_text.txt')) || !existsSync(join(tweetEvalTestDir, 'test_labels.txt')))) {
@@ -72,7 +81,7 @@ if (testAt >= 0 && (tweetEvalTestDir === undefined || !existsSync(join(tweetEval
 }
 const K = foldsAt >= 0 ? Number(args[foldsAt + 1]) : 5
 const heldOutOnly = args.includes('--held-out-only')
-const positional = args.filter((a, i) => !a.startsWith('--') && (foldsAt < 0 || i !== foldsAt + 1) && (semAt < 0 || i !== semAt + 1) && (heldAt < 0 || i !== heldAt + 1) && (testAt < 0 || i !== testAt + 1))
+const positional = args.filter((a, i) => !a.startsWith('--') && (foldsAt < 0 || i !== foldsAt + 1) && (semAt < 0 || i !== semAt + 1) && (heldAt < 0 || i !== heldAt + 1) && (testAt < 0 || i !== testAt + 1) && (reviewTestAt < 0 || i !== reviewTestAt + 1))
 const dir = sentimentDirOrExit(positional[0])
 const semEval = semEvalDirFromArgs(args, positional[0] ?? fileURLToPath(new URL('../../shared/data', import.meta.url)))
 
@@ -218,12 +227,17 @@ if (heldOutDir !== undefined) {
   lines.push(...committedRows(found))
 }
 
-// Review sentences rated by their aspects (the SemEval-2014 aspect-term training sets of the data folder): never trained
-// on by the sentiment model, scored by the committed one as the engine does. The aspect model trains on these sets; the
-// document score does not read it.
+// Review sentences rated by their aspects, scored by the committed model as the engine does: the SemEval-2014 aspect-term
+// training sets of the data folder, never trained on by the sentiment model (the aspect model trains on them, and the
+// lexicon engine reads the attribute table learned from them: "the service was slow"), and with --review-test the
+// SemEval-2014 test sets, which no model or table of the engine has seen.
 const reviewDir = findReviewSentenceDir(join(dir, '..'))
-if (reviewDir !== undefined) {
-  const { items, mixed } = readReviewSentences(reviewDir)
+for (const [rdir, sets, about] of [
+  [reviewDir, undefined, 'SemEval-2014 aspect-term training set: never trained on by the sentiment model; the lexicon engine reads the attribute table learned from it (predicates such as "slow", "small")'],
+  [reviewTestDir, ASPECT_TEST_SETS, 'SemEval-2014 aspect-term TEST set: HELD OUT from every model and table'],
+] as const) {
+  if (rdir === undefined) continue
+  const { items, mixed } = readReviewSentences(rdir, sets)
   const scorer = createSentimentScorer({ model: loadSentimentModel(), aspectModel: false })
   for (const set of [...new Set(items.map((it) => it.set))]) {
     const mine = items.filter((it) => it.set === set)
@@ -234,7 +248,7 @@ if (reviewDir !== undefined) {
     }
     lines.push('')
     lines.push(
-      `Review sentences, ${set} (${mine.length}; SemEval-2014 aspect-term training set, ${reviewDir}; a sentence positive when an aspect is and none negative, negative the other way round, neutral when every aspect is; ${mixed} of both sets with praise and blame left out): HELD OUT, never trained on by the sentiment model; ours with the committed model. Macro recall and accuracy, %.`,
+      `Review sentences, ${set} (${mine.length}; ${about}; ${rdir}; a sentence positive when an aspect is and none negative, negative the other way round, neutral when every aspect is; ${mixed} of both sets with praise and blame left out); ours with the committed model. Macro recall and accuracy, %.`,
     )
     lines.push(...classTable(CLASS_SYSTEMS, confusion, mine.length))
   }

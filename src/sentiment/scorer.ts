@@ -24,6 +24,7 @@ import {
 import { loadSentimentModel, NO_EVIDENCE_MARGIN, type ModelSentiment, type SentimentModel, type SentimentVectors } from './model.ts'
 import { aspectMentionScore, createAspectModel, loadAspectModel, type AspectModelData, type AspectSpan } from './aspect.ts'
 import { knownNameTokens, loadKnownNames } from './known-names.ts'
+import { ATTRIBUTE_POLARITY } from '../pipeline/attribute-polarity.ts'
 
 /** Contract polarity strings. */
 export type SentimentPolarity = 'positive' | 'negative' | 'neutral'
@@ -341,6 +342,11 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
   // ":)", "<3", "o_o"): glued tokens are looked up only from a token that can begin one (see matchAt).
   const glueStarts = new Set<string>()
   for (const key of lexicon.words.keys()) if (key.length > 0 && /[^\p{L}\p{N}]/u.test(key)) glueStarts.add(key.charAt(0))
+  // Words that judge what they are said of in reviews but that the lexicon does not list, for being said of much else
+  // ("the service was slow" but "slow cooker", "the room was small" but "small business"): the learned attribute
+  // table's words that the lexicon lacks, read only as a predicate (see predicateWeight).
+  const predicates = new Map<string, number>()
+  for (const [w, x] of ATTRIBUTE_POLARITY) if (!lexicon.words.has(w) && !lexicon.idioms.has(w) && !lexicon.modifiers.has(w)) predicates.set(w, x * PREDICATE_SCALE)
   const known = (w: string): boolean =>
     lexicon.words.has(w) || lexicon.modifiers.has(w) || lexicon.negators.has(w) || lexicon.contrasts.has(w) || lexicon.idioms.has(w)
   // unstretch is a pure function of the word (the lexicon is fixed per scorer) and runs three regular expressions:
@@ -840,7 +846,10 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         if (!canStartPhrase && t.kind !== 'emoticon') {
           const kn = keysNormal[i] ?? ''
           const kl = t.pos === 'PROPN' ? kn : (keysLemma[i] ?? '')
-          if (!lexiconKeys.has(kn) && !user.map.has(kn) && (kl === kn || (!lexiconKeys.has(kl) && !user.map.has(kl)))) return undefined
+          if (!lexiconKeys.has(kn) && !user.map.has(kn) && (kl === kn || (!lexiconKeys.has(kl) && !user.map.has(kl)))) {
+            const pw = predicates.size === 0 ? undefined : predicateWeight(i)
+            return pw === undefined ? undefined : { kind: 'sentiment', start: i, end: i + 1, source: 'lexicon', weight: pw }
+          }
         }
         // A word of a name ("Fantastic Four", "Super Bowl", "Miss Marple", "Concord, NH") is no evaluation:
         // it matches nothing, unless the whole name is a lexicon or user phrase (tried first, below).
@@ -909,6 +918,31 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           }
         }
         if (named) nameWords.push(i)
+        return undefined
+      }
+
+      // The valence of a predicate word (`predicates`) at token i said of something: an adjective after a copula ("was",
+      // "seemed", "tasted"), with at most three adverbs, negators or degree words between ("was not slow", "were a bit
+      // small", "is way too expensive"), and no noun after it ("was a small hotel", "is slow cooking": said of that
+      // noun, which may be no judgement). Else undefined.
+      function predicateWeight(i: number): number | undefined {
+        const t = tokens[i] as Token
+        if (t.kind !== 'word' || !(t.pos === 'ADJ' || (t.pos === 'VERB' && t.normal.endsWith('ed')))) return undefined
+        const w = predicates.get(t.normal)
+        if (w === undefined) return undefined
+        let k = i + 1
+        while (k < n && ((tokens[k] as Token).kind === 'space' || (tokens[k] as Token).kind === 'tabCRLF')) k++
+        const next = tokens[k]
+        if (next !== undefined && next.sentence === t.sentence && (next.pos === 'NOUN' || next.pos === 'PROPN' || next.pos === 'ADJ')) return undefined
+        let between = 0
+        for (let j = i - 1; j >= 0; j--) {
+          const p = tokens[j] as Token
+          if (p.kind === 'space' || p.kind === 'tabCRLF') continue
+          if (p.sentence !== t.sentence) return undefined
+          if (COPULAS.has(p.normal) || ((p.pos === 'AUX' || p.pos === 'VERB') && COPULAS.has(p.lemma))) return w
+          if (between === 3 || !(p.pos === 'ADV' || p.pos === 'PART' || DEGREE_WORDS.has(p.normal))) return undefined
+          between++
+        }
         return undefined
       }
 
@@ -1187,6 +1221,17 @@ function isWord(t: Token): boolean {
 
 /** Words of the unstretch memo before it is emptied (it caches a pure function; bounded for memory). */
 const STRETCH_CACHE_LIMIT = 50_000
+
+/** Lexicon valence of a predicate word per unit of its learned attribute weight (-1..1): "slow" -0.69 reads -1.38. */
+const PREDICATE_SCALE = 2
+/** Verbs that say a quality of their subject (forms and lemmas): what a predicate word follows. */
+const COPULAS = new Set([
+  'be', 'is', 'are', 'was', 'were', 'am', 'been', 'being', "'s", "'re", "'m", 'seem', 'seems', 'seemed', 'look', 'looks', 'looked',
+  'feel', 'feels', 'felt', 'taste', 'tastes', 'tasted', 'smell', 'smells', 'smelled', 'smelt', 'sound', 'sounds', 'sounded',
+  'get', 'gets', 'got', 'become', 'becomes', 'became', 'remain', 'remains', 'remained', 'stay', 'stays', 'stayed',
+])
+/** Words of degree that may stand between a copula and its predicate besides adverbs ("a bit", "a little", "kind of"). */
+const DEGREE_WORDS = new Set(['a', 'bit', 'little', 'tad', 'kind', 'sort', 'of', 'kinda', 'sorta', 'way'])
 
 function isAllCaps(s: string): boolean {
   // Python's isupper on a word of at least two letters: capitals and no lower-case letter. ASCII text (most

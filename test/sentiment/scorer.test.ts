@@ -180,6 +180,21 @@ describe('lexicon scorer', () => {
     }
   })
 
+  it('reads a review attribute the lexicon lacks when it is said of something, not when it names a kind', () => {
+    for (const text of ['Service was slow.', 'The food was cold.', 'The rooms were a bit small.', 'The battery life is way too short.', 'The decor is dated.']) {
+      expect(score(text).sentiment_polarity, text).toBe('negative')
+      expect(score(text, full).sentiment_polarity, text).toBe('negative')
+    }
+    expect(score('The food was tasty and the location convenient.', full).sentiment_polarity).toBe('positive')
+    // Said of a noun it is no judgement ("slow cooker", "small business"), nor a comparison.
+    for (const text of ['The slow cooker works.', 'We run a small business.', 'It was a short film.', 'This one is smaller than that one.']) {
+      expect(score(text).phrases, text).toEqual([])
+    }
+    const notSmall = score('The room was not small.').phrases
+    expect(notSmall.map((p) => [p.title, p.is_negated, p.sentiment_polarity])).toEqual([['small', true, 'positive']])
+    expect(score('The service was slow but the food was delicious.', full).sentiment_polarity).toBe('positive')
+  })
+
   it('reads "less" as the quality missing, "more or less" as a hedge', () => {
     expect(score('The staff was less helpful.').sentiment_polarity).toBe('negative')
     expect(score('The staff was less helpful.').phrases.map((p) => p.negating_phrase)).toEqual(['less'])
