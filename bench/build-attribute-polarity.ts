@@ -43,6 +43,9 @@ const REVIEWED: Readonly<Record<string, number>> = {
   cozy: 0.6,
   spotless: 0.8,
   immaculate: 0.8,
+  loud: -0.6,
+  thin: -0.5,
+  quiet: 0.6,
 }
 
 const dir = aspectDirOrExit(process.argv[2])

@@ -5,7 +5,7 @@
  * (positive - negative) / (count + 2) over the 1876 of 5936 aspect terms with attributes, kept for
  * adjectives seen at least 3 times with |weight| >= 0.25 whose positive (negative) share stands
  * out from the share over all attributes (z >= 1.96); 40 learned, plus
- * 13 reviewed words the sets do not settle (`REVIEWED` in the script).
+ * 16 reviewed words the sets do not settle (`REVIEWED` in the script).
  */
 export const ATTRIBUTE_POLARITY: ReadonlyMap<string, number> = new Map<string, number>([
   ["amazing", 0.94],
@@ -36,6 +36,7 @@ export const ATTRIBUTE_POLARITY: ReadonlyMap<string, number> = new Map<string, n
   ["horrible", -0.86],
   ["immaculate", 0.8],
   ["limited", -0.75],
+  ["loud", -0.6],
   ["lousy", -0.71],
   ["lukewarm", -0.6],
   ["nice", 0.96],
@@ -44,6 +45,7 @@ export const ATTRIBUTE_POLARITY: ReadonlyMap<string, number> = new Map<string, n
   ["pathetic", -0.6],
   ["perfect", 0.88],
   ["poor", -0.85],
+  ["quiet", 0.6],
   ["reasonable", 0.88],
   ["romantic", 0.83],
   ["rude", -0.78],
@@ -58,6 +60,7 @@ export const ATTRIBUTE_POLARITY: ReadonlyMap<string, number> = new Map<string, n
   ["stale", -0.7],
   ["tasty", 0.92],
   ["terrible", -0.83],
+  ["thin", -0.5],
   ["tiny", -0.71],
   ["wonderful", 0.89],
   ["worst", -0.71],

@@ -928,7 +928,9 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       function predicateWeight(i: number): number | undefined {
         const t = tokens[i] as Token
         if (t.kind !== 'word' || !(t.pos === 'ADJ' || (t.pos === 'VERB' && t.normal.endsWith('ed')))) return undefined
-        const w = predicates.get(t.normal)
+        // "too" before an adjective the lexicon does not judge says there is too much of it: "The price is too high.", "The
+        // bed was too soft." (not "too good", the lexicon's; "not too high" is negated as any phrase).
+        const w = predicates.get(t.normal) ?? (t.pos === 'ADJ' && previousWord(i)?.normal === 'too' ? TOO_MUCH : undefined)
         if (w === undefined) return undefined
         let k = i + 1
         while (k < n && ((tokens[k] as Token).kind === 'space' || (tokens[k] as Token).kind === 'tabCRLF')) k++
@@ -942,6 +944,17 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           if (COPULAS.has(p.normal) || ((p.pos === 'AUX' || p.pos === 'VERB') && COPULAS.has(p.lemma))) return w
           if (between === 3 || !(p.pos === 'ADV' || p.pos === 'PART' || DEGREE_WORDS.has(p.normal))) return undefined
           between++
+        }
+        return undefined
+      }
+
+      // The word before token i in its sentence (spaces aside), if any.
+      function previousWord(i: number): Token | undefined {
+        const t = tokens[i] as Token
+        for (let j = i - 1; j >= 0; j--) {
+          const p = tokens[j] as Token
+          if (p.kind === 'space' || p.kind === 'tabCRLF') continue
+          return p.sentence === t.sentence ? p : undefined
         }
         return undefined
       }
@@ -1224,6 +1237,8 @@ const STRETCH_CACHE_LIMIT = 50_000
 
 /** Lexicon valence of a predicate word per unit of its learned attribute weight (-1..1): "slow" -0.69 reads -1.38. */
 const PREDICATE_SCALE = 2
+/** Lexicon valence of an adjective the lexicon does not judge after "too", said of something ("the price is too high"). */
+const TOO_MUCH = -1
 /** Verbs that say a quality of their subject (forms and lemmas): what a predicate word follows. */
 const COPULAS = new Set([
   'be', 'is', 'are', 'was', 'were', 'am', 'been', 'being', "'s", "'re", "'m", 'seem', 'seems', 'seemed', 'look', 'looks', 'looked',

@@ -195,6 +195,21 @@ describe('lexicon scorer', () => {
     expect(score('The service was slow but the food was delicious.', full).sentiment_polarity).toBe('positive')
   })
 
+  it('reads "too" before an adjective the lexicon does not judge as too much of it, and review set phrases', () => {
+    for (const text of ['The price is too high.', 'The bed was too soft.', 'The air conditioning was loud.', 'The walls are paper thin.', 'It took forever to check in.', 'The keyboard feels cheap.', 'Customer service never called back.']) {
+      expect(score(text).sentiment_polarity, text).toBe('negative')
+      expect(score(text, full).sentiment_polarity, text).toBe('negative')
+    }
+    expect(score('The price is not too high.').phrases.map((p) => [p.title, p.is_negated, p.sentiment_polarity])).toEqual([['high', true, 'positive']])
+    // "too" after the word is "also"; before a lexicon word the lexicon's weight holds.
+    expect(score('The room was nice too.').sentiment_polarity).toBe('positive')
+    expect(score('That is too cute!').sentiment_polarity).toBe('positive')
+    for (const text of ['Not a single complaint.', "The staff couldn't do enough for us."]) {
+      expect(score(text).sentiment_polarity, text).toBe('positive')
+      expect(score(text, full).sentiment_polarity, text).toBe('positive')
+    }
+  })
+
   it('reads "less" as the quality missing, "more or less" as a hedge', () => {
     expect(score('The staff was less helpful.').sentiment_polarity).toBe('negative')
     expect(score('The staff was less helpful.').phrases.map((p) => p.negating_phrase)).toEqual(['less'])
