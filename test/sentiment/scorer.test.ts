@@ -170,11 +170,11 @@ describe('lexicon scorer', () => {
   })
 
   it('scores review words VADER lacks, in the lexicon and in the document score', () => {
-    for (const text of ['The location is unbeatable.', 'The service was impeccable.', 'A stellar performance.', 'The guide was very knowledgeable.', 'A cozy little room.', 'The suite was roomy.', 'It is sturdy and reliable.', 'The setup was intuitive and seamless.']) {
+    for (const text of ['The location is unbeatable.', 'The service was impeccable.', 'A stellar performance.', 'The guide was very knowledgeable.', 'A cozy little room.', 'The suite was roomy.', 'It is sturdy and reliable.', 'The setup was intuitive and seamless.', 'The staff were very accommodating.', 'The steak was juicy and the fries crispy.']) {
       expect(score(text).sentiment_polarity, text).toBe('positive')
       expect(score(text, full).sentiment_polarity, text).toBe('positive')
     }
-    for (const text of ['The app is glitchy and unresponsive.', 'The chicken was undercooked.', 'The pasta was overcooked.', 'The steak was inedible.', 'The touch pad is a nightmare.', 'It has a major design flaw.', 'Tons of bloatware and junk programs.']) {
+    for (const text of ['The app is glitchy and unresponsive.', 'The chicken was undercooked.', 'The pasta was overcooked.', 'The steak was inedible.', 'The touch pad is a nightmare.', 'It has a major design flaw.', 'Tons of bloatware and junk programs.', 'The room was dingy and shabby.', 'We found bed bugs in the room.', 'The soup was watery and flavorless.']) {
       expect(score(text).sentiment_polarity, text).toBe('negative')
       expect(score(text, full).sentiment_polarity, text).toBe('negative')
     }
