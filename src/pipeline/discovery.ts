@@ -19,6 +19,7 @@ import type { TopicsSection } from './analyzers/topics.ts'
 import { UNSEEN_ZIPF, type Background } from '../themes/background.ts'
 import { isGenericHead, withLowerCaseReadings } from '../themes/candidates.ts'
 import { ATTRIBUTE_POLARITY } from './attribute-polarity.ts'
+import { LINKING_VERBS } from '../nlp/linking-verbs.ts'
 
 /**
  * The Detailed configuration a collection's texts are analysed under: the collection block's switches
@@ -125,8 +126,6 @@ export interface DiscoveryPart {
 }
 
 const NEGATORS = new Set(['not', "n't", 'no', 'never', 'without', 'nothing', 'none', 'neither', 'nor', 'hardly', 'barely', 'cannot', 'nobody', 'nt'])
-/** Verbs that link a subject to a predicative adjective ("the room was clean", "staff seemed friendly"). */
-const LINKING = new Set(['be', 'seem', 'look', 'feel', 'remain', 'become', 'get', 'appear', 'stay', 'taste', 'smell', 'sound', 'prove'])
 /** Degree words the tagger may read as nouns or adjectives ("super friendly", "pretty good"): skipped like adverbs. */
 const DEGREE = new Set(['super', 'very', 'really', 'so', 'too', 'quite', 'extremely', 'incredibly', 'pretty', 'rather', 'totally', 'absolutely', 'fairly', 'most', 'mega', 'real', 'awfully', 'exceptionally', 'amazingly', 'truly', 'overly', 'somewhat'])
 
@@ -222,8 +221,8 @@ function predicateAttributes(doc: AnnotatedDocument, end: number, sentiment: Sen
       k++
       continue
     }
-    if ((t.pos === 'AUX' || t.pos === 'VERB') && (LINKING.has(t.lemma) || ['have', 'do', 'will', 'would', 'can', 'could', 'might', 'may', 'should', 'must'].includes(t.lemma))) {
-      if (LINKING.has(t.lemma)) linked = true
+    if ((t.pos === 'AUX' || t.pos === 'VERB') && (LINKING_VERBS.has(t.lemma) || ['have', 'do', 'will', 'would', 'can', 'could', 'might', 'may', 'should', 'must'].includes(t.lemma))) {
+      if (LINKING_VERBS.has(t.lemma)) linked = true
       if (t.lemma === 'can' || t.lemma === 'could') modal = true
       k++
       continue

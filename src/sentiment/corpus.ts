@@ -105,8 +105,8 @@ export const ASPECT_SETS = [
  * `datasets/semeval14/`): held out from every model and table of the engine.
  */
 export const ASPECT_TEST_SETS = [
-  { name: 'restaurants', file: 'Restaurants_Test_Gold.xml.seg' },
-  { name: 'laptops', file: 'Laptops_Test_Gold.xml.seg' },
+  { name: 'restaurants', file: 'Restaurants_Test_Gold.xml.seg', id: 'restaurants-test' },
+  { name: 'laptops', file: 'Laptops_Test_Gold.xml.seg', id: 'laptops-test' },
 ] as const
 
 /** The files of {@link ASPECT_SETS}, whose sentences {@link readReviewSentences} reads. */
@@ -156,16 +156,15 @@ export function parseAspectItems(text: string, where: string): AspectLine[] {
  * Review sentences rated by their aspects, from `sets` of `dir` (by default {@link ASPECT_SETS}). A sentence (the items of one sentence give the same
  * text) is positive when an aspect of it is positive and none negative, negative the other way round, neutral when every
  * aspect is neutral, and left out when it praises one aspect and blames another. The class is mapped onto the VADER
- * scale as TweetEval's is (-2, 0, +2); `set` is the set's name, `id` `semeval14-<name>-<n>` (`-test` after the name
- * for the test sets).
+ * scale as TweetEval's is (-2, 0, +2); `set` is the set's name, `id` `semeval14-<the set's id, else its name>-<n>`.
  */
 export function readReviewSentences(
   dir: string,
-  sets: readonly { readonly name: string; readonly file: string }[] = ASPECT_SETS,
+  sets: readonly { readonly name: string; readonly file: string; readonly id?: string }[] = ASPECT_SETS,
 ): { items: (RatedText & { readonly set: string })[]; mixed: number } {
   const items: (RatedText & { readonly set: string })[] = []
   let mixed = 0
-  for (const { name, file } of sets) {
+  for (const { name, file, id } of sets) {
     const bySentence = new Map<string, number[]>()
     for (const it of parseAspectItems(readFileSync(join(dir, file), 'utf8'), join(dir, file))) {
       let polarities = bySentence.get(it.sentence)
@@ -181,7 +180,7 @@ export function readReviewSentences(
         mixed++
         continue
       }
-      items.push({ id: `semeval14-${name}${sets === ASPECT_TEST_SETS ? '-test' : ''}-${n}`, mean: positive ? 2 : negative ? -2 : 0, text, set: name })
+      items.push({ id: `semeval14-${id ?? name}-${n}`, mean: positive ? 2 : negative ? -2 : 0, text, set: name })
     }
   }
   return { items, mixed }

@@ -25,6 +25,7 @@ import { loadSentimentModel, NO_EVIDENCE_MARGIN, type ModelSentiment, type Senti
 import { aspectMentionScore, createAspectModel, loadAspectModel, type AspectModelData, type AspectSpan } from './aspect.ts'
 import { knownNameTokens, loadKnownNames } from './known-names.ts'
 import { ATTRIBUTE_POLARITY } from '../pipeline/attribute-polarity.ts'
+import { LINKING_VERBS } from '../nlp/linking-verbs.ts'
 
 /** Contract polarity strings. */
 export type SentimentPolarity = 'positive' | 'negative' | 'neutral'
@@ -847,7 +848,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           const kn = keysNormal[i] ?? ''
           const kl = t.pos === 'PROPN' ? kn : (keysLemma[i] ?? '')
           if (!lexiconKeys.has(kn) && !user.map.has(kn) && (kl === kn || (!lexiconKeys.has(kl) && !user.map.has(kl)))) {
-            const pw = predicates.size === 0 ? undefined : predicateWeight(i)
+            const pw = predicateWeight(i)
             return pw === undefined ? undefined : { kind: 'sentiment', start: i, end: i + 1, source: 'lexicon', weight: pw }
           }
         }
@@ -921,7 +922,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         return undefined
       }
 
-      // The valence of a predicate word (`predicates`) at token i said of something: an adjective after a copula ("was",
+      // The valence of a predicate word (`predicates`) at token i said of something: an adjective after a linking verb ("was",
       // "seemed", "tasted"), with at most three adverbs, negators or degree words between ("was not slow", "were a bit
       // small", "is way too expensive"), and no noun after it ("was a small hotel", "is slow cooking": said of that
       // noun, which may be no judgement). Else undefined.
@@ -941,7 +942,8 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
           const p = tokens[j] as Token
           if (p.kind === 'space' || p.kind === 'tabCRLF') continue
           if (p.sentence !== t.sentence) return undefined
-          if (COPULAS.has(p.normal) || ((p.pos === 'AUX' || p.pos === 'VERB') && COPULAS.has(p.lemma))) return w
+          // A clitic "'s", "'re", "'m" written apart ("it 's slow") is tagged a particle: "be" all the same.
+          if (((p.pos === 'AUX' || p.pos === 'VERB') && LINKING_VERBS.has(p.lemma)) || CLITIC_BE.has(p.normal)) return w
           if (between === 3 || !(p.pos === 'ADV' || p.pos === 'PART' || DEGREE_WORDS.has(p.normal))) return undefined
           between++
         }
@@ -1239,13 +1241,9 @@ const STRETCH_CACHE_LIMIT = 50_000
 const PREDICATE_SCALE = 2
 /** Lexicon valence of an adjective the lexicon does not judge after "too", said of something ("the price is too high"). */
 const TOO_MUCH = -1
-/** Verbs that say a quality of their subject (forms and lemmas): what a predicate word follows. */
-const COPULAS = new Set([
-  'be', 'is', 'are', 'was', 'were', 'am', 'been', 'being', "'s", "'re", "'m", 'seem', 'seems', 'seemed', 'look', 'looks', 'looked',
-  'feel', 'feels', 'felt', 'taste', 'tastes', 'tasted', 'smell', 'smells', 'smelled', 'smelt', 'sound', 'sounds', 'sounded',
-  'get', 'gets', 'got', 'become', 'becomes', 'became', 'remain', 'remains', 'remained', 'stay', 'stays', 'stayed',
-])
-/** Words of degree that may stand between a copula and its predicate besides adverbs ("a bit", "a little", "kind of"). */
+/** The clitic forms of "be". */
+const CLITIC_BE = new Set(["'s", "'re", "'m"])
+/** Words of degree that may stand between a linking verb and its predicate besides adverbs ("a bit", "a little", "kind of"). */
 const DEGREE_WORDS = new Set(['a', 'bit', 'little', 'tad', 'kind', 'sort', 'of', 'kinda', 'sorta', 'way'])
 
 function isAllCaps(s: string): boolean {
