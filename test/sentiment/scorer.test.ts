@@ -180,6 +180,17 @@ describe('lexicon scorer', () => {
     }
   })
 
+  it('scores informal words of tweets and chats that VADER lacks', () => {
+    for (const text of ['So stoked for the weekend', 'tysm for the birthday wishes', 'ilysm']) {
+      expect(score(text).sentiment_polarity, text).toBe('positive')
+      expect(score(text, full).sentiment_polarity, text).toBe('positive')
+    }
+    for (const text of ['yuck', 'Eww that smell', 'Yikes, that was close', 'Totally gutted about the result', 'fml my car broke down again']) {
+      expect(score(text).sentiment_polarity, text).toBe('negative')
+      expect(score(text, full).sentiment_polarity, text).toBe('negative')
+    }
+  })
+
   it('reads a review attribute the lexicon lacks when it is said of something, not when it names a kind', () => {
     for (const text of ['Service was slow.', 'The food was cold.', 'The rooms were a bit small.', 'The battery life is way too short.', 'The decor is dated.']) {
       expect(score(text).sentiment_polarity, text).toBe('negative')
