@@ -22,8 +22,11 @@ const MIN_WEIGHT = 0.25
 /** Least z-score of a word's positive (or negative) share against the share over all attributes. */
 const MIN_Z = 1.96
 
-/** Learned words whose sign belongs to the aspect sets' domain: "tables too close together", but "close to the beach". */
-const EXCLUDED = new Set(['close', 'right'])
+/**
+ * Learned words whose sign belongs to the aspect sets' domain: "tables too close together", but "close to the beach";
+ * and a word that describes and does not judge ("shredded", three negative items of the sets).
+ */
+const EXCLUDED = new Set(['close', 'right', 'shredded'])
 
 /**
  * Words that judge a room, a meal or a service in reviews but that the aspect sets do not settle (too rare there,
@@ -46,6 +49,9 @@ const REVIEWED: Readonly<Record<string, number>> = {
   loud: -0.6,
   thin: -0.5,
   quiet: 0.6,
+  fast: 0.6,
+  quick: 0.6,
+  prompt: 0.7,
 }
 
 const dir = aspectDirOrExit(process.argv[2])

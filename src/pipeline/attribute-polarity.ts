@@ -4,8 +4,8 @@
  * Task 4 aspect-term training sets (restaurants + laptops; research use, only this table ships): weight =
  * (positive - negative) / (count + 2) over the 1876 of 5936 aspect terms with attributes, kept for
  * adjectives seen at least 3 times with |weight| >= 0.25 whose positive (negative) share stands
- * out from the share over all attributes (z >= 1.96); 40 learned, plus
- * 16 reviewed words the sets do not settle (`REVIEWED` in the script).
+ * out from the share over all attributes (z >= 1.96); 42 learned, plus
+ * 19 reviewed words the sets do not settle (`REVIEWED` in the script).
  */
 export const ATTRIBUTE_POLARITY: ReadonlyMap<string, number> = new Map<string, number>([
   ["amazing", 0.94],
@@ -28,6 +28,7 @@ export const ATTRIBUTE_POLARITY: ReadonlyMap<string, number> = new Map<string, n
   ["excellent", 0.89],
   ["expensive", -0.25],
   ["fantastic", 0.89],
+  ["fast", 0.6],
   ["fresh", 0.86],
   ["friendly", 0.96],
   ["good", 0.89],
@@ -45,10 +46,13 @@ export const ATTRIBUTE_POLARITY: ReadonlyMap<string, number> = new Map<string, n
   ["pathetic", -0.6],
   ["perfect", 0.88],
   ["poor", -0.85],
+  ["prompt", 0.7],
+  ["quick", 0.6],
   ["quiet", 0.6],
   ["reasonable", 0.88],
   ["romantic", 0.83],
   ["rude", -0.78],
+  ["salty", -0.4],
   ["short", -0.44],
   ["slow", -0.69],
   ["small", -0.48],
@@ -63,5 +67,6 @@ export const ATTRIBUTE_POLARITY: ReadonlyMap<string, number> = new Map<string, n
   ["thin", -0.5],
   ["tiny", -0.71],
   ["wonderful", 0.89],
+  ["worse", -0.4],
   ["worst", -0.71],
 ])

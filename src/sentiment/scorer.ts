@@ -928,15 +928,20 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       // noun, which may be no judgement). Else undefined.
       function predicateWeight(i: number): number | undefined {
         const t = tokens[i] as Token
-        if (t.kind !== 'word' || !(t.pos === 'ADJ' || (t.pos === 'VERB' && t.normal.endsWith('ed')))) return undefined
+        // A word of the table the tagger reads as an adverb or a verb after the linking verb ("The laptop is fast.", "The
+        // service was prompt.") is said of the subject all the same, where no verb follows it ("is fast approaching").
+        const adverb = (t.pos === 'ADV' || t.pos === 'VERB') && predicates.has(t.normal)
+        if (t.kind !== 'word' || !(t.pos === 'ADJ' || adverb || (t.pos === 'VERB' && t.normal.endsWith('ed')))) return undefined
         // "too" before an adjective the lexicon does not judge says there is too much of it: "The price is too high.", "The
         // bed was too soft." (not "too good", the lexicon's; "not too high" is negated as any phrase).
-        const w = predicates.get(t.normal) ?? (t.pos === 'ADJ' && previousWord(i)?.normal === 'too' ? TOO_MUCH : undefined)
-        if (w === undefined) return undefined
+        const before = previousWord(i)?.normal
+        const w = predicates.get(t.normal) ?? (t.pos === 'ADJ' && before === 'too' ? TOO_MUCH : undefined)
+        // "just as fast with one program open as with sixteen", "as small as": a comparison, no judgement.
+        if (w === undefined || before === 'as') return undefined
         let k = i + 1
         while (k < n && ((tokens[k] as Token).kind === 'space' || (tokens[k] as Token).kind === 'tabCRLF')) k++
         const next = tokens[k]
-        if (next !== undefined && next.sentence === t.sentence && (next.pos === 'NOUN' || next.pos === 'PROPN' || next.pos === 'ADJ')) return undefined
+        if (next !== undefined && next.sentence === t.sentence && (next.pos === 'NOUN' || next.pos === 'PROPN' || next.pos === 'ADJ' || (adverb && (next.pos === 'VERB' || next.pos === 'AUX')))) return undefined
         let between = 0
         for (let j = i - 1; j >= 0; j--) {
           const p = tokens[j] as Token

@@ -204,6 +204,19 @@ describe('lexicon scorer', () => {
     const notSmall = score('The room was not small.').phrases
     expect(notSmall.map((p) => [p.title, p.is_negated, p.sentiment_polarity])).toEqual([['small', true, 'positive']])
     expect(score('The service was slow but the food was delicious.', full).sentiment_polarity).toBe('positive')
+    // "fast" after the verb is tagged an adverb, and is said of the subject all the same; not before a verb.
+    expect(score('The laptop is fast.').phrases.map((p) => [p.title, p.sentiment_polarity])).toEqual([['fast', 'positive']])
+    expect(score('The deadline is fast approaching.').phrases).toEqual([])
+    expect(score('The car goes fast.').phrases).toEqual([])
+    expect(score("It's just as fast with one program open as with sixteen.").phrases).toEqual([])
+  })
+
+  it('reads recommendations without a word of the lexicon as praise', () => {
+    for (const text of ['You must try the shrimp appetizers.', 'Well worth the wait.', 'Worth a try if you are nearby.', 'The service was prompt.', 'Delivery was quick.']) {
+      expect(score(text).sentiment_polarity, text).toBe('positive')
+      expect(score(text, full).sentiment_polarity, text).toBe('positive')
+    }
+    expect(score('It was not worth the wait.', full).sentiment_polarity).toBe('negative')
   })
 
   it('reads "too" before an adjective the lexicon does not judge as too much of it, and review set phrases', () => {
