@@ -147,23 +147,25 @@ for (const name of KEYPHRASE_SETS) {
   if (failed.length > 0) rows.push(`  annotation failed on ${failed.length} document(s), scored 0 for ours and the frequent words: ${failed.join('; ')}`)
   // All documents, then the odd-numbered half alone: bench/train-themes.ts learns the weights on the even-numbered
   // documents (name order), so the odd half is the figure on documents the weights never saw.
-  const odd = <T,>(xs: readonly T[]): T[] => xs.filter((_, i) => i % 2 === 1)
-  rows.push(`  ${'system'.padEnd(46)} all: F1@5  F1@10   odd half: F1@5  F1@10`)
-  for (const [label, ranks] of systems) {
-    rows.push(`  ${label.padEnd(46)}      ${fmt(meanF1(ranks, docs, 5))}  ${fmt(meanF1(ranks, docs, 10))}             ${fmt(meanF1(odd(ranks), odd(docs), 5))}  ${fmt(meanF1(odd(ranks), odd(docs), 10))}`)
+  // `among`: indexes into the set; the odd half is by position in the whole set, as training splits it.
+  const systemRows = (among: readonly number[]): void => {
+    const odd = among.filter((i) => i % 2 === 1)
+    const f1 = (ranks: readonly string[][], idx: readonly number[], k: number): string =>
+      fmt(meanF1(idx.map((i) => ranks[i]!), idx.map((i) => docs[i]!), k))
+    for (const [label, ranks] of systems) {
+      rows.push(`  ${label.padEnd(46)}      ${f1(ranks, among, 5)}  ${f1(ranks, among, 10)}             ${f1(ranks, odd, 5)}  ${f1(ranks, odd, 10)}`)
+    }
   }
+  rows.push(`  ${'system'.padEnd(46)} all: F1@5  F1@10   odd half: F1@5  F1@10`)
+  systemRows(docs.map((_, i) => i))
   for (const p of PUBLISHED[name] ?? []) rows.push(`  ${('published: ' + p.method).padEnd(46)}        -    ${fmt(p.f1at10)}`)
   // 500N-KPCrowd's distribution replaced some stories by their headline alone ("to avoid any potential copyright
   // issues", its README), while their keys (about 40 each) were picked from the whole story: no ranking of a headline's
   // few words reaches them. The same rows over the stories whose text is more than a headline, beside the rows above.
-  const articles = docs.map((d, i) => [d, i] as const).filter(([d]) => d.text.trim().length >= ARTICLE_CHARS).map(([, i]) => i)
+  const articles = docs.map((_, i) => i).filter((i) => docs[i]!.text.trim().length >= ARTICLE_CHARS)
   if (articles.length < docs.length) {
-    const pick = <T,>(xs: readonly T[], idx: readonly number[]): T[] => idx.map((i) => xs[i]!)
-    const oddArticles = articles.filter((i) => i % 2 === 1)
-    rows.push(`  the ${articles.length} texts of at least ${ARTICLE_CHARS} characters (${docs.length - articles.length} are a headline alone; ${oddArticles.length} in the odd half):`)
-    for (const [label, ranks] of systems) {
-      rows.push(`  ${label.padEnd(46)}      ${fmt(meanF1(pick(ranks, articles), pick(docs, articles), 5))}  ${fmt(meanF1(pick(ranks, articles), pick(docs, articles), 10))}             ${fmt(meanF1(pick(ranks, oddArticles), pick(docs, oddArticles), 5))}  ${fmt(meanF1(pick(ranks, oddArticles), pick(docs, oddArticles), 10))}`)
-    }
+    rows.push(`  the ${articles.length} texts of at least ${ARTICLE_CHARS} characters (${docs.length - articles.length} are a headline alone; ${articles.filter((i) => i % 2 === 1).length} in the odd half):`)
+    systemRows(articles)
   }
 }
 console.log('Keyphrase evaluation: exact match after Porter stemming, F1 macro-averaged over documents')

@@ -928,10 +928,10 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
       // noun, which may be no judgement). Else undefined.
       function predicateWeight(i: number): number | undefined {
         const t = tokens[i] as Token
-        // A word of the table the tagger reads as an adverb or a verb after the linking verb ("The laptop is fast.", "The
-        // service was prompt.") is said of the subject all the same, where no verb follows it ("is fast approaching").
-        const adverb = (t.pos === 'ADV' || t.pos === 'VERB') && predicates.has(t.normal)
-        if (t.kind !== 'word' || !(t.pos === 'ADJ' || adverb || (t.pos === 'VERB' && t.normal.endsWith('ed')))) return undefined
+        // Besides adjectives, a word of the table the tagger reads as a verb ("dated", "The service was prompt.") or an
+        // adverb ("The laptop is fast.") after the linking verb, where no verb follows it ("is fast approaching").
+        const offTag = (t.pos === 'ADV' || t.pos === 'VERB') && predicates.has(t.normal)
+        if (t.kind !== 'word' || !(t.pos === 'ADJ' || offTag)) return undefined
         // "too" before an adjective the lexicon does not judge says there is too much of it: "The price is too high.", "The
         // bed was too soft." (not "too good", the lexicon's; "not too high" is negated as any phrase).
         const before = previousWord(i)?.normal
@@ -941,7 +941,7 @@ export function createSentimentScorer(options: SentimentScorerOptions = {}): Sen
         let k = i + 1
         while (k < n && ((tokens[k] as Token).kind === 'space' || (tokens[k] as Token).kind === 'tabCRLF')) k++
         const next = tokens[k]
-        if (next !== undefined && next.sentence === t.sentence && (next.pos === 'NOUN' || next.pos === 'PROPN' || next.pos === 'ADJ' || (adverb && (next.pos === 'VERB' || next.pos === 'AUX')))) return undefined
+        if (next !== undefined && next.sentence === t.sentence && (next.pos === 'NOUN' || next.pos === 'PROPN' || next.pos === 'ADJ' || (offTag && (next.pos === 'VERB' || next.pos === 'AUX')))) return undefined
         let between = 0
         for (let j = i - 1; j >= 0; j--) {
           const p = tokens[j] as Token
